@@ -1,0 +1,17 @@
+// Package check validates CustomResourceDefinitions and bare OpenAPI v3
+// schemas as the apiserver does when a CRD is created: every error
+// `kubectl create` would report, with the apiserver's types, field paths and
+// messages.
+package check
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/schema"
+)
+
+// CRD returns every error the apiserver reports when crd is created, sorted
+// as field.ErrorList sorts nothing: callers sort with SortErrors.
+func CRD(crd *schema.CRD) field.ErrorList {
+	return validateCRD(crd)
+}

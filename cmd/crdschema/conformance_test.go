@@ -1,0 +1,361 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sharedDir is the shared test data beside the checkout, when present.
+var sharedDir = filepath.Join("..", "..", "..", "shared")
+
+func requireShared(t *testing.T) string {
+	t.Helper()
+	abs, err := filepath.Abs(sharedDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(abs, "conformance")); err != nil {
+		t.Skipf("shared conformance data not found at %s: skipping (it sits beside the checkout in CI)", abs)
+	}
+	return abs
+}
+
+// line is one line of the contract's JSON output, for any verb.
+type line struct {
+	File     string          `json:"file"`
+	Document int             `json:"document"`
+	Kind     string          `json:"kind"`
+	Name     string          `json:"name"`
+	Object   json.RawMessage `json:"object"`
+	Pruned   []string        `json:"pruned"`
+	Errors   []jsonError     `json:"errors"`
+}
+
+func parseLines(t *testing.T, data []byte) []line {
+	t.Helper()
+	var out []line
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("bad JSON line %q: %v", sc.Text(), err)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// errorFilter selects the errors a comparison looks at.
+type errorFilter func(l line, e jsonError) bool
+
+func allErrors(line, jsonError) bool { return true }
+
+// schemaErrors keeps the errors under openAPIV3Schema and every error of a
+// bare schema: what the schema-level check is answerable for.
+func schemaErrors(l line, e jsonError) bool {
+	return l.Kind == "Schema" || strings.Contains(e.Field, "openAPIV3Schema")
+}
+
+// tally counts a comparison's outcome.
+type tally struct {
+	docs, mismatches, detailDiffs int
+	examples                      []string
+}
+
+func (tl *tally) fail(format string, args ...any) {
+	tl.mismatches++
+	if len(tl.examples) < 15 {
+		tl.examples = append(tl.examples, fmt.Sprintf(format, args...))
+	}
+}
+
+func pairSet(l line, errs []jsonError, keep errorFilter) map[string]string {
+	m := map[string]string{}
+	for _, e := range errs {
+		if keep(l, e) {
+			m[e.Type+" "+e.Field] = e.Detail
+		}
+	}
+	return m
+}
+
+// compareLines compares got with want by the rules of the shared
+// conformance README.
+func compareLines(verb string, got, want []line, keep errorFilter, tl *tally) {
+	key := func(l line) string { return l.File + "#" + strconv.Itoa(l.Document) }
+	gm := map[string]line{}
+	for _, l := range got {
+		gm[key(l)] = l
+	}
+	for _, w := range want {
+		tl.docs++
+		g, ok := gm[key(w)]
+		if !ok {
+			tl.fail("%s: missing output line", key(w))
+			continue
+		}
+		wp, gp := pairSet(w, w.Errors, keep), pairSet(w, g.Errors, keep)
+		if verb == "check" {
+			if g.Kind != w.Kind || g.Name != w.Name {
+				tl.fail("%s: kind/name %s/%s, want %s/%s", key(w), g.Kind, g.Name, w.Kind, w.Name)
+				continue
+			}
+		} else {
+			wantNull := len(w.Object) == 0 || string(w.Object) == "null"
+			gotNull := len(g.Object) == 0 || string(g.Object) == "null"
+			if wantNull != gotNull {
+				tl.fail("%s: object null=%v, want null=%v (errors %v, want %v)", key(w), gotNull, wantNull, g.Errors, w.Errors)
+				continue
+			}
+			if wantNull {
+				// Rejected or unroutable: one of the expected errors suffices.
+				found := false
+				for k := range gp {
+					if _, ok := wp[k]; ok {
+						found = true
+					}
+				}
+				if !found {
+					tl.fail("%s: errors %v, want one of %v", key(w), g.Errors, w.Errors)
+				}
+				continue
+			}
+			if !jsonEqual(g.Object, w.Object) {
+				tl.fail("%s: object\n got %s\nwant %s", key(w), g.Object, w.Object)
+				continue
+			}
+			if !reflect.DeepEqual(nonNil(g.Pruned), nonNil(w.Pruned)) {
+				tl.fail("%s: pruned %q, want %q", key(w), g.Pruned, w.Pruned)
+				continue
+			}
+		}
+		if !sameKeys(wp, gp) {
+			tl.fail("%s: errors\n got %v\nwant %v", key(w), sortedKeys(gp), sortedKeys(wp))
+			continue
+		}
+		for k, d := range wp {
+			if gp[k] != d {
+				tl.detailDiffs++
+			}
+		}
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func sameKeys(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// jsonEqual compares two JSON documents as values (1 equals 1.0).
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// runIn runs the command with args inside dir and returns stdout and status.
+func runIn(t *testing.T, dir string, args []string) ([]byte, int) {
+	t.Helper()
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	status := run(args, strings.NewReader(""), &out, &errb)
+	return out.Bytes(), status
+}
+
+// replayBatches replays every batch of the given verb and returns the tally.
+func replayBatches(t *testing.T, verb string, keep errorFilter) *tally {
+	shared := requireShared(t)
+	dirs, _ := filepath.Glob(filepath.Join(shared, "conformance", "random-*", verb+"-*"))
+	if len(dirs) == 0 {
+		t.Skipf("no %s batches under %s", verb, shared)
+	}
+	tl := &tally{}
+	for _, dir := range dirs {
+		argsData, err := os.ReadFile(filepath.Join(dir, "args.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := strings.Fields(string(argsData))
+		wantData, _ := os.ReadFile(filepath.Join(dir, "expected.jsonl"))
+		exitData, _ := os.ReadFile(filepath.Join(dir, "exit.txt"))
+		wantExit, _ := strconv.Atoi(strings.TrimSpace(string(exitData)))
+		got, status := runIn(t, dir, args)
+		name := filepath.Base(dir)
+		if (status == 2) != (wantExit == 2) || (keep == nil && status != wantExit) {
+			tl.fail("%s: exit %d, want %d", name, status, wantExit)
+		}
+		if wantExit == 2 {
+			continue
+		}
+		before := len(tl.examples)
+		compareLines(verb, parseLines(t, got), parseLines(t, wantData), orAll(keep), tl)
+		for i := before; i < len(tl.examples); i++ {
+			tl.examples[i] = name + "/" + tl.examples[i]
+		}
+	}
+	return tl
+}
+
+func orAll(f errorFilter) errorFilter {
+	if f == nil {
+		return allErrors
+	}
+	return f
+}
+
+func report(t *testing.T, what string, tl *tally) {
+	t.Helper()
+	t.Logf("%s: %d documents, %d mismatches, %d detail differences", what, tl.docs, tl.mismatches, tl.detailDiffs)
+	for _, e := range tl.examples {
+		t.Log(e)
+	}
+	if tl.mismatches > 0 {
+		t.Errorf("%s: %d of %d documents differ from the apiserver's answers", what, tl.mismatches, tl.docs)
+	}
+}
+
+// TestConformanceCheckSchemaErrors replays the check batches comparing the
+// schema-level errors (under openAPIV3Schema, and all errors of bare
+// schemas) and exit 2.
+func TestConformanceCheckSchemaErrors(t *testing.T) {
+	report(t, "check batches (schema errors)", replayBatches(t, "check", schemaErrors))
+}
+
+// TestConformanceCheck replays the check batches comparing every error and
+// the exit status.
+func TestConformanceCheck(t *testing.T) {
+	report(t, "check batches", replayBatches(t, "check", nil))
+}
+
+// TestConformancePrune replays the prune batches.
+func TestConformancePrune(t *testing.T) {
+	report(t, "prune batches", replayBatches(t, "prune", nil))
+}
+
+// TestConformanceDefault replays the default batches.
+func TestConformanceDefault(t *testing.T) {
+	report(t, "default batches", replayBatches(t, "default", nil))
+}
+
+// TestConformanceApply replays the apply batches.
+func TestConformanceApply(t *testing.T) {
+	report(t, "apply batches", replayBatches(t, "apply", nil))
+}
+
+// corpusProjects lists the corpus projects that have examples, in the order
+// the expected files were produced.
+func corpusProjects(t *testing.T, corpus string) []string {
+	entries, err := os.ReadDir(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "expected" {
+			continue
+		}
+		if ex, _ := os.ReadDir(filepath.Join(corpus, e.Name(), "examples")); len(ex) > 0 {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func corpusCheck(t *testing.T, keep errorFilter) *tally {
+	corpus := filepath.Join(requireShared(t), "corpus")
+	want, err := os.ReadFile(filepath.Join(corpus, "expected", "check.jsonl"))
+	if err != nil {
+		t.Skipf("no corpus expectations: %v", err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(corpus, "*", "crds"))
+	args := []string{"check", "-o", "json"}
+	for _, d := range dirs {
+		rel, _ := filepath.Rel(corpus, d)
+		args = append(args, rel)
+	}
+	got, _ := runIn(t, corpus, args)
+	tl := &tally{}
+	compareLines("check", parseLines(t, got), parseLines(t, want), keep, tl)
+	return tl
+}
+
+// TestCorpusCheckSchemaErrors compares the schema-level errors of every
+// corpus CRD with the apiserver's.
+func TestCorpusCheckSchemaErrors(t *testing.T) {
+	report(t, "corpus check (schema errors)", corpusCheck(t, schemaErrors))
+}
+
+// TestCorpusCheck compares every error of every corpus CRD.
+func TestCorpusCheck(t *testing.T) {
+	report(t, "corpus check", corpusCheck(t, allErrors))
+}
+
+func corpusVerb(t *testing.T, verb, expected string, extra ...string) *tally {
+	corpus := filepath.Join(requireShared(t), "corpus")
+	want, err := os.ReadFile(filepath.Join(corpus, "expected", expected))
+	if err != nil {
+		t.Skipf("no corpus expectations: %v", err)
+	}
+	var got []byte
+	for _, p := range corpusProjects(t, corpus) {
+		args := append([]string{verb}, extra...)
+		args = append(args, "--crd", p+"/crds", "-o", "json", p+"/examples")
+		out, _ := runIn(t, corpus, args)
+		got = append(got, out...)
+	}
+	tl := &tally{}
+	compareLines(verb, parseLines(t, got), parseLines(t, want), allErrors, tl)
+	return tl
+}
+
+// TestCorpusPrune compares pruning every corpus example with the apiserver.
+func TestCorpusPrune(t *testing.T) { report(t, "corpus prune", corpusVerb(t, "prune", "prune.jsonl")) }
+
+// TestCorpusDefault compares defaulting every corpus example.
+func TestCorpusDefault(t *testing.T) {
+	report(t, "corpus default", corpusVerb(t, "default", "default.jsonl"))
+}
+
+// TestCorpusApplyNoCEL compares apply of every corpus example with the
+// apiserver's answers for the CRDs without CEL rules.
+func TestCorpusApplyNoCEL(t *testing.T) {
+	report(t, "corpus apply (no CEL)", corpusVerb(t, "apply", "apply-nocel.jsonl"))
+}

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/check"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// target is what an object is routed to: a served version of an accepted
+// CRD, or the bare schema given with --schema.
+type target struct {
+	crd     *schema.CRD // nil with --schema
+	version string
+	props   *schema.Props      // the version's schema; nil when it has none
+	schema  *structural.Schema // built from props; nil when it has none
+}
+
+// result is what a verb makes of one object.
+type result struct {
+	object any // nil when the object was rejected or could not be routed
+	pruned []string
+	errs   field.ErrorList
+}
+
+// objectResult is one line of the object verbs' -o json output.
+type objectResult struct {
+	File     string      `json:"file"`
+	Document int         `json:"document"`
+	Object   any         `json:"object"`
+	Pruned   []string    `json:"pruned"`
+	Errors   []jsonError `json:"errors"`
+}
+
+// verbs maps each object verb to what it does to a routed object. obj is a
+// private copy that the verb may change in place.
+var verbs = map[string]func(obj map[string]any, t *target) result{
+	"prune":   pruneVerb,
+	"default": defaultVerb,
+	"apply":   applyVerb,
+}
+
+// crdEntry is one CRD given with --crd, with its check verdict.
+type crdEntry struct {
+	crd      *schema.CRD
+	rejected field.ErrorList
+	targets  map[string]*target // by version name, built lazily
+}
+
+func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args, true)
+	if err == nil {
+		switch {
+		case len(o.crds) == 0 && !o.schemaSet:
+			err = errors.New("one of --crd or --schema is required")
+		case len(o.crds) > 0 && o.schemaSet:
+			err = errors.New("--crd and --schema exclude each other")
+		case len(o.operands) == 0:
+			err = errors.New("no OBJECTS given")
+		}
+	}
+	if err == nil && o.output == "" {
+		o.output = "yaml"
+	}
+	if err == nil && o.output != "yaml" && o.output != "json" {
+		err = fmt.Errorf("-o must be yaml or json, not %q", o.output)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "crdschema %s: %v\n%s", verb, err, usage)
+		return 2
+	}
+
+	var crds []*crdEntry
+	var bare *target
+	if o.schemaSet {
+		bare, err = loadBareSchema(o.schema, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+			return 2
+		}
+	} else {
+		crds, err = loadCRDs(o.crds, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+			return 2
+		}
+	}
+
+	files, err := schema.ExpandPaths(o.operands)
+	if err != nil {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		return 2
+	}
+	var docs []schema.Document
+	for _, f := range files {
+		ds, err := schema.ReadFile(f, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+			return 2
+		}
+		docs = append(docs, ds...)
+	}
+
+	status := 0
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	first := true
+	for _, d := range docs {
+		var r result
+		if d.Object == nil {
+			r.errs = field.ErrorList{field.Invalid(field.NewPath(""), nil, "object is not a mapping")}
+		} else {
+			t := bare
+			var routeErr *field.Error
+			if t == nil {
+				t, routeErr = route(crds, d.Object)
+			}
+			if routeErr != nil {
+				r.errs = field.ErrorList{routeErr}
+			} else {
+				r = verbs[verb](deepCopyMap(d.Object), t)
+			}
+		}
+		if len(r.errs) > 0 {
+			status = 1
+		}
+		res := objectResult{File: d.File, Document: d.Index, Object: r.object, Pruned: sortedUnique(r.pruned), Errors: toJSONErrors(r.errs)}
+		if o.output == "json" {
+			if err := enc.Encode(res); err != nil {
+				fmt.Fprintf(stderr, "crdschema: %v\n", err)
+				return 2
+			}
+			continue
+		}
+		if err := printObjectYAML(stdout, stderr, res, &first); err != nil {
+			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+			return 2
+		}
+	}
+	return status
+}
+
+func printObjectYAML(stdout, stderr io.Writer, r objectResult, first *bool) error {
+	for _, p := range r.Pruned {
+		fmt.Fprintf(stderr, "%s#%d: pruned %s\n", r.File, r.Document, p)
+	}
+	for _, e := range r.Errors {
+		fe := field.Error{Type: field.ErrorType(e.Type), Field: e.Field, Detail: e.Detail, BadValue: field.OmitValueType{}}
+		fmt.Fprintf(stderr, "%s#%d: %s\n", r.File, r.Document, fe.Error())
+	}
+	if r.Object == nil {
+		return nil
+	}
+	b, err := yaml.Marshal(r.Object)
+	if err != nil {
+		return err
+	}
+	if !*first {
+		fmt.Fprintln(stdout, "---")
+	}
+	*first = false
+	_, err = stdout.Write(b)
+	return err
+}
+
+func sortedUnique(in []string) []string {
+	out := make([]string, 0, len(in))
+	out = append(out, in...)
+	sort.Strings(out)
+	n := 0
+	for i, s := range out {
+		if i > 0 && s == out[n-1] {
+			continue
+		}
+		out[n] = s
+		n++
+	}
+	return out[:n]
+}
+
+func loadBareSchema(path string, stdin io.Reader) (*target, error) {
+	docs, err := schema.ReadFile(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	if len(docs) != 1 || docs[0].Object == nil {
+		return nil, &schema.InputError{File: path, Err: errors.New("--schema needs exactly one schema document")}
+	}
+	p := &schema.Props{}
+	if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
+		return nil, &schema.InputError{File: path, Line: docs[0].Line, Err: fmt.Errorf("cannot decode schema: %w", err)}
+	}
+	s, err := structural.New(p)
+	if err != nil {
+		return nil, &schema.InputError{File: path, Err: err}
+	}
+	return &target{props: p, schema: s}, nil
+}
+
+func loadCRDs(paths []string, stdin io.Reader) ([]*crdEntry, error) {
+	files, err := schema.ExpandPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	var out []*crdEntry
+	for _, f := range files {
+		docs, err := schema.ReadFile(f, stdin)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			if d.Object == nil || !schema.IsCRD(d.Object) {
+				continue
+			}
+			crd, err := schema.DecodeCRD(d.JSON)
+			if err != nil {
+				return nil, &schema.InputError{File: f, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)}
+			}
+			errs := check.CRD(crd)
+			check.SortErrors(errs)
+			out = append(out, &crdEntry{crd: crd, rejected: errs, targets: map[string]*target{}})
+		}
+	}
+	return out, nil
+}
+
+// route finds the CRD version an object belongs to, or the routing error.
+func route(crds []*crdEntry, obj map[string]any) (*target, *field.Error) {
+	kind, _ := obj["kind"].(string)
+	apiVersion, _ := obj["apiVersion"].(string)
+	if kind == "" {
+		return nil, field.Required(field.NewPath("kind"), "")
+	}
+	if apiVersion == "" {
+		return nil, field.Required(field.NewPath("apiVersion"), "")
+	}
+	group, version, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		group, version = "", apiVersion
+	}
+	if version == "" || strings.Contains(version, "/") {
+		return nil, field.Invalid(field.NewPath("apiVersion"), apiVersion, "unexpected GroupVersion string: "+apiVersion)
+	}
+	noMatch := fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)
+	var rejected *crdEntry
+	for _, e := range crds {
+		if e.crd.Spec.Group != group || e.crd.Spec.Names.Kind != kind {
+			continue
+		}
+		if len(e.rejected) > 0 {
+			if rejected == nil {
+				rejected = e
+			}
+			continue
+		}
+		var served []string
+		for _, v := range e.crd.Spec.Versions {
+			if v.Served {
+				served = append(served, v.Name)
+			}
+			if v.Name == version && v.Served {
+				t, err := e.target(version)
+				if err != nil {
+					return nil, field.InternalError(field.NewPath(""), err)
+				}
+				return t, nil
+			}
+		}
+		sort.Strings(served)
+		return nil, notFound("apiVersion", fmt.Sprintf("%s: CustomResourceDefinition %q serves %s", noMatch, e.crd.Metadata.Name, strings.Join(served, ", ")))
+	}
+	if rejected != nil {
+		first := rejected.rejected[0]
+		return nil, notFound("kind", fmt.Sprintf("%s: CustomResourceDefinition %q would be rejected (%d errors, first: %s)", noMatch, rejected.crd.Metadata.Name, len(rejected.rejected), first.Error()))
+	}
+	return nil, notFound("kind", noMatch)
+}
+
+func notFound(path, detail string) *field.Error {
+	return &field.Error{Type: field.ErrorTypeNotFound, Field: path, BadValue: field.OmitValueType{}, Detail: detail}
+}
+
+func (e *crdEntry) target(version string) (*target, error) {
+	if t, ok := e.targets[version]; ok {
+		return t, nil
+	}
+	p := e.crd.SchemaFor(version)
+	s, err := structural.New(p)
+	if err != nil {
+		return nil, err
+	}
+	t := &target{crd: e.crd, version: version, props: p, schema: s}
+	e.targets[version] = t
+	return t, nil
+}
+
+// deepCopyMap copies a decoded JSON object so a verb may change it freely.
+func deepCopyMap(m map[string]any) map[string]any {
+	return deepCopy(m).(map[string]any)
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}

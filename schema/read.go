@@ -1,0 +1,198 @@
+package schema
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	kjson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+)
+
+// Document is one document of an input file, after List expansion.
+type Document struct {
+	// File is the name the document was read from ("-" for standard input).
+	File string
+	// Index numbers the documents of a file from 0, in stream order, after
+	// List expansion; empty documents are not numbered.
+	Index int
+	// Line is the 1-based line of the file where the document starts.
+	Line int
+	// JSON is the document as JSON, as kubectl would send it.
+	JSON []byte
+	// Object is the decoded document (integers as int64). It is nil when the
+	// document is not a mapping.
+	Object map[string]any
+	// Value is the decoded document, whatever its type.
+	Value any
+}
+
+// InputError is an input that cannot be read or decoded. It names the file
+// and, where known, the line.
+type InputError struct {
+	File string
+	Line int // 0 when unknown
+	Err  error
+}
+
+func (e *InputError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// ExpandPaths turns command-line PATH arguments into file names: files as
+// given, directories walked recursively for *.yaml, *.yml and *.json (in
+// lexical order), "-" kept for standard input.
+func ExpandPaths(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if p == "-" {
+			out = append(out, p)
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, &InputError{File: p, Err: err}
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			switch strings.ToLower(filepath.Ext(path)) {
+			case ".yaml", ".yml", ".json":
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, &InputError{File: p, Err: err}
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// ReadFile reads the documents of one file; name "-" reads stdin.
+func ReadFile(name string, stdin io.Reader) ([]Document, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		if stdin == nil {
+			stdin = os.Stdin
+		}
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil, &InputError{File: name, Err: err}
+	}
+	return ReadDocuments(name, data)
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// ReadDocuments splits data (one JSON document or a YAML stream) into its
+// documents, decodes each as kubectl would (sigs.k8s.io/yaml, YAML 1.1) and
+// expands List documents. Errors name the file and, where known, the line.
+func ReadDocuments(name string, data []byte) ([]Document, error) {
+	var docs []Document
+	for _, c := range splitStream(data) {
+		js, err := yaml.YAMLToJSON(c.data)
+		if err != nil {
+			return nil, &InputError{File: name, Line: yamlErrorLine(err, c.line), Err: err}
+		}
+		t := bytes.TrimSpace(js)
+		if len(t) == 0 || string(t) == "null" {
+			continue
+		}
+		var v any
+		if err := kjson.Unmarshal(js, &v); err != nil {
+			return nil, &InputError{File: name, Line: c.line, Err: err}
+		}
+		docs = appendExpanded(docs, name, c.line, js, v)
+	}
+	return docs, nil
+}
+
+type chunk struct {
+	data []byte
+	line int // 1-based line of the chunk's first line
+}
+
+// splitStream splits a YAML stream at lines that start with "---" followed
+// by nothing but blanks or a comment, as kubectl's YAML reader does.
+func splitStream(data []byte) []chunk {
+	var out []chunk
+	start, startLine, line := 0, 1, 1
+	for pos := 0; pos < len(data); line++ {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = pos + end + 1
+		}
+		l := data[pos:next]
+		if bytes.HasPrefix(l, []byte("---")) {
+			rest := bytes.TrimSpace(l[3:])
+			if len(rest) == 0 || rest[0] == '#' {
+				if pos > start {
+					out = append(out, chunk{data[start:pos], startLine})
+				}
+				start, startLine = next, line+1
+			}
+		}
+		pos = next
+	}
+	if start < len(data) {
+		out = append(out, chunk{data[start:], startLine})
+	}
+	return out
+}
+
+func yamlErrorLine(err error, start int) int {
+	m := yamlLineRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return start
+	}
+	n, _ := strconv.Atoi(m[1])
+	return start + n - 1
+}
+
+func appendExpanded(docs []Document, name string, line int, js []byte, v any) []Document {
+	obj, _ := v.(map[string]any)
+	if obj != nil {
+		if kind, _ := obj["kind"].(string); strings.HasSuffix(kind, "List") {
+			if items, ok := obj["items"].([]any); ok {
+				for _, it := range items {
+					b, err := kjson.Marshal(it)
+					if err != nil {
+						continue
+					}
+					m, _ := it.(map[string]any)
+					docs = append(docs, Document{File: name, Index: len(docs), Line: line, JSON: b, Object: m, Value: it})
+				}
+				return docs
+			}
+		}
+	}
+	return append(docs, Document{File: name, Index: len(docs), Line: line, JSON: js, Object: obj, Value: v})
+}

@@ -1,0 +1,236 @@
+// Package structural holds the structural model of a CRD schema: the tree of
+// types, properties, items and additionalProperties that the apiserver's
+// pruning, defaulting and validation walk, built once from a parsed schema.
+package structural
+
+import (
+	"fmt"
+
+	"github.com/crdschema/crdschema/schema"
+)
+
+// Schema is one node of a structural schema. It is built by New, never
+// changed afterwards, and safe for concurrent use by any number of
+// goroutines. Children are held by pointer.
+type Schema struct {
+	// Type is the node's type: object, array, string, integer, number,
+	// boolean, or "" (only with IntOrString or PreserveUnknownFields).
+	Type string
+	// Nullable is nullable: true.
+	Nullable bool
+	// Default is the default value; meaningful only when HasDefault.
+	Default any
+	// HasDefault reports a non-null default.
+	HasDefault bool
+
+	// Properties are the specified fields of an object.
+	Properties map[string]*Schema
+	// Items is the schema of array items.
+	Items *Schema
+	// AdditionalProperties is non-nil when the keyword is present.
+	AdditionalProperties *AdditionalProperties
+
+	// PreserveUnknownFields is x-kubernetes-preserve-unknown-fields: true.
+	PreserveUnknownFields bool
+	// EmbeddedResource is x-kubernetes-embedded-resource: true.
+	EmbeddedResource bool
+	// IntOrString is x-kubernetes-int-or-string: true.
+	IntOrString bool
+	// ListType is x-kubernetes-list-type ("" when unset).
+	ListType string
+	// ListMapKeys is x-kubernetes-list-map-keys.
+	ListMapKeys []string
+	// MapType is x-kubernetes-map-type ("" when unset).
+	MapType string
+
+	// Props is the parsed node this one was built from: value validations,
+	// junctors and the generic keywords. Treat it as read-only.
+	Props *schema.Props
+
+	defaultBelow  bool
+	embeddedBelow bool
+	pruneNoop     bool
+}
+
+// AdditionalProperties is the additionalProperties keyword: a schema, or a
+// bare boolean (Schema nil).
+type AdditionalProperties struct {
+	Allows bool
+	Schema *Schema
+}
+
+// UnsupportedError is returned by New for schemas that cannot be made
+// structural at all (a keyword no CRD may use, or items as an array).
+type UnsupportedError struct{ Msg string }
+
+func (e *UnsupportedError) Error() string { return e.Msg }
+
+// New builds the structural model of a parsed schema. It returns nil for a
+// nil schema, and an error for keywords that no structural schema can hold
+// ($ref, definitions, …, items as an array); the rules a structural schema
+// must satisfy are checked separately.
+func New(p *schema.Props) (*Schema, error) {
+	if p == nil {
+		return nil, nil
+	}
+	return build(p)
+}
+
+func build(p *schema.Props) (*Schema, error) {
+	if err := unsupported(p); err != nil {
+		return nil, err
+	}
+	s := &Schema{
+		Type:                  p.Type,
+		Nullable:              p.Nullable,
+		PreserveUnknownFields: p.XPreserveUnknownFields != nil && *p.XPreserveUnknownFields,
+		EmbeddedResource:      p.XEmbeddedResource,
+		IntOrString:           p.XIntOrString,
+		ListMapKeys:           p.XListMapKeys,
+		Props:                 p,
+	}
+	if p.Default != nil && p.Default.Value != nil {
+		s.Default, s.HasDefault = p.Default.Value, true
+	}
+	if p.XListType != nil {
+		s.ListType = *p.XListType
+	}
+	if p.XMapType != nil {
+		s.MapType = *p.XMapType
+	}
+	if p.Items != nil {
+		if len(p.Items.Array) > 0 {
+			return nil, &UnsupportedError{"OpenAPIV3Schema 'items' must be a schema, but is an array"}
+		}
+		if p.Items.Schema != nil {
+			it, err := build(p.Items.Schema)
+			if err != nil {
+				return nil, err
+			}
+			s.Items = it
+		}
+	}
+	if len(p.Properties) > 0 {
+		s.Properties = make(map[string]*Schema, len(p.Properties))
+		for k := range p.Properties {
+			prop := p.Properties[k]
+			c, err := build(&prop)
+			if err != nil {
+				return nil, err
+			}
+			s.Properties[k] = c
+		}
+	}
+	if ap := p.AdditionalProperties; ap != nil {
+		s.AdditionalProperties = &AdditionalProperties{Allows: ap.Allows}
+		if ap.Schema != nil {
+			c, err := build(ap.Schema)
+			if err != nil {
+				return nil, err
+			}
+			s.AdditionalProperties.Schema = c
+			s.AdditionalProperties.Allows = true
+		}
+	}
+	if err := checkNestedUnsupported(p); err != nil {
+		return nil, err
+	}
+	s.summarize()
+	return s, nil
+}
+
+// checkNestedUnsupported rejects unsupported keywords inside junctors, which
+// the value validations keep.
+func checkNestedUnsupported(p *schema.Props) error {
+	var walk func(p *schema.Props) error
+	walk = func(p *schema.Props) error {
+		if err := unsupported(p); err != nil {
+			return err
+		}
+		if p.Items != nil && len(p.Items.Array) > 0 {
+			return &UnsupportedError{"OpenAPIV3Schema 'items' must be a schema, but is an array"}
+		}
+		for _, l := range [][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
+			for i := range l {
+				if err := walk(&l[i]); err != nil {
+					return err
+				}
+			}
+		}
+		if p.Not != nil {
+			return walk(p.Not)
+		}
+		return nil
+	}
+	for _, l := range [][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
+		for i := range l {
+			if err := walk(&l[i]); err != nil {
+				return err
+			}
+		}
+	}
+	if p.Not != nil {
+		return walk(p.Not)
+	}
+	return nil
+}
+
+func unsupported(p *schema.Props) error {
+	name := ""
+	switch {
+	case p.ID != "":
+		name = "id"
+	case p.Schema != "":
+		name = "$schema"
+	case p.Ref != nil:
+		name = "$ref"
+	case len(p.Dependencies) > 0:
+		name = "dependencies"
+	case p.AdditionalItems != nil:
+		name = "additionalItems"
+	case len(p.PatternProperties) > 0:
+		name = "patternProperties"
+	case len(p.Definitions) > 0:
+		name = "definitions"
+	}
+	if name == "" {
+		return nil
+	}
+	return &UnsupportedError{fmt.Sprintf("OpenAPIV3Schema '%s' is not supported", name)}
+}
+
+// summarize computes the per-subtree facts the walkers use to skip work.
+func (s *Schema) summarize() {
+	s.defaultBelow = false
+	s.embeddedBelow = s.EmbeddedResource
+	hasNested := s.Items != nil || len(s.Properties) > 0 ||
+		(s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil)
+	visit := func(c *Schema) {
+		if c == nil {
+			return
+		}
+		s.defaultBelow = s.defaultBelow || c.HasDefault || c.defaultBelow
+		s.embeddedBelow = s.embeddedBelow || c.embeddedBelow
+	}
+	for _, c := range s.Properties {
+		visit(c)
+	}
+	visit(s.Items)
+	if s.AdditionalProperties != nil {
+		visit(s.AdditionalProperties.Schema)
+	}
+	s.pruneNoop = s.PreserveUnknownFields && !s.EmbeddedResource && !hasNested
+}
+
+// HasDefaultsBelow reports whether any node strictly below this one (through
+// properties, items or additionalProperties) has a default. Walkers use it to
+// skip subtrees with nothing to default.
+func (s *Schema) HasDefaultsBelow() bool { return s != nil && s.defaultBelow }
+
+// HasEmbeddedResource reports whether this node or any node below it is an
+// x-kubernetes-embedded-resource.
+func (s *Schema) HasEmbeddedResource() bool { return s != nil && s.embeddedBelow }
+
+// PruneNoop reports whether pruning a value against this node can never
+// change it: preserve-unknown-fields with no nested schema.
+func (s *Schema) PruneNoop() bool { return s != nil && s.pruneNoop }
