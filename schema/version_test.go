@@ -31,7 +31,7 @@ func TestCompareKubeAwareVersions(t *testing.T) {
 		{"v1beta10", "v1beta9", 1},
 		{"v1", "V1", 1},            // "V1" is not Kubernetes-style
 		{"v1beta", "v1alpha1", -1}, // "v1beta" lacks a minor number
-		{"v1beta1x", "z", 1},      // neither is Kubernetes-style: ascending lexical order
+		{"v1beta1x", "z", 1},       // neither is Kubernetes-style: ascending lexical order
 		{"v", "v1", -1},
 		{"v1", "v01", 0}, // same priority
 		{"v99999999999999999999", "v1", -1},
