@@ -1,20 +1,514 @@
 package check
 
 import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // validateCustomResourceValidation validates one schema of a CRD
-// (spec.validation or spec.versions[i].schema) at fldPath. statusEnabled
-// says whether the status subresource is enabled for it.
+// (spec.validation or spec.versions[i].schema) at fldPath, as the apiserver
+// does when the CRD is created. statusEnabled says whether the status
+// subresource is enabled for it.
+//
+// The checks, in the apiserver's order of precedence:
+//   - with the status subresource, only a fixed set of keywords at the root;
+//   - no nullable root;
+//   - the structural rules (structural.Validate), and when they hold, the
+//     defaults (validateDefaults);
+//   - the per-node restrictions of the schema tree (walk);
+//   - a schema that cannot even be built as a structural model is reported
+//     only when nothing else is.
 func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, fldPath *field.Path) field.ErrorList {
-	return nil
+	errs := field.ErrorList{}
+	if v == nil || v.OpenAPIV3Schema == nil {
+		return errs
+	}
+	root := v.OpenAPIV3Schema
+	rootPath := fldPath.Child("openAPIV3Schema")
+
+	if statusEnabled {
+		errs = append(errs, validateStatusRoot(root, rootPath)...)
+	}
+	if root.Nullable {
+		errs = append(errs, field.Forbidden(rootPath.Child("nullable"), "nullable cannot be true at the root"))
+	}
+
+	var buildErrs field.ErrorList
+	if ss, err := structural.New(root); err != nil {
+		buildErrs = append(buildErrs, field.Invalid(rootPath, "", err.Error()))
+	} else if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
+		errs = append(errs, serrs...)
+	} else {
+		errs = append(errs, validateDefaults(rootPath, ss)...)
+	}
+
+	w := &walker{}
+	w.node(root, rootPath, nodeContext{allowDefaults: true}, true)
+	errs = append(errs, w.errs...)
+
+	if len(errs) == 0 {
+		errs = append(errs, buildErrs...)
+	}
+	return errs
 }
 
+// schemaRoot is where the schema of a minimal single-version v1 CRD sits
+// in the internal form the apiserver validates.
+var schemaRoot = bareValidation.Child("openAPIV3Schema")
+
+// bareValidation is the path of the minimal CRD's validation.
+var bareValidation = field.NewPath("spec", "validation")
+
 // Schema returns the errors a bare OpenAPI v3 schema would get inside a
-// minimal, otherwise valid v1 CRD, with paths relative to the schema root.
+// minimal, otherwise valid v1 CRD, with paths relative to the schema root:
+// an error on the root itself has the field "", and schema paths quoted in
+// messages are made relative the same way.
+//
+// The minimal CRD has a single version and no status subresource.
 func Schema(p *schema.Props) field.ErrorList {
+	errs := validateCustomResourceValidation(&schema.Validation{OpenAPIV3Schema: p}, false, bareValidation)
+	prefix := schemaRoot.String()
+	for _, e := range errs {
+		e.Field = relativeField(e.Field, prefix)
+		e.Detail = strings.ReplaceAll(e.Detail, prefix+".", "")
+	}
+	return errs
+}
+
+// relativeField makes a field path relative to prefix; a path outside the
+// schema (on the CRD's validation itself) becomes the root.
+func relativeField(f, prefix string) string {
+	if rest, ok := strings.CutPrefix(f, prefix); ok {
+		if rest == "" {
+			return ""
+		}
+		if rest[0] == '.' {
+			return rest[1:]
+		}
+		if rest[0] == '[' {
+			return rest
+		}
+	}
+	if strings.HasPrefix(prefix, f) {
+		return ""
+	}
+	return f
+}
+
+// openAPIV3Types are the types a CRD schema may use, sorted.
+var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
+
+// validationReasons are the reasons an x-kubernetes-validations rule may
+// give, sorted.
+var validationReasons = []string{"FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"}
+
+func contains(list []string, s string) bool {
+	i := sort.SearchStrings(list, s)
+	return i < len(list) && list[i] == s
+}
+
+// nodeContext is what a node's checks inherit from its ancestors.
+type nodeContext struct {
+	// allowDefaults is false where a default is forbidden; noDefaultsReason
+	// then says why.
+	allowDefaults    bool
+	noDefaultsReason string
+	// insideMeta is true inside a schema applying to apiVersion, kind or
+	// metadata of the resource root or of an embedded resource.
+	insideMeta bool
+}
+
+func (c nodeContext) forbidDefaults(reason string) nodeContext {
+	c.allowDefaults, c.noDefaultsReason = false, reason
+	return c
+}
+
+// walker collects the per-node errors of a schema tree.
+type walker struct {
+	errs field.ErrorList
+}
+
+func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
+
+// node checks p at path and everything below it. isRoot is true for the
+// schema root only.
+func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot bool) {
+	if p == nil {
+		return
+	}
+	w.keywords(p, path, ctx)
+
+	if p.UniqueItems {
+		w.add(field.Forbidden(path.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+	}
+
+	if ap := p.AdditionalProperties; ap != nil {
+		if len(p.Properties) != 0 && (!ap.Allows || ap.Schema != nil) {
+			w.add(field.Forbidden(path.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+		}
+		sub := ctx
+		if ctx.insideMeta {
+			sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
+		}
+		w.node(ap.Schema, path.Child("additionalProperties"), sub, false)
+	}
+
+	for _, name := range sortedKeys(p.Properties) {
+		sub := ctx
+		if (isRoot || p.XEmbeddedResource) && isMetaField(name) {
+			sub.insideMeta = true
+			if isRoot {
+				sub = sub.forbidDefaults("in top-level " + name)
+			}
+		}
+		prop := p.Properties[name]
+		w.node(&prop, path.Child("properties").Key(name), sub, false)
+	}
+
+	w.node(p.Not, path.Child("not"), ctx, false)
+	for i := range p.AllOf {
+		w.node(&p.AllOf[i], path.Child("allOf").Index(i), ctx, false)
+	}
+	for i := range p.OneOf {
+		w.node(&p.OneOf[i], path.Child("oneOf").Index(i), ctx, false)
+	}
+	for i := range p.AnyOf {
+		w.node(&p.AnyOf[i], path.Child("anyOf").Index(i), ctx, false)
+	}
+	for _, name := range sortedKeys(p.Definitions) {
+		def := p.Definitions[name]
+		w.node(&def, path.Child("definitions").Key(name), ctx, false)
+	}
+	if p.Items != nil {
+		w.node(p.Items.Schema, path.Child("items"), ctx, false)
+		for i := range p.Items.Array {
+			w.node(&p.Items.Array[i], path.Child("items").Index(i), ctx, false)
+		}
+	}
+	for _, name := range sortedKeys(p.Dependencies) {
+		w.node(p.Dependencies[name].Schema, path.Child("dependencies").Key(name), ctx, false)
+	}
+
+	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
+		w.add(field.Invalid(path.Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
+	}
+	w.mapType(p, path)
+	w.listType(p, path)
+	w.validationRules(p, path)
+}
+
+// keywords checks the keywords of one node that a CRD schema must not use,
+// and defaults where they are forbidden.
+func (w *walker) keywords(p *schema.Props, path *field.Path, ctx nodeContext) {
+	if p.Type != "" && !contains(openAPIV3Types, p.Type) {
+		w.add(field.NotSupported(path.Child("type"), p.Type, openAPIV3Types))
+	}
+	if p.Default != nil && !ctx.allowDefaults {
+		detail := "must not be set"
+		if ctx.noDefaultsReason != "" {
+			detail += " " + ctx.noDefaultsReason
+		}
+		w.add(field.Forbidden(path.Child("default"), detail))
+	}
+	if p.ID != "" {
+		w.add(field.Forbidden(path.Child("id"), "id is not supported"))
+	}
+	if p.AdditionalItems != nil {
+		w.add(field.Forbidden(path.Child("additionalItems"), "additionalItems is not supported"))
+	}
+	if len(p.PatternProperties) != 0 {
+		w.add(field.Forbidden(path.Child("patternProperties"), "patternProperties is not supported"))
+	}
+	if len(p.Definitions) != 0 {
+		w.add(field.Forbidden(path.Child("definitions"), "definitions is not supported"))
+	}
+	if p.Dependencies != nil {
+		w.add(field.Forbidden(path.Child("dependencies"), "dependencies is not supported"))
+	}
+	if p.Ref != nil {
+		w.add(field.Forbidden(path.Child("$ref"), "$ref is not supported"))
+	}
+	if p.Type == "null" {
+		w.add(field.Forbidden(path.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+	}
+	if p.Items != nil && len(p.Items.Array) != 0 {
+		w.add(field.Forbidden(path.Child("items"), "items must be a schema object and not an array"))
+	}
+	if ctx.insideMeta && p.XEmbeddedResource {
+		w.add(field.Forbidden(path.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+	}
+}
+
+// mapType checks x-kubernetes-map-type.
+func (w *walker) mapType(p *schema.Props, path *field.Path) {
+	if p.XMapType == nil {
+		return
+	}
+	const need = "must be object if x-kubernetes-map-type is specified"
+	switch p.Type {
+	case "object":
+	case "":
+		w.add(field.Required(path.Child("type"), need))
+	default:
+		w.add(field.Invalid(path.Child("type"), p.Type, need))
+	}
+	if mt := *p.XMapType; mt != "atomic" && mt != "granular" {
+		w.add(field.NotSupported(path.Child("x-kubernetes-map-type"), mt, []string{"atomic", "granular"}))
+	}
+}
+
+// listType checks x-kubernetes-list-type, x-kubernetes-list-map-keys and
+// the items of set and map lists.
+func (w *walker) listType(p *schema.Props, path *field.Path) {
+	lt := ""
+	if p.XListType != nil {
+		lt = *p.XListType
+	}
+	var items *schema.Props
+	if p.Items != nil {
+		items = p.Items.Schema
+	}
+
+	const needArray = "must be array if x-kubernetes-list-type is specified"
+	const atomicItems = "must be atomic as item of a list with x-kubernetes-list-type=set"
+	switch {
+	case p.XListType != nil && p.Type != "array":
+		if p.Type == "" {
+			w.add(field.Required(path.Child("type"), needArray))
+		} else {
+			w.add(field.Invalid(path.Child("type"), p.Type, needArray))
+		}
+	case lt == "set" && items != nil:
+		switch items.Type {
+		case "array":
+			if items.XListType != nil && *items.XListType != "atomic" {
+				w.add(field.Invalid(path.Child("items", "x-kubernetes-list-type"), *items.XListType, atomicItems))
+			}
+		case "object":
+			if items.XMapType == nil || *items.XMapType != "atomic" {
+				w.add(field.Invalid(path.Child("items", "x-kubernetes-map-type"), items.XListType, atomicItems))
+			}
+		}
+	}
+
+	if p.XListType != nil && lt != "atomic" && lt != "set" && lt != "map" {
+		w.add(field.NotSupported(path.Child("x-kubernetes-list-type"), lt, []string{"atomic", "set", "map"}))
+	}
+
+	if len(p.XListMapKeys) > 0 {
+		const needMap = "must be map if x-kubernetes-list-map-keys is non-empty"
+		if p.XListType == nil {
+			w.add(field.Required(path.Child("x-kubernetes-list-type"), needMap))
+		} else if lt != "map" {
+			w.add(field.Invalid(path.Child("x-kubernetes-list-type"), lt, needMap))
+		}
+	}
+
+	if lt == "map" {
+		w.mapListShape(p, items, path)
+	}
+	if (lt == "set" || lt == "map") && items != nil {
+		w.mapListKeys(p, items, lt, path)
+	}
+}
+
+// mapListShape checks the shape of a list with x-kubernetes-list-type=map:
+// keys given, object items, keys naming scalar item properties, no
+// duplicate keys.
+func (w *walker) mapListShape(p, items *schema.Props, path *field.Path) {
+	if len(p.XListMapKeys) == 0 {
+		w.add(field.Required(path.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+	}
+	switch {
+	case p.Items == nil:
+		w.add(field.Required(path.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+		return
+	case items == nil:
+		w.add(field.Invalid(path.Child("items"), "", "must only have a single schema if x-kubernetes-list-type is map"))
+		return
+	case items.Type != "object":
+		w.add(field.Invalid(path.Child("items", "type"), items.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+		return
+	}
+	seen := make(map[string]bool, len(p.XListMapKeys))
+	for _, k := range p.XListMapKeys {
+		if prop, ok := items.Properties[k]; ok {
+			if prop.Type == "array" || prop.Type == "object" {
+				// The apiserver reports the items' type as the bad value.
+				w.add(field.Invalid(path.Child("items", "properties").Key(k).Child("type"), items.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+			}
+		} else {
+			w.add(field.Invalid(path.Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "entries must all be names of item properties"))
+		}
+		if seen[k] {
+			w.add(field.Invalid(path.Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "must not contain duplicate entries"))
+		}
+		seen[k] = true
+	}
+}
+
+// mapListKeys checks the items of set and map lists: not nullable, and map
+// keys required or defaulted and not nullable.
+func (w *walker) mapListKeys(p, items *schema.Props, lt string, path *field.Path) {
+	if items.Nullable {
+		w.add(field.Forbidden(path.Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
+	}
+	if lt != "map" {
+		return
+	}
+	required := make(map[string]bool, len(items.Required))
+	for _, r := range items.Required {
+		required[r] = true
+	}
+	for _, k := range p.XListMapKeys {
+		prop, ok := items.Properties[k]
+		if !ok {
+			continue
+		}
+		kp := path.Child("items", "properties").Key(k)
+		if !required[k] && prop.Default == nil {
+			w.add(field.Required(kp.Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+		}
+		if prop.Nullable {
+			w.add(field.Forbidden(kp.Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+		}
+	}
+}
+
+// validationRules checks what can be checked of x-kubernetes-validations
+// without compiling CEL: rule, message, messageExpression, reason and
+// fieldPath.
+func (w *walker) validationRules(p *schema.Props, path *field.Path) {
+	for i, r := range p.XValidations {
+		rp := path.Child("x-kubernetes-validations").Index(i)
+		rule := strings.TrimSpace(r.Rule)
+		msg := strings.TrimSpace(r.Message)
+		switch {
+		case rule == "":
+			w.add(field.Required(rp.Child("rule"), "rule is not specified"))
+		case r.Message != "" && msg == "":
+			w.add(field.Invalid(rp.Child("message"), r.Message, "must be non-empty if specified"))
+		case hasLineBreak(msg):
+			w.add(field.Invalid(rp.Child("message"), r.Message, "must not contain line breaks"))
+		case hasLineBreak(rule) && msg == "":
+			w.add(field.Required(rp.Child("message"), "message must be specified if rule contains line breaks"))
+		}
+		if r.MessageExpression != "" && strings.TrimSpace(r.MessageExpression) == "" {
+			w.add(field.Required(rp.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+		}
+		if r.Reason != nil && !contains(validationReasons, *r.Reason) {
+			w.add(field.NotSupported(rp.Child("reason"), *r.Reason, validationReasons))
+		}
+		if r.FieldPath != "" && strings.TrimSpace(r.FieldPath) == "" {
+			w.add(field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
+		}
+		if hasLineBreak(r.FieldPath) {
+			w.add(field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
+		}
+		if r.FieldPath != "" && !fieldPathValid(p, r.FieldPath) {
+			w.add(field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be a valid path"))
+		}
+	}
+}
+
+// hasLineBreak reports a line break as CEL's grammar knows them.
+func hasLineBreak(s string) bool { return strings.ContainsAny(s, "\n\r") }
+
+func isMetaField(name string) bool {
+	return name == "metadata" || name == "kind" || name == "apiVersion"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// rootKeyword is one keyword of a schema node, in the order the apiserver's
+// internal JSONSchemaProps declares them, with whether it is set.
+type rootKeyword struct {
+	name string
+	set  bool
+}
+
+// allowedAtStatusRoot lists, in the apiserver's words, the keywords allowed
+// at the root of a schema when the status subresource is enabled.
+var allowedAtStatusRoot = []string{"Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum", "ExclusiveMinimum", "MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems", "UniqueItems", "MultipleOf", "Required", "Items", "Properties", "ExternalDocs", "Example", "XPreserveUnknownFields", "XValidations"}
+
+// validateStatusRoot checks the root of a schema with the status
+// subresource enabled: only keywords that keep their meaning when status is
+// extracted as properties[status], and type object. Like the apiserver, it
+// reports the first offending keyword only.
+func validateStatusRoot(p *schema.Props, rootPath *field.Path) field.ErrorList {
+	keywords := []rootKeyword{
+		{"ID", p.ID != ""},
+		{"Schema", p.Schema != ""},
+		{"Ref", p.Ref != nil},
+		{"Description", p.Description != ""},
+		{"Type", p.Type != ""},
+		{"Nullable", p.Nullable},
+		{"Format", p.Format != ""},
+		{"Title", p.Title != ""},
+		{"Default", p.Default != nil},
+		{"Maximum", p.Maximum != nil},
+		{"ExclusiveMaximum", p.ExclusiveMaximum},
+		{"Minimum", p.Minimum != nil},
+		{"ExclusiveMinimum", p.ExclusiveMinimum},
+		{"MaxLength", p.MaxLength != nil},
+		{"MinLength", p.MinLength != nil},
+		{"Pattern", p.Pattern != ""},
+		{"MaxItems", p.MaxItems != nil},
+		{"MinItems", p.MinItems != nil},
+		{"UniqueItems", p.UniqueItems},
+		{"MultipleOf", p.MultipleOf != nil},
+		{"Enum", p.Enum != nil},
+		{"MaxProperties", p.MaxProperties != nil},
+		{"MinProperties", p.MinProperties != nil},
+		{"Required", p.Required != nil},
+		{"Items", p.Items != nil},
+		{"AllOf", p.AllOf != nil},
+		{"OneOf", p.OneOf != nil},
+		{"AnyOf", p.AnyOf != nil},
+		{"Not", p.Not != nil},
+		{"Properties", p.Properties != nil},
+		{"AdditionalProperties", p.AdditionalProperties != nil},
+		{"PatternProperties", p.PatternProperties != nil},
+		{"Dependencies", p.Dependencies != nil},
+		{"AdditionalItems", p.AdditionalItems != nil},
+		{"Definitions", p.Definitions != nil},
+		{"ExternalDocs", p.ExternalDocs != nil},
+		{"Example", p.Example != nil},
+		{"XPreserveUnknownFields", p.XPreserveUnknownFields != nil},
+		{"XEmbeddedResource", p.XEmbeddedResource},
+		{"XIntOrString", p.XIntOrString},
+		{"XListMapKeys", p.XListMapKeys != nil},
+		{"XListType", p.XListType != nil},
+		{"XMapType", p.XMapType != nil},
+		{"XValidations", p.XValidations != nil},
+	}
+	for _, k := range keywords {
+		if !k.set {
+			continue
+		}
+		if k.name == "Type" {
+			if p.Type != "object" {
+				return field.ErrorList{field.Invalid(rootPath.Child("type"), p.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`)}
+			}
+			continue
+		}
+		if !slices.Contains(allowedAtStatusRoot, k.name) {
+			return field.ErrorList{field.Invalid(rootPath, "", fmt.Sprintf("only %v fields are allowed at the root of the schema if the status subresource is enabled", allowedAtStatusRoot))}
+		}
+	}
 	return nil
 }
