@@ -1,9 +1,327 @@
 package structural
 
-import "k8s.io/apimachinery/pkg/util/validation/field"
+import (
+	"fmt"
+	"regexp"
+	"sort"
 
-// Validate reports the ways s is not a structural schema (the NonStructural
-// rules 1–4 and the rules reported with them), with paths below fldPath.
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/intorstring"
+	"github.com/crdschema/crdschema/schema"
+)
+
+// level says where a core node sits: at the schema root, as array items, or
+// as an object field (a properties or additionalProperties value).
+type level int
+
+const (
+	atRoot level = iota
+	atItems
+	atField
+)
+
+// Validate reports the ways s is not a structural schema, exactly as the
+// apiserver's structural schema validation does, with paths below fldPath:
+//
+//   - every node of the core has a type (unless int-or-string or
+//     preserve-unknown-fields), object at the root, items for arrays;
+//   - the logical junctors carry only value validations (no type,
+//     description, default, title, nullable, additionalProperties or
+//     x-kubernetes-* extension), except the two int-or-string patterns;
+//   - the fields and items the root's junctors mention are specified in the
+//     core;
+//   - metadata is implicit: restricted to name and generateName at the root,
+//     of type object at the root and in embedded resources, never mentioned
+//     inside a junctor; kind and apiVersion are strings there;
+//   - additionalProperties not at the root nor on an embedded resource,
+//     embedded resources of type object with properties, int-or-string
+//     without preserve-unknown-fields or embedded-resource, and every pattern
+//     a valid regular expression.
+//
+// The result is sorted by the errors' text, as the apiserver sorts it. A nil
+// s has no errors.
 func Validate(fldPath *field.Path, s *Schema) field.ErrorList {
-	return nil
+	if s == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	errs = append(errs, validateInvariants(s, atRoot, fldPath)...)
+	errs = append(errs, validateCompleteness(s, fldPath)...)
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+	return errs
+}
+
+// validateInvariants checks one core node and everything below it.
+func validateInvariants(s *Schema, lvl level, fldPath *field.Path) field.ErrorList {
+	if s == nil {
+		return nil
+	}
+	var errs field.ErrorList
+
+	if s.Type == "array" && s.Items == nil {
+		errs = append(errs, field.Required(fldPath.Child("items"), "must be specified"))
+	}
+	errs = append(errs, validateInvariants(s.Items, atItems, fldPath.Child("items"))...)
+
+	for _, k := range sortedKeys(s.Properties) {
+		errs = append(errs, validateInvariants(s.Properties[k], atField, fldPath.Child("properties").Key(k))...)
+	}
+
+	if s.AdditionalProperties != nil {
+		if lvl == atRoot {
+			errs = append(errs, field.Forbidden(fldPath.Child("additionalProperties"), "must not be used at the root"))
+		}
+		errs = append(errs, validateInvariants(s.AdditionalProperties.Schema, atField, fldPath.Child("additionalProperties"))...)
+	}
+
+	if s.IntOrString && s.PreserveUnknownFields {
+		errs = append(errs, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
+	}
+	if s.IntOrString && s.EmbeddedResource {
+		errs = append(errs, field.Invalid(fldPath.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
+	}
+
+	if s.Props != nil {
+		errs = append(errs, validateJunctors(s.Props, intorstring.IsAnyOfPattern(s.Props), intorstring.IsAllOfPattern(s.Props), fldPath)...)
+	}
+
+	switch {
+	case s.EmbeddedResource && s.Type == "":
+		errs = append(errs, field.Required(fldPath.Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
+	case s.EmbeddedResource && s.Type != "object":
+		errs = append(errs, field.Invalid(fldPath.Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
+	case !s.EmbeddedResource && s.Type == "" && !s.IntOrString && !s.PreserveUnknownFields:
+		errs = append(errs, field.Required(fldPath.Child("type"), missingTypeDetail(lvl)))
+	}
+	if s.EmbeddedResource && s.AdditionalProperties != nil {
+		errs = append(errs, field.Forbidden(fldPath.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
+	}
+	if lvl == atRoot && s.Type != "" && s.Type != "object" {
+		errs = append(errs, field.Invalid(fldPath.Child("type"), s.Type, "must be object at the root"))
+	}
+
+	// The root and every embedded resource have implicit apiVersion, kind and
+	// metadata.
+	resource := lvl == atRoot || s.EmbeddedResource
+	if resource {
+		for _, k := range []string{"kind", "apiVersion"} {
+			if c, ok := s.Properties[k]; ok && c.Type != "string" {
+				errs = append(errs, field.Invalid(fldPath.Child("properties").Key(k).Child("type"), c.Type, "must be string"))
+			}
+		}
+	}
+	if md, ok := s.Properties["metadata"]; ok {
+		mdPath := fldPath.Child("properties").Key("metadata")
+		if resource && md.Type != "object" {
+			errs = append(errs, field.Invalid(mdPath.Child("type"), md.Type, "must be object"))
+		}
+		if lvl == atRoot && !metadataOnlyNames(md) {
+			errs = append(errs, field.Forbidden(mdPath, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
+		}
+	}
+
+	if s.EmbeddedResource && !s.PreserveUnknownFields && len(s.Properties) == 0 {
+		errs = append(errs, field.Required(fldPath.Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+	}
+	return errs
+}
+
+func missingTypeDetail(lvl level) string {
+	switch lvl {
+	case atRoot:
+		return "must not be empty at the root"
+	case atItems:
+		return "must not be empty for specified array items"
+	default:
+		return "must not be empty for specified object fields"
+	}
+}
+
+// metadataOnlyNames reports whether the root's metadata schema md restricts
+// nothing but name and generateName: apart from its type and default it may
+// only have properties, and those only name and/or generateName (with any
+// schema). Any other keyword, even a description, is a restriction.
+func metadataOnlyNames(md *Schema) bool {
+	if md.Items != nil || md.AdditionalProperties != nil {
+		return false
+	}
+	if n := len(md.Properties); n > 0 {
+		_, name := md.Properties["name"]
+		_, generateName := md.Properties["generateName"]
+		if !(n == 2 && name && generateName) && !(n == 1 && (name || generateName)) {
+			return false
+		}
+	}
+	if md.Props == nil {
+		return true
+	}
+	q := *md.Props
+	q.Type, q.Default, q.Properties = "", nil, nil
+	// The core keeps additionalProperties: false and an empty items list
+	// differently from a junctor entry; both were handled above.
+	q.AdditionalProperties, q.Items = nil, nil
+	return intorstring.IsEmptyNested(&q)
+}
+
+// validateJunctors checks the logical junctors of a node (core or nested)
+// and its pattern. skipAnyOf leaves out the node's anyOf, skipFirstAllOfAnyOf
+// the anyOf of its first allOf entry: the int-or-string patterns.
+func validateJunctors(p *schema.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if !skipAnyOf {
+		for i := range p.AnyOf {
+			errs = append(errs, validateNested(&p.AnyOf[i], false, fldPath.Child("anyOf").Index(i))...)
+		}
+	}
+	for i := range p.AllOf {
+		errs = append(errs, validateNested(&p.AllOf[i], skipFirstAllOfAnyOf && i == 0, fldPath.Child("allOf").Index(i))...)
+	}
+	for i := range p.OneOf {
+		errs = append(errs, validateNested(&p.OneOf[i], false, fldPath.Child("oneOf").Index(i))...)
+	}
+	if p.Not != nil {
+		errs = append(errs, validateNested(p.Not, false, fldPath.Child("not"))...)
+	}
+	if p.Pattern != "" {
+		if _, err := regexp.Compile(p.Pattern); err != nil {
+			errs = append(errs, field.Invalid(fldPath.Child("pattern"), p.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
+		}
+	}
+	return errs
+}
+
+// validateNested checks a node inside a logical junctor: it may hold value
+// validations and reach deeper through properties and items, nothing else.
+func validateNested(p *schema.Props, skipAnyOf bool, fldPath *field.Path) field.ErrorList {
+	if p == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	errs = append(errs, validateJunctors(p, skipAnyOf, false, fldPath)...)
+	if p.Items != nil && p.Items.Schema != nil {
+		errs = append(errs, validateNested(p.Items.Schema, false, fldPath.Child("items"))...)
+	}
+	for _, k := range sortedPropKeys(p.Properties) {
+		prop := p.Properties[k]
+		errs = append(errs, validateNested(&prop, false, fldPath.Child("properties").Key(k))...)
+	}
+
+	if p.Type != "" {
+		errs = append(errs, field.Forbidden(fldPath.Child("type"), "must be empty to be structural"))
+	}
+	if ap := p.AdditionalProperties; ap != nil && (ap.Schema != nil || ap.Allows) {
+		errs = append(errs, field.Forbidden(fldPath.Child("additionalProperties"), "must be undefined to be structural"))
+	}
+	if p.Default != nil && p.Default.Value != nil {
+		errs = append(errs, field.Forbidden(fldPath.Child("default"), "must be undefined to be structural"))
+	}
+	if p.Title != "" {
+		errs = append(errs, field.Forbidden(fldPath.Child("title"), "must be empty to be structural"))
+	}
+	if p.Description != "" {
+		errs = append(errs, field.Forbidden(fldPath.Child("description"), "must be empty to be structural"))
+	}
+	if p.Nullable {
+		errs = append(errs, field.Forbidden(fldPath.Child("nullable"), "must be false to be structural"))
+	}
+	if p.XPreserveUnknownFields != nil && *p.XPreserveUnknownFields {
+		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-preserve-unknown-fields"), "must be false to be structural"))
+	}
+	if p.XEmbeddedResource {
+		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must be false to be structural"))
+	}
+	if p.XIntOrString {
+		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-int-or-string"), "must be false to be structural"))
+	}
+	if len(p.XListMapKeys) > 0 {
+		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-list-map-keys"), "must be empty to be structural"))
+	}
+	if p.XListType != nil {
+		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-list-type"), "must be undefined to be structural"))
+	}
+	if p.XMapType != nil {
+		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-map-type"), "must be undefined to be structural"))
+	}
+	if len(p.XValidations) > 0 {
+		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-validations"), "must be empty to be structural"))
+	}
+	if _, ok := p.Properties["metadata"]; ok {
+		errs = append(errs, field.Forbidden(fldPath.Child("properties").Key("metadata"), "must not be specified in a nested context"))
+	}
+	return errs
+}
+
+// validateCompleteness checks that every field and item mentioned in the
+// root's junctors (and the junctors nested in them) is specified in the core
+// at the same place. Junctors further down the core are not checked: the
+// apiserver does not check them either.
+func validateCompleteness(s *Schema, fldPath *field.Path) field.ErrorList {
+	if s == nil || s.Props == nil {
+		return nil
+	}
+	return junctorCompleteness(s.Props, s, fldPath, fldPath)
+}
+
+// junctorCompleteness checks the junctors of v (a core or nested node)
+// against the core node s; sPath is s's path, vPath v's.
+func junctorCompleteness(v *schema.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if v.Not != nil {
+		errs = append(errs, nestedCompleteness(v.Not, s, sPath, vPath.Child("not"))...)
+	}
+	for i := range v.AllOf {
+		errs = append(errs, nestedCompleteness(&v.AllOf[i], s, sPath, vPath.Child("allOf").Index(i))...)
+	}
+	for i := range v.AnyOf {
+		errs = append(errs, nestedCompleteness(&v.AnyOf[i], s, sPath, vPath.Child("anyOf").Index(i))...)
+	}
+	for i := range v.OneOf {
+		errs = append(errs, nestedCompleteness(&v.OneOf[i], s, sPath, vPath.Child("oneOf").Index(i))...)
+	}
+	return errs
+}
+
+// nestedCompleteness checks one nested node v against the core node s at the
+// same place (s nil: nothing is specified there).
+func nestedCompleteness(v *schema.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
+	if v == nil {
+		return nil
+	}
+	if s == nil {
+		return field.ErrorList{field.Required(sPath, fmt.Sprintf("because it is defined in %s", vPath.String()))}
+	}
+	errs := junctorCompleteness(v, s, sPath, vPath)
+	if v.Items != nil && v.Items.Schema != nil {
+		errs = append(errs, nestedCompleteness(v.Items.Schema, s.Items, sPath.Child("items"), vPath.Child("items"))...)
+	}
+	for _, k := range sortedPropKeys(v.Properties) {
+		vk := vPath.Child("properties").Key(k)
+		sk, ok := s.Properties[k]
+		if !ok {
+			errs = append(errs, field.Required(sPath.Child("properties").Key(k), fmt.Sprintf("because it is defined in %s", vk.String())))
+			continue
+		}
+		prop := v.Properties[k]
+		errs = append(errs, nestedCompleteness(&prop, sk, sPath.Child("properties").Key(k), vk)...)
+	}
+	return errs
+}
+
+func sortedKeys(m map[string]*Schema) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func sortedPropKeys(m map[string]schema.Props) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -1,0 +1,143 @@
+package structural_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/structural")
+
+const goldenDir = "../testdata/structural"
+
+// validateYAML reads a bare schema and returns its structural errors, one
+// "type field: detail" per line, sorted.
+func validateYAML(t *testing.T, data []byte) []string {
+	t.Helper()
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		t.Fatalf("yaml: %v", err)
+	}
+	var p schema.Props
+	if err := schema.DecodeProps(js, &p); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	s, err := structural.New(&p)
+	if err != nil {
+		return []string{"New: " + err.Error()}
+	}
+	return format(structural.Validate(nil, s))
+}
+
+func format(errs field.ErrorList) []string {
+	out := make([]string, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, string(e.Type)+" "+e.Field+": "+e.Detail)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestGolden(t *testing.T) {
+	cases, err := filepath.Glob(filepath.Join(goldenDir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no golden cases")
+	}
+	for _, c := range cases {
+		name := strings.TrimSuffix(filepath.Base(c), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(validateYAML(t, data), "\n")
+			if got != "" {
+				got += "\n"
+			}
+			golden := strings.TrimSuffix(c, ".yaml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create)", err)
+			}
+			if got != string(want) {
+				t.Errorf("errors differ\n--- got\n%s--- want\n%s", got, want)
+			}
+			// Clean cases are named *-ok; failing ones must fail.
+			if strings.HasSuffix(name, "-ok") != (got == "") {
+				t.Errorf("case %s: -ok suffix and error count disagree:\n%s", name, got)
+			}
+		})
+	}
+}
+
+func TestValidateNil(t *testing.T) {
+	if errs := structural.Validate(field.NewPath("x"), nil); len(errs) != 0 {
+		t.Fatalf("nil schema: %v", errs)
+	}
+}
+
+func TestValidatePathPrefix(t *testing.T) {
+	errs := validateWithPrefix(t, `{"anyOf":[{"properties":{"bar":{"type":"integer"}}}]}`)
+	want := []string{
+		"FieldValueForbidden spec.validation.openAPIV3Schema.anyOf[0].properties[bar].type: must be empty to be structural",
+		"FieldValueRequired spec.validation.openAPIV3Schema.properties[bar]: because it is defined in spec.validation.openAPIV3Schema.anyOf[0].properties[bar]",
+		"FieldValueRequired spec.validation.openAPIV3Schema.type: must not be empty at the root",
+	}
+	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(errs, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func validateWithPrefix(t *testing.T, js string) []string {
+	t.Helper()
+	var p schema.Props
+	if err := schema.DecodeProps([]byte(js), &p); err != nil {
+		t.Fatal(err)
+	}
+	s, err := structural.New(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return format(structural.Validate(field.NewPath("spec", "validation", "openAPIV3Schema"), s))
+}
+
+// TestSortedByText checks the result order: the apiserver sorts by the
+// errors' full text.
+func TestSortedByText(t *testing.T) {
+	var p schema.Props
+	js := `{"properties":{"b":{},"a":{},"metadata":{"type":"string"}},"anyOf":[{"description":"x","properties":{"z":{}}}]}`
+	if err := schema.DecodeProps([]byte(js), &p); err != nil {
+		t.Fatal(err)
+	}
+	s, err := structural.New(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := structural.Validate(field.NewPath("r"), s)
+	if len(errs) == 0 {
+		t.Fatal("no errors")
+	}
+	for i := 1; i < len(errs); i++ {
+		if errs[i-1].Error() > errs[i].Error() {
+			t.Errorf("not sorted at %d: %q > %q", i, errs[i-1].Error(), errs[i].Error())
+		}
+	}
+}
