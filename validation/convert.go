@@ -1,0 +1,234 @@
+package validation
+
+import (
+	"strings"
+
+	"k8s.io/kube-openapi/pkg/validation/spec"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// supportedStringFormats are the string formats the apiserver validates in
+// CRD schemas (at its default compatibility version, which includes the
+// k8s-short-name and k8s-long-name formats), normalised as go-openapi
+// normalises format names: without dashes. Any other string format is
+// dropped from the schema before validation.
+var supportedStringFormats = map[string]bool{
+	"bsonobjectid": true, "uri": true, "email": true, "hostname": true,
+	"ipv4": true, "ipv6": true, "cidr": true, "mac": true,
+	"uuid": true, "uuid3": true, "uuid4": true, "uuid5": true,
+	"isbn": true, "isbn10": true, "isbn13": true, "creditcard": true,
+	"ssn": true, "hexcolor": true, "rgbcolor": true, "byte": true,
+	"password": true, "date": true, "duration": true, "datetime": true,
+	"k8sshortname": true, "k8slongname": true,
+}
+
+// supportedFormat returns the format the apiserver keeps for a node of the
+// given types: unsupported formats become "".
+func supportedFormat(types spec.StringOrArray, format string) string {
+	if format == "" {
+		return ""
+	}
+	t := ""
+	if len(types) == 1 {
+		t = types[0]
+	}
+	switch t {
+	case "", "string":
+		if supportedStringFormats[strings.ReplaceAll(format, "-", "")] {
+			return format
+		}
+	case "integer":
+		if format == "int32" || format == "int64" {
+			return format
+		}
+	case "number":
+		if format == "float" || format == "double" {
+			return format
+		}
+	}
+	return ""
+}
+
+// fromProps converts a parsed schema node to kube-openapi's form the way the
+// apiserver converts a custom resource's schema for validation:
+// x-kubernetes-int-or-string becomes the types integer,string, and
+// unsupported formats are dropped. $ref is never converted (no CRD may use
+// it, and the engine cannot resolve it).
+func fromProps(p *schema.Props) *spec.Schema {
+	if p == nil {
+		return nil
+	}
+	out := &spec.Schema{}
+	if p.Type != "" {
+		out.Type = spec.StringOrArray{p.Type}
+	}
+	if p.XIntOrString {
+		out.Type = spec.StringOrArray{"integer", "string"}
+	}
+	out.Nullable = p.Nullable
+	out.Title = p.Title
+	out.Description = p.Description
+	setValueValidation(out, p)
+	if p.Default != nil {
+		out.Default = p.Default.Value
+	}
+	out.Format = supportedFormat(out.Type, p.Format)
+
+	for _, l := range []struct {
+		in  []schema.Props
+		out *[]spec.Schema
+	}{{p.AllOf, &out.AllOf}, {p.OneOf, &out.OneOf}, {p.AnyOf, &out.AnyOf}} {
+		for i := range l.in {
+			*l.out = append(*l.out, *fromProps(&l.in[i]))
+		}
+	}
+	if p.Not != nil {
+		out.Not = fromProps(p.Not)
+	}
+	out.Properties = propsMap(p.Properties)
+	out.PatternProperties = propsMap(p.PatternProperties)
+	out.Definitions = propsMap(p.Definitions)
+	if ap := p.AdditionalProperties; ap != nil {
+		out.AdditionalProperties = &spec.SchemaOrBool{Allows: ap.Allows, Schema: fromProps(ap.Schema)}
+	}
+	if ai := p.AdditionalItems; ai != nil {
+		out.AdditionalItems = &spec.SchemaOrBool{Allows: ai.Allows, Schema: fromProps(ai.Schema)}
+	}
+	if it := p.Items; it != nil {
+		out.Items = &spec.SchemaOrArray{Schema: fromProps(it.Schema)}
+		if it.Array != nil {
+			out.Items.Schemas = make([]spec.Schema, len(it.Array))
+			for i := range it.Array {
+				out.Items.Schemas[i] = *fromProps(&it.Array[i])
+			}
+		}
+	}
+	if p.Dependencies != nil {
+		out.Dependencies = make(spec.Dependencies, len(p.Dependencies))
+		for k, d := range p.Dependencies {
+			out.Dependencies[k] = spec.SchemaOrStringArray{Schema: fromProps(d.Schema), Property: d.Property}
+		}
+	}
+	return out
+}
+
+func propsMap(in map[string]schema.Props) map[string]spec.Schema {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]spec.Schema, len(in))
+	for k := range in {
+		p := in[k]
+		out[k] = *fromProps(&p)
+	}
+	return out
+}
+
+// setValueValidation copies the value validations of p (without format and
+// junctors) into out.
+func setValueValidation(out *spec.Schema, p *schema.Props) {
+	out.Maximum = p.Maximum
+	out.ExclusiveMaximum = p.ExclusiveMaximum
+	out.Minimum = p.Minimum
+	out.ExclusiveMinimum = p.ExclusiveMinimum
+	out.MaxLength = p.MaxLength
+	out.MinLength = p.MinLength
+	out.Pattern = p.Pattern
+	out.MaxItems = p.MaxItems
+	out.MinItems = p.MinItems
+	out.UniqueItems = p.UniqueItems
+	out.MultipleOf = p.MultipleOf
+	out.MaxProperties = p.MaxProperties
+	out.MinProperties = p.MinProperties
+	out.Required = p.Required
+	if p.Enum != nil {
+		out.Enum = make([]any, len(p.Enum))
+		for i := range p.Enum {
+			out.Enum[i] = p.Enum[i].Value
+		}
+	}
+}
+
+// fromStructural converts a structural schema to kube-openapi's form the way
+// the apiserver's structural conversion does (used to validate defaults):
+// the structural core from the structural model, value validations and
+// junctors from the source node, no int-or-string unfolding, formats kept.
+func fromStructural(s *structural.Schema) *spec.Schema {
+	if s == nil {
+		return nil
+	}
+	out := &spec.Schema{}
+	if s.Items != nil {
+		out.Items = &spec.SchemaOrArray{Schema: fromStructural(s.Items)}
+	}
+	if s.Properties != nil {
+		out.Properties = make(map[string]spec.Schema, len(s.Properties))
+		for k, c := range s.Properties {
+			out.Properties[k] = *fromStructural(c)
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		out.AdditionalProperties = &spec.SchemaOrBool{Allows: ap.Allows, Schema: fromStructural(ap.Schema)}
+	}
+	if s.Type != "" {
+		out.Type = spec.StringOrArray{s.Type}
+	}
+	out.Nullable = s.Nullable
+	if s.HasDefault {
+		out.Default = s.Default
+	}
+	if p := s.Props; p != nil {
+		out.Title = p.Title
+		out.Description = p.Description
+		nestedInto(out, p)
+	}
+	return out
+}
+
+// nestedInto copies the value validations and junctors of p into out, the
+// junctors converted as the structural conversion converts them.
+func nestedInto(out *spec.Schema, p *schema.Props) {
+	setValueValidation(out, p)
+	out.Format = p.Format
+	for _, l := range []struct {
+		in  []schema.Props
+		out *[]spec.Schema
+	}{{p.AllOf, &out.AllOf}, {p.AnyOf, &out.AnyOf}, {p.OneOf, &out.OneOf}} {
+		for i := range l.in {
+			*l.out = append(*l.out, *nested(&l.in[i]))
+		}
+	}
+	if p.Not != nil {
+		out.Not = nested(p.Not)
+	}
+}
+
+// nested converts a node inside a junctor: value validations, items,
+// properties and the (normally forbidden) generic keywords; not
+// additionalProperties.
+func nested(p *schema.Props) *spec.Schema {
+	out := &spec.Schema{}
+	nestedInto(out, p)
+	if p.Items != nil && p.Items.Schema != nil {
+		out.Items = &spec.SchemaOrArray{Schema: nested(p.Items.Schema)}
+	}
+	if p.Properties != nil {
+		out.Properties = make(map[string]spec.Schema, len(p.Properties))
+		for k := range p.Properties {
+			c := p.Properties[k]
+			out.Properties[k] = *nested(&c)
+		}
+	}
+	if p.Type != "" {
+		out.Type = spec.StringOrArray{p.Type}
+	}
+	out.Nullable = p.Nullable
+	out.Title = p.Title
+	out.Description = p.Description
+	if p.Default != nil {
+		out.Default = p.Default.Value
+	}
+	return out
+}
