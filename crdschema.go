@@ -108,12 +108,11 @@ func (c *CRD) Version(name string) (*Schema, error) {
 	if !served {
 		return nil, fmt.Errorf("CustomResourceDefinition %q does not serve version %q", c.Name(), name)
 	}
-	s, err := compile(c.crd.SchemaFor(name))
+	s, err := compile(c.crd.SchemaFor(name), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields)
 	if err != nil {
 		return nil, err
 	}
 	s.group, s.version, s.kind = c.crd.Spec.Group, name, c.crd.Spec.Names.Kind
-	s.preserveUnknownFields = c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields
 	if sub := c.crd.SubresourcesFor(name); sub != nil {
 		s.scale = sub.Scale
 	}
@@ -141,7 +140,7 @@ type Schema struct {
 // kept and handled as the apiserver handles them). p must not be changed
 // afterwards.
 func CompileSchema(p *schema.Props) (*Schema, error) {
-	return compile(p)
+	return compile(p, false)
 }
 
 // ParseSchema reads a bare OpenAPI v3 schema from one YAML or JSON document
@@ -158,21 +157,15 @@ func ParseSchema(data []byte) (*Schema, error) {
 	if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
 		return nil, fmt.Errorf("cannot decode schema: %w", err)
 	}
-	return compile(p)
+	return compile(p, false)
 }
 
-func compile(p *schema.Props) (*Schema, error) {
+func compile(p *schema.Props, preserveUnknownFields bool) (*Schema, error) {
 	s, err := structural.New(p)
 	if err != nil {
 		return nil, err
 	}
-	out := &Schema{props: p, s: s}
-	v, err := newValidators(p, s)
-	if err != nil {
-		return nil, err
-	}
-	out.v = v
-	return out, nil
+	return &Schema{props: p, s: s, preserveUnknownFields: preserveUnknownFields, v: newValidators(s, preserveUnknownFields)}, nil
 }
 
 // Structural returns the structural model the schema was compiled to (nil

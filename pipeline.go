@@ -8,15 +8,27 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/defaulting"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/validation"
 )
 
-// validators holds what validation needs, compiled once per schema.
-type validators struct{}
+// validators holds what the walkers need beyond the structural schema,
+// compiled once per schema.
+type validators struct {
+	// served is the schema the apiserver defaults with: its defaults pruned
+	// (unless unknown fields are preserved altogether).
+	served *structural.Schema
+	// values validates values against the full schema.
+	values *validation.Validator
+}
 
-func newValidators(p *schema.Props, s *structural.Schema) (*validators, error) {
-	return &validators{}, nil
+func newValidators(s *structural.Schema, preserveUnknownFields bool) *validators {
+	v := &validators{served: s, values: validation.New(s)}
+	if !preserveUnknownFields && s != nil {
+		v.served = defaulting.PruneDefaults(s)
+	}
+	return v
 }
 
 // coerce is the decoding part of a create request, in place: prune unknown
@@ -25,6 +37,7 @@ func newValidators(p *schema.Props, s *structural.Schema) (*validators, error) {
 // error that rejects the request (malformed metadata).
 func (s *Schema) coerce(obj map[string]any) (pruned []string, rejected *field.Error) {
 	if !s.preserveUnknownFields {
+		pruned = prune.Strings(prune.Prune(obj, s.s, prune.Options{ResourceRoot: true, ReturnPaths: true}))
 		defaulting.DropNulls(obj, s.s)
 	}
 	return pruned, nil
@@ -33,24 +46,28 @@ func (s *Schema) coerce(obj map[string]any) (pruned []string, rejected *field.Er
 // pruneAndCoerce is what reading from storage does: prune, then coerce
 // metadata dropping malformed fields.
 func (s *Schema) pruneAndCoerce(obj map[string]any) []string {
-	return nil
+	if s.preserveUnknownFields {
+		return nil
+	}
+	return prune.Strings(prune.Prune(obj, s.s, prune.Options{ResourceRoot: true, ReturnPaths: true}))
 }
 
 // dropNullsAndDefault drops non-nullable nulls without default, then
 // defaults.
 func (s *Schema) dropNullsAndDefault(obj map[string]any) {
-	defaulting.DropNulls(obj, s.s)
-	defaulting.Default(obj, s.s)
+	defaulting.DropNulls(obj, s.v.served)
+	defaulting.Default(obj, s.v.served)
 }
 
 // applyDefaults defaults a decoded object in place.
 func (s *Schema) applyDefaults(obj map[string]any) {
-	defaulting.Default(obj, s.s)
+	defaulting.Default(obj, s.v.served)
 }
 
 // validate is the create validation of the registry strategy.
 func (s *Schema) validate(obj map[string]any) field.ErrorList {
 	var errs field.ErrorList
+	errs = append(errs, s.v.values.Validate(obj)...)
 	errs = append(errs, s.validateScale(obj)...)
 	return errs
 }
