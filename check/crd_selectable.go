@@ -1,0 +1,106 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// maxSelectableFields is the most selectable fields a version may have.
+const maxSelectableFields = 8
+
+// validateSelectableFieldsOf validates the selectable fields of a version
+// (or the shared ones) against the schema that applies to them. fldPath is
+// the spec or the version holding both.
+func validateSelectableFieldsOf(root *schema.Props, fields []schema.SelectableField, fldPath *field.Path) field.ErrorList {
+	errs := field.ErrorList{}
+	s, err := structural.New(root)
+	if err != nil {
+		errs = append(errs, field.Invalid(fldPath.Child("schema.openAPIV3Schema"), "", err.Error()))
+	}
+	return append(errs, validateSelectableFields(fields, s, fldPath.Child("selectableFields"))...)
+}
+
+// validateSelectableFields checks that every selectable field is a
+// dot-notation path to a string, boolean or integer field outside metadata,
+// with no duplicates and at most maxSelectableFields of them.
+func validateSelectableFields(fields []schema.SelectableField, s *structural.Schema, fldPath *field.Path) field.ErrorList {
+	errs := field.ErrorList{}
+	seen := map[string]bool{}
+	for i, f := range fields {
+		p := fldPath.Index(i).Child("jsonPath")
+		if f.JSONPath == "" {
+			errs = append(errs, field.Required(p, ""))
+			continue
+		}
+		path, found, err := selectableFieldPath(f.JSONPath, s)
+		if err != nil {
+			errs = append(errs, field.Invalid(p, f.JSONPath, "is an invalid path: "+err.Error()))
+			continue
+		}
+		if path != nil && path.Root().String() == "metadata" {
+			errs = append(errs, field.Invalid(p, f.JSONPath, "must not point to fields in metadata"))
+		}
+		if found == nil || (found.Type != "string" && found.Type != "boolean" && found.Type != "integer") {
+			errs = append(errs, field.Invalid(p, f.JSONPath, "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed."))
+		}
+		key := ""
+		if path != nil {
+			key = path.String()
+		}
+		if seen[key] {
+			errs = append(errs, field.Duplicate(p, f.JSONPath))
+		} else {
+			seen[key] = true
+		}
+	}
+	if len(seen) > maxSelectableFields {
+		errs = append(errs, field.TooMany(fldPath, len(seen), maxSelectableFields))
+	}
+	return errs
+}
+
+var errNotAField = errors.New("does not refer to a valid field")
+
+// selectableFieldPath follows a dot-notation path (".spec.a.b", array
+// notation not allowed) through a structural schema, returning the path of
+// the field reached and its schema.
+func selectableFieldPath(jsonPath string, s *structural.Schema) (*field.Path, *structural.Schema, error) {
+	var path *field.Path
+	toks := fieldPathTokens(jsonPath)
+	for i := 0; i < len(toks); i++ {
+		switch toks[i] {
+		case "[":
+			return nil, nil, errors.New("array notation is not allowed")
+		case ".":
+			i++
+			if i >= len(toks) {
+				return nil, nil, errors.New("unexpected end of JSON path")
+			}
+			name := toks[i]
+			switch {
+			case s == nil:
+				return nil, nil, errNotAField
+			case s.Properties != nil:
+				path = path.Child(name)
+				c, ok := s.Properties[name]
+				if !ok {
+					return nil, nil, errNotAField
+				}
+				s = c
+			case s.AdditionalProperties != nil:
+				path = path.Key(name)
+				s = s.AdditionalProperties.Schema
+			default:
+				return nil, nil, errNotAField
+			}
+		default:
+			return nil, nil, fmt.Errorf("expected [ or . but got: %s", toks[i])
+		}
+	}
+	return path, s, nil
+}
