@@ -167,13 +167,13 @@ func onlyType(p *schema.Props, t string) bool {
 
 // IsEmptyNested reports whether p, taken as an entry of a logical junctor,
 // carries nothing at all in the apiserver's structural conversion (the
-// conversion's zero value). Keywords the conversion rejects outright ($ref,
-// definitions, …) count as content.
+// conversion's zero value). Keywords that conversion does not carry over
+// (id, $schema, $ref, definitions, dependencies, patternProperties,
+// additionalItems: when set, no structural model is built at all) are not
+// looked at.
 func IsEmptyNested(p *schema.Props) bool {
 	switch {
 	case p.Type != "", p.Description != "", p.Title != "", p.Format != "", p.Pattern != "":
-		return false
-	case p.ID != "", p.Schema != "", p.Ref != nil:
 		return false
 	case p.Default != nil && p.Default.Value != nil, p.Example != nil && p.Example.Value != nil:
 		return false
@@ -196,8 +196,6 @@ func IsEmptyNested(p *schema.Props) bool {
 	case p.Items != nil && (p.Items.Schema != nil || len(p.Items.Array) > 0):
 		return false
 	case p.AdditionalProperties != nil && (p.AdditionalProperties.Schema != nil || p.AdditionalProperties.Allows):
-		return false
-	case len(p.PatternProperties) > 0, len(p.Dependencies) > 0, p.AdditionalItems != nil, len(p.Definitions) > 0:
 		return false
 	}
 	return true
