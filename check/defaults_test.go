@@ -1,0 +1,92 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+func mustStructural(t *testing.T, js string) *structural.Schema {
+	t.Helper()
+	p := &schema.Props{}
+	if err := schema.DecodeProps([]byte(js), p); err != nil {
+		t.Fatal(err)
+	}
+	s, err := structural.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestValidateDefaults(t *testing.T) {
+	root := field.NewPath("spec", "validation", "openAPIV3Schema")
+	for _, tc := range []struct {
+		name, schema string
+		want         []string // "Type field: detail prefix"
+	}{
+		{
+			name:   "valid defaults",
+			schema: `{"type":"object","properties":{"spec":{"type":"object","default":{"a":"x"},"properties":{"a":{"type":"string","default":"y"}}}}}`,
+		},
+		{
+			name:   "unknown field in default",
+			schema: `{"type":"object","properties":{"spec":{"type":"object","default":{"a":"x","b":1},"properties":{"a":{"type":"string"}}}}}`,
+			want:   []string{"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].default: must not have unknown fields"},
+		},
+		{
+			name:   "unknown field kept by preserve-unknown-fields",
+			schema: `{"type":"object","properties":{"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"default":{"a":"x","b":1},"properties":{"a":{"type":"string"}}}}}`,
+		},
+		{
+			name:   "unknown field in an item default",
+			schema: `{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","default":{"z":1}}}}}`,
+			want:   []string{"FieldValueInvalid spec.validation.openAPIV3Schema.properties[l].items.default: must not have unknown fields"},
+		},
+		{
+			name:   "default against its schema",
+			schema: `{"type":"object","properties":{"spec":{"type":"object","properties":{"replicas":{"type":"integer","maximum":10,"default":15}}}}}`,
+			want:   []string{"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default:  in body should be less than or equal to 10"},
+		},
+		{
+			name:   "nested default checked below the default",
+			schema: `{"type":"object","properties":{"spec":{"type":"object","default":{"n":"abc"},"properties":{"n":{"type":"string","maxLength":2}}}}}`,
+			want:   []string{"FieldValueTooLong spec.validation.openAPIV3Schema.properties[spec].default.n: "},
+		},
+		{
+			name:   "defaults inside additionalProperties are not validated",
+			schema: `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string","default":5}}}}`,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			errs := validateDefaults(root, mustStructural(t, tc.schema))
+			SortErrors(errs)
+			if len(errs) != len(tc.want) {
+				t.Fatalf("errors %v, want %v", errs, tc.want)
+			}
+			for i, e := range errs {
+				got := string(e.Type) + " " + e.Field + ": " + e.Detail
+				if !strings.HasPrefix(got, tc.want[i]) {
+					t.Errorf("error %d: %q, want prefix %q", i, got, tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestSurroundingObject(t *testing.T) {
+	got := surroundingObject("x", []step{{key: "metadata"}, {key: "finalizers"}, {index: true}})
+	md, _ := got["metadata"].(map[string]any)
+	l, _ := md["finalizers"].([]any)
+	if len(l) != 1 || l[0] != "x" || got["kind"] != "Validation" || got["apiVersion"] != "validation/v1" {
+		t.Errorf("got %v", got)
+	}
+	got = surroundingObject("v2", []step{{key: "apiVersion"}})
+	if got["apiVersion"] != "v2" || got["kind"] != "Validation" {
+		t.Errorf("got %v", got)
+	}
+}
