@@ -1,0 +1,138 @@
+package check
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/crd")
+
+// TestCRDGolden checks every CRD of testdata/crd/<case>.yaml and compares
+// the sorted errors with <case>.golden. Run with -update to rewrite the
+// golden files after checking the differences by hand.
+func TestCRDGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "crd", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no test cases in testdata/crd")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			got := checkCRDFile(t, file)
+			golden := strings.TrimSuffix(file, ".yaml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("errors differ from %s\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+// checkCRDFile renders the errors of every CRD in file: a header line per
+// document, then one line per error.
+func checkCRDFile(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := schema.ReadDocuments(filepath.Base(file), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, d := range docs {
+		crd, err := schema.DecodeCRD(d.JSON)
+		if err != nil {
+			t.Fatalf("document %d: %v", d.Index, err)
+		}
+		errs := CRD(crd)
+		SortErrors(errs)
+		fmt.Fprintf(&b, "# %d %s: %d errors\n", d.Index, crd.Metadata.Name, len(errs))
+		for _, e := range errs {
+			fmt.Fprintf(&b, "%s %s: %s\n", e.Type, e.Field, e.Detail)
+		}
+	}
+	return b.String()
+}
+
+func TestCompareHelpers(t *testing.T) {
+	if !isApprovalURL("https://github.com/kubernetes/kubernetes/pull/1") {
+		t.Error("URL not accepted")
+	}
+	for _, s := range []string{"", "github.com/x", "/just/a/path", "https://"} {
+		if isApprovalURL(s) {
+			t.Errorf("isApprovalURL(%q) = true", s)
+		}
+	}
+	for g, want := range map[string]bool{
+		"k8s.io": true, "x.k8s.io": true, "kubernetes.io": true, "a.b.kubernetes.io": true,
+		"xk8s.io": false, "example.com": false, "k8s.io.example.com": false,
+	} {
+		if got := isProtectedGroup(g); got != want {
+			t.Errorf("isProtectedGroup(%q) = %v, want %v", g, got, want)
+		}
+	}
+}
+
+func TestSelectableFieldPath(t *testing.T) {
+	crdJSON := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"foos.example.com"},
+"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"foos","kind":"Foo"},"versions":[{"name":"v1","served":true,"storage":true,
+"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{
+  "s":{"type":"string"},"m":{"type":"object","additionalProperties":{"type":"integer"}},"b":{"type":"object","additionalProperties":true}}}}}}}]}}`
+	crd, err := schema.DecodeCRD([]byte(crdJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path, wantPath, wantType, wantErr string
+	}{
+		{".spec.s", "spec.s", "string", ""},
+		{".spec.m.key", "spec.m[key]", "integer", ""},
+		{".spec.b.key", "spec.b[key]", "", ""},
+		{".spec.b.key.deeper", "", "", "does not refer to a valid field"},
+		{".spec.x", "", "", "does not refer to a valid field"},
+		{".spec.s.x", "", "", "does not refer to a valid field"},
+		{".spec['s']", "", "", "array notation is not allowed"},
+		{"spec.s", "", "", "expected [ or . but got: spec"},
+		{".spec.", "", "", "unexpected end of JSON path"},
+	}
+	s, err := structural.New(crd.Spec.Validation.OpenAPIV3Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		p, found, err := selectableFieldPath(tt.path, s)
+		switch {
+		case tt.wantErr != "":
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%q: error %v, want %q", tt.path, err, tt.wantErr)
+			}
+		case err != nil:
+			t.Errorf("%q: unexpected error %v", tt.path, err)
+		case p.String() != tt.wantPath:
+			t.Errorf("%q: path %s, want %s", tt.path, p, tt.wantPath)
+		case (found == nil) != (tt.wantType == "") || (found != nil && found.Type != tt.wantType):
+			t.Errorf("%q: schema %+v, want type %q", tt.path, found, tt.wantType)
+		}
+	}
+}
