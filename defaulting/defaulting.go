@@ -28,7 +28,9 @@ import (
 // obj is typically the whole custom resource (map[string]any) and s the
 // schema of its root; a nil s does nothing.
 func DropNulls(obj any, s *structural.Schema) {
-	if s == nil {
+	if s == nil || (len(s.Properties) == 0 && s.Items == nil &&
+		(s.AdditionalProperties == nil || s.AdditionalProperties.Schema == nil)) {
+		// No schema below s: nothing can be dropped.
 		return
 	}
 	switch x := obj.(type) {

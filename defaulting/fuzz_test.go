@@ -1,0 +1,114 @@
+package defaulting
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// FuzzDefault defaults arbitrary JSON objects with arbitrary schemas: no
+// panic, the schema never changes (nor through the defaulted object),
+// Default and DropNulls are idempotent, and so is the whole pipeline
+// unless a default itself holds a null that DropNulls removes.
+// Seeds are in testdata/fuzz/FuzzDefault.
+func FuzzDefault(f *testing.F) {
+	f.Add([]byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"foo":{"type":"string","default":"default"},"bar":{"type":"string","nullable":true},"baz":{"type":"string"}}}}}`),
+		[]byte(`{"spec":{"foo":null,"bar":null,"baz":null}}`))
+	f.Fuzz(func(t *testing.T, schemaJSON, objJSON []byte) {
+		p := &schema.Props{}
+		if schema.DecodeProps(schemaJSON, p) != nil {
+			return
+		}
+		s, err := structural.New(p)
+		if err != nil || s == nil {
+			return
+		}
+		before := snapshot(t, s)
+
+		obj, ok := decodeFuzzObject(objJSON)
+		if !ok {
+			return
+		}
+		ps := PruneDefaults(s)
+		DropNulls(obj, ps)
+		Default(obj, ps)
+		once := DeepCopy(obj)
+
+		Default(obj, ps)
+		if !reflect.DeepEqual(obj, once) {
+			t.Fatalf("Default is not idempotent:\n once %v\ntwice %v", once, obj)
+		}
+		DropNulls(obj, ps)
+		if !nullInDefaults(ps) && !reflect.DeepEqual(obj, once) {
+			t.Fatalf("pipeline is not idempotent:\n once %v\ntwice %v", once, obj)
+		}
+		dropped := DeepCopy(obj)
+		DropNulls(obj, ps)
+		if !reflect.DeepEqual(obj, dropped) {
+			t.Fatalf("DropNulls is not idempotent:\n once %v\ntwice %v", dropped, obj)
+		}
+
+		mutateAll(obj)
+		mutateAll(once)
+		if after := snapshot(t, s); after != before {
+			t.Fatalf("schema changed:\n%s\nwant\n%s", after, before)
+		}
+	})
+}
+
+// decodeFuzzObject decodes JSON with numbers in all the forms walkers
+// accept: json.Number for some inputs, float64 for others.
+func decodeFuzzObject(data []byte) (any, bool) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if len(data) > 0 && data[len(data)-1]%2 == 0 {
+		d.UseNumber()
+	}
+	var v any
+	if d.Decode(&v) != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// nullInDefaults reports whether any default of s holds a null.
+func nullInDefaults(s *structural.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.HasDefault && hasNull(s.Default) {
+		return true
+	}
+	for _, c := range s.Properties {
+		if nullInDefaults(c) {
+			return true
+		}
+	}
+	if s.AdditionalProperties != nil && nullInDefaults(s.AdditionalProperties.Schema) {
+		return true
+	}
+	return nullInDefaults(s.Items)
+}
+
+func hasNull(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if hasNull(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasNull(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
