@@ -96,7 +96,8 @@ func validateAPIApproval(crd *schema.CRD) field.ErrorList {
 }
 
 // validateCRDMetadata validates the CRD's metadata as on create: a cluster
-// scoped object whose name must be <plural>.<group>.
+// scoped object (any namespace given is dropped) whose name must be
+// <plural>.<group>.
 func validateCRDMetadata(crd *schema.CRD, fldPath *field.Path) field.ErrorList {
 	meta := &crd.Metadata
 	required := crd.Spec.Names.Plural + "." + crd.Spec.Group
@@ -125,9 +126,8 @@ func validateCRDMetadata(crd *schema.CRD, fldPath *field.Path) field.ErrorList {
 			errs = append(errs, field.Invalid(fldPath.Child("name"), meta.Name, msg))
 		}
 	}
-	if meta.Namespace != "" {
-		errs = append(errs, field.Forbidden(fldPath.Child("namespace"), "not allowed on this type"))
-	}
+	// A namespace is not an error: the apiserver clears it on a cluster
+	// scoped object before validating.
 	labelsPath := fldPath.Child("labels")
 	for k, v := range meta.Labels {
 		for _, msg := range utilvalidation.IsQualifiedName(k) {
