@@ -219,7 +219,9 @@ func (s *Schema) summarize() {
 	if s.AdditionalProperties != nil {
 		visit(s.AdditionalProperties.Schema)
 	}
-	s.pruneNoop = s.PreserveUnknownFields && !s.EmbeddedResource && !hasNested
+	// A bare additionalProperties (true or false) below preserve-unknown-fields
+	// still prunes everything inside the map's values, as the apiserver does.
+	s.pruneNoop = s.PreserveUnknownFields && !s.EmbeddedResource && !hasNested && s.AdditionalProperties == nil
 }
 
 // HasDefaultsBelow reports whether any node strictly below this one (through
@@ -232,5 +234,6 @@ func (s *Schema) HasDefaultsBelow() bool { return s != nil && s.defaultBelow }
 func (s *Schema) HasEmbeddedResource() bool { return s != nil && s.embeddedBelow }
 
 // PruneNoop reports whether pruning a value against this node can never
-// change it: preserve-unknown-fields with no nested schema.
+// change it: preserve-unknown-fields with no nested schema and no
+// additionalProperties keyword.
 func (s *Schema) PruneNoop() bool { return s != nil && s.pruneNoop }
