@@ -48,6 +48,9 @@ func Index(i int) Element { return Element{kind: indexElem, index: i} }
 // IsIndex reports whether e is a list index.
 func (e Element) IsIndex() bool { return e.kind == indexElem }
 
+// IsKey reports whether e is a map key written in brackets (see Key).
+func (e Element) IsKey() bool { return e.kind == keyElem }
+
 // Name is the object or map key of e ("" for a list index).
 func (e Element) Name() string { return e.name }
 

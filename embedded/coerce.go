@@ -1,0 +1,220 @@
+package embedded
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// CoerceOptions says how metadata is coerced.
+type CoerceOptions struct {
+	// DropMalformed drops what cannot be decoded — metadata fields of the
+	// wrong type or with an unparsable time, non-string apiVersion and kind
+	// of embedded resources — as the apiserver does when it reads an object
+	// from storage. Without it they are reported as FieldValueInvalid
+	// errors, as the apiserver rejects a create or update request carrying
+	// them, and the metadata concerned is left unchanged.
+	DropMalformed bool
+	// ReturnPaths asks for the paths of the unknown metadata fields that
+	// coercion drops (metadata.foo, spec.template.metadata.foo).
+	ReturnPaths bool
+}
+
+// Coerce coerces, in place, the metadata of resource root obj and then of
+// every embedded resource below it (see CoerceResourceMeta and
+// CoerceEmbedded). It returns the unknown metadata fields' paths (when asked)
+// and the errors. An error on the root metadata is returned alone: the
+// apiserver stops there.
+//
+// The apiserver coerces the root metadata before pruning and the embedded
+// resources after pruning (and dropping nulls); since pruning never touches
+// the root metadata, calling Coerce after those steps gives the same result.
+func Coerce(obj map[string]any, s *structural.Schema, opts CoerceOptions) ([]prune.Path, field.ErrorList) {
+	paths, err := CoerceResourceMeta(obj, opts)
+	if err != nil {
+		return paths, field.ErrorList{err}
+	}
+	more, errs := CoerceEmbedded(obj, s, opts)
+	return append(paths, more...), errs
+}
+
+// CoerceResourceMeta replaces, in place, obj's metadata with what a round
+// trip through the ObjectMeta type makes of it (see RoundTripObjectMeta), as
+// the apiserver does for the root of every custom resource. Absent metadata
+// stays absent.
+//
+// Metadata that is not an object is always an error (FieldValueInvalid at
+// metadata), as the apiserver fails both the request and the storage read;
+// so is a malformed field unless opts.DropMalformed is set. On error obj is
+// unchanged.
+func CoerceResourceMeta(obj map[string]any, opts CoerceOptions) ([]prune.Path, *field.Error) {
+	return coerceMeta(obj, nil, opts, true)
+}
+
+// coerceMeta coerces obj["metadata"]; at is the path of obj. rootRules says
+// non-object metadata is an error even when dropping malformed fields.
+func coerceMeta(obj map[string]any, at prune.Path, opts CoerceOptions, rootRules bool) ([]prune.Path, *field.Error) {
+	v, found := obj["metadata"]
+	if !found {
+		return nil, nil
+	}
+	meta, unknown, err := RoundTripObjectMeta(v, opts.DropMalformed)
+	if err != nil {
+		if opts.DropMalformed && !rootRules {
+			// An embedded resource's unusable metadata is left as it is.
+			return nil, nil
+		}
+		return nil, field.Invalid(fieldPath(append(at[:len(at):len(at)], prune.Child("metadata"))), v, err.Error())
+	}
+	obj["metadata"] = meta
+	if !opts.ReturnPaths || len(unknown) == 0 {
+		return nil, nil
+	}
+	prefix := append(at[:len(at):len(at)], prune.Child("metadata"))
+	out := make([]prune.Path, len(unknown))
+	for i, u := range unknown {
+		p := make(prune.Path, 0, len(prefix)+len(u))
+		out[i] = append(append(p, prefix...), u...)
+	}
+	return out, nil
+}
+
+// RoundTripObjectMeta returns what a round trip through the ObjectMeta Go
+// type makes of metadata value v, as the apiserver's decoding does: unknown
+// fields dropped (their paths, relative to metadata, returned), empty values
+// dropped (labels {}, finalizers [], generation 0, name ""), timestamps in UTC
+// RFC 3339 with a zero creationTimestamp removed, and nothing added. v is not
+// changed; the result shares nothing with it.
+//
+// A malformed field (wrong JSON type, unparsable time) is dropped when
+// dropMalformed is set, and otherwise makes the error encoding/json would
+// return for the whole value ("json: cannot unmarshal number into Go struct
+// field ObjectMeta.labels of type string"). A v that is neither an object
+// nor null is always an error ("invalid metadata: expected object, got
+// string" when dropping, else encoding/json's).
+func RoundTripObjectMeta(v any, dropMalformed bool) (map[string]any, []prune.Path, error) {
+	var m map[string]any
+	switch x := v.(type) {
+	case nil:
+	case map[string]any:
+		m = x
+	default:
+		if dropMalformed {
+			return nil, nil, fmt.Errorf("invalid metadata: expected object, got %T", v)
+		}
+		return nil, nil, &typeError{value: jsonKind(v), goType: "v1.ObjectMeta"}
+	}
+	r := roundTrip(m, true)
+	if r.err != nil && !dropMalformed {
+		return nil, nil, r.err
+	}
+	return r.meta, r.unknown, nil
+}
+
+// CoerceEmbedded coerces, in place, every x-kubernetes-embedded-resource
+// value in obj (obj itself included when s is one) as the apiserver does:
+// apiVersion and kind must be strings, and metadata becomes what a round
+// trip through ObjectMeta makes of it. With opts.DropMalformed, non-string
+// apiVersion and kind are removed and metadata that is not an object is
+// left as it is; without it, they are reported as FieldValueInvalid (at
+// spec.template.kind: "must be a string"; at spec.template.metadata: the
+// decoding error). The apiserver stops at the first error it meets, in
+// map order; CoerceEmbedded reports all of them, in key order.
+func CoerceEmbedded(obj any, s *structural.Schema, opts CoerceOptions) ([]prune.Path, field.ErrorList) {
+	c := coercer{opts: opts}
+	c.walk(obj, s)
+	return c.paths, c.errs
+}
+
+type coercer struct {
+	opts  CoerceOptions
+	at    prune.Path
+	paths []prune.Path
+	errs  field.ErrorList
+}
+
+func (c *coercer) walk(x any, s *structural.Schema) {
+	if !s.HasEmbeddedResource() {
+		return
+	}
+	switch x := x.(type) {
+	case map[string]any:
+		keys := sortedKeys(x)
+		var before map[string]any
+		if s.EmbeddedResource {
+			// The apiserver walks on below apiVersion, kind and metadata
+			// with their values as they were before coercion.
+			before = map[string]any{}
+			for _, k := range [...]string{"apiVersion", "kind", "metadata"} {
+				if v, ok := x[k]; ok {
+					before[k] = v
+				}
+			}
+			c.resource(x)
+		}
+		for _, k := range keys {
+			v, ok := before[k]
+			if !ok {
+				v = x[k]
+			}
+			if p, ok := s.Properties[k]; ok {
+				c.at = append(c.at, prune.Child(k))
+				c.walk(v, p)
+				c.at = c.at[:len(c.at)-1]
+			} else if ap := s.AdditionalProperties; ap != nil {
+				c.at = append(c.at, prune.Key(k))
+				c.walk(v, ap.Schema)
+				c.at = c.at[:len(c.at)-1]
+			}
+		}
+	case []any:
+		for i, v := range x {
+			c.at = append(c.at, prune.Index(i))
+			c.walk(v, s.Items)
+			c.at = c.at[:len(c.at)-1]
+		}
+	}
+}
+
+// resource coerces the apiVersion, kind and metadata of embedded resource x.
+func (c *coercer) resource(x map[string]any) {
+	for _, k := range [...]string{"apiVersion", "kind"} {
+		v, ok := x[k]
+		if !ok {
+			continue
+		}
+		if _, isString := v.(string); isString {
+			continue
+		}
+		if c.opts.DropMalformed {
+			delete(x, k)
+			continue
+		}
+		c.errs = append(c.errs, field.Invalid(fieldPath(append(c.at[:len(c.at):len(c.at)], prune.Child(k))), v, "must be a string"))
+	}
+	paths, err := coerceMeta(x, c.at, c.opts, false)
+	if err != nil {
+		c.errs = append(c.errs, err)
+	}
+	c.paths = append(c.paths, paths...)
+}
+
+// fieldPath converts p, made of Child, Key and Index elements, to a
+// field.Path.
+func fieldPath(p prune.Path) *field.Path {
+	var fp *field.Path
+	for _, e := range p {
+		switch {
+		case e.IsIndex():
+			fp = fp.Index(e.Position())
+		case e.IsKey():
+			fp = fp.Key(e.Name())
+		default:
+			fp = fp.Child(e.Name())
+		}
+	}
+	return fp
+}
