@@ -181,15 +181,15 @@ func unsupported(p *schema.Props) error {
 	case p.ID != "":
 		name = "id"
 	case p.Schema != "":
-		name = "$schema"
-	case p.Ref != nil:
+		name = "schema"
+	case p.Ref != nil && *p.Ref != "":
 		name = "$ref"
+	case len(p.PatternProperties) > 0:
+		name = "patternProperties"
 	case len(p.Dependencies) > 0:
 		name = "dependencies"
 	case p.AdditionalItems != nil:
 		name = "additionalItems"
-	case len(p.PatternProperties) > 0:
-		name = "patternProperties"
 	case len(p.Definitions) > 0:
 		name = "definitions"
 	}
