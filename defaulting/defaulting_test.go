@@ -291,6 +291,20 @@ properties:
       type: object
       default: {known: 1, unknown: 2}
       properties: {known: {type: integer}}
+  deep:
+    type: array
+    x-kubernetes-preserve-unknown-fields: true
+    items:
+      type: array
+      items:
+        type: object
+        default: {known: 1, unknown: 2}
+        properties:
+          known: {type: integer}
+          inner:
+            type: object
+            default: {known: 1, unknown: 2}
+            properties: {known: {type: integer}}
   plain:
     type: array
     items:
@@ -344,14 +358,13 @@ properties:
 // trailing "[]" the items.
 func at(s *structural.Schema, path string) *structural.Schema {
 	for _, part := range strings.Split(path, ".") {
-		items := strings.HasSuffix(part, "[]")
-		part = strings.TrimSuffix(part, "[]")
-		if part == "*" {
+		name := strings.TrimRight(part, "[]")
+		if name == "*" {
 			s = s.AdditionalProperties.Schema
 		} else {
-			s = s.Properties[part]
+			s = s.Properties[name]
 		}
-		if items {
+		for range (len(part) - len(name)) / 2 {
 			s = s.Items
 		}
 	}

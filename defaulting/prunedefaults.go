@@ -3,6 +3,7 @@ package defaulting
 import (
 	"reflect"
 
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -21,15 +22,16 @@ func PruneDefaults(s *structural.Schema) *structural.Schema {
 	if s == nil {
 		return nil
 	}
-	return pruneDefaults(s, true, false)
+	return pruneDefaults(s, true, nil, 0)
 }
 
 // pruneDefaults handles the node s, the resource root when root is set.
-// skip reports that the pruner reaches s in its preserve-unknown-fields mode
-// (as items below a preserving node).
-func pruneDefaults(s *structural.Schema, root, skip bool) *structural.Schema {
+// When keeper is not nil, s is reached from the preserve-unknown-fields
+// node keeper through depth items steps: the pruner then keeps unknown
+// fields at s, so a default at s is pruned as the only item of depth nested
+// lists pruned by keeper.
+func pruneDefaults(s *structural.Schema, root bool, keeper *structural.Schema, depth int) *structural.Schema {
 	out := s
-	copiedProps := false
 	own := func() *structural.Schema {
 		if out == s {
 			c := *s
@@ -37,17 +39,19 @@ func pruneDefaults(s *structural.Schema, root, skip bool) *structural.Schema {
 		}
 		return out
 	}
-	// The pruner treats the resource root as an embedded resource.
-	embedded := s.EmbeddedResource || root
 	if s.HasDefault {
 		d := DeepCopy(s.Default)
 		switch {
 		case root:
-			pruneRoot(d, s)
-		case skip:
-			skipPruneValue(d, s)
+			prune.Prune(d, s, prune.Options{ResourceRoot: true})
+		case keeper != nil:
+			w := d
+			for range depth {
+				w = []any{w}
+			}
+			prune.Prune(w, keeper, prune.Options{})
 		default:
-			pruneValue(d, s)
+			prune.Prune(d, s, prune.Options{})
 		}
 		if !reflect.DeepEqual(d, s.Default) {
 			own().Default = d
@@ -56,14 +60,16 @@ func pruneDefaults(s *structural.Schema, root, skip bool) *structural.Schema {
 	if !s.HasDefaultsBelow() {
 		return out
 	}
+	// The pruner treats the resource root as an embedded resource.
+	embedded := s.EmbeddedResource || root
+	copiedProps := false
 	for k, c := range s.Properties {
-		if embedded && isMetaField(k) {
+		if embedded && (k == "apiVersion" || k == "kind" || k == "metadata") {
 			// The pruner never enters these fields: defaults at and
 			// below them stay as they are.
 			continue
 		}
-		nc := pruneDefaults(c, false, false)
-		if nc != c {
+		if nc := pruneDefaults(c, false, nil, 0); nc != c {
 			o := own()
 			if !copiedProps {
 				copiedProps = true
@@ -76,90 +82,21 @@ func pruneDefaults(s *structural.Schema, root, skip bool) *structural.Schema {
 		}
 	}
 	if ap := s.AdditionalProperties; ap != nil && ap.Schema != nil {
-		if nc := pruneDefaults(ap.Schema, false, false); nc != ap.Schema {
+		if nc := pruneDefaults(ap.Schema, false, nil, 0); nc != ap.Schema {
 			own().AdditionalProperties = &structural.AdditionalProperties{Allows: ap.Allows, Schema: nc}
 		}
 	}
 	if s.Items != nil {
-		if nc := pruneDefaults(s.Items, false, skip || s.PreserveUnknownFields); nc != s.Items {
+		k, n := keeper, depth+1
+		if s.PreserveUnknownFields {
+			k, n = s, 1
+		}
+		if k == nil {
+			n = 0
+		}
+		if nc := pruneDefaults(s.Items, false, k, n); nc != s.Items {
 			own().Items = nc
 		}
 	}
 	return out
-}
-
-// pruneRoot prunes x as the resource root with schema s.
-func pruneRoot(x any, s *structural.Schema) {
-	if s.EmbeddedResource {
-		pruneValue(x, s)
-		return
-	}
-	c := *s
-	c.EmbeddedResource = true
-	pruneValue(x, &c)
-}
-
-func isMetaField(k string) bool {
-	return k == "apiVersion" || k == "kind" || k == "metadata"
-}
-
-// pruneValue drops, in place, the fields of x that the schema s does not
-// specify, as the apiserver's pruning does.
-func pruneValue(x any, s *structural.Schema) {
-	if s != nil && s.PreserveUnknownFields {
-		skipPruneValue(x, s)
-		return
-	}
-	switch x := x.(type) {
-	case map[string]any:
-		if s == nil {
-			clear(x)
-			return
-		}
-		for k, v := range x {
-			if s.EmbeddedResource && isMetaField(k) {
-				continue
-			}
-			if c, ok := s.Properties[k]; ok {
-				pruneValue(v, c)
-			} else if s.AdditionalProperties != nil {
-				pruneValue(v, s.AdditionalProperties.Schema)
-			} else {
-				delete(x, k)
-			}
-		}
-	case []any:
-		var it *structural.Schema
-		if s != nil {
-			it = s.Items
-		}
-		for _, v := range x {
-			pruneValue(v, it)
-		}
-	}
-}
-
-// skipPruneValue keeps the unknown fields of x but prunes below the fields
-// that s specifies.
-func skipPruneValue(x any, s *structural.Schema) {
-	if s == nil {
-		return
-	}
-	switch x := x.(type) {
-	case map[string]any:
-		for k, v := range x {
-			if s.EmbeddedResource && isMetaField(k) {
-				continue
-			}
-			if c, ok := s.Properties[k]; ok {
-				pruneValue(v, c)
-			} else if s.AdditionalProperties != nil {
-				pruneValue(v, s.AdditionalProperties.Schema)
-			}
-		}
-	case []any:
-		for _, v := range x {
-			skipPruneValue(v, s.Items)
-		}
-	}
 }
