@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -134,5 +136,19 @@ func TestSelectableFieldPath(t *testing.T) {
 		case (found == nil) != (tt.wantType == "") || (found != nil && found.Type != tt.wantType):
 			t.Errorf("%q: schema %+v, want type %q", tt.path, found, tt.wantType)
 		}
+	}
+}
+
+func TestAnnotationsSize(t *testing.T) {
+	meta := func(n int) field.ErrorList {
+		return validateAnnotations(map[string]string{"k": strings.Repeat("x", n)}, field.NewPath("metadata", "annotations"))
+	}
+	if errs := meta(maxAnnotationsSize - 1); len(errs) != 0 {
+		t.Errorf("at the limit: %v", errs)
+	}
+	errs := meta(maxAnnotationsSize)
+	if len(errs) != 1 || errs[0].Type != field.ErrorTypeTooLong || errs[0].Field != "metadata.annotations" ||
+		errs[0].Detail != "may not be more than 262144 bytes" {
+		t.Errorf("over the limit: %v", errs)
 	}
 }
