@@ -12,11 +12,18 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/defaulting")
+
+// coerceEmbedded coerces the embedded resources of a default as the
+// apiserver does before serving it.
+func coerceEmbedded(v any, s *structural.Schema) {
+	embedded.CoerceEmbedded(v, s, embedded.CoerceOptions{DropMalformed: true})
+}
 
 // mustSchema builds a structural schema from YAML.
 func mustSchema(t testing.TB, src string) *structural.Schema {
@@ -49,7 +56,7 @@ func mustObject(t testing.TB, src string) map[string]any {
 // apiserver runs what the apiserver does after pruning: drop the
 // non-nullable nulls without default, then default, with pruned defaults.
 func apiserver(obj any, s *structural.Schema) {
-	s = PruneDefaults(s)
+	s = PruneDefaultsWith(s, PruneOptions{CoerceEmbedded: coerceEmbedded})
 	DropNulls(obj, s)
 	Default(obj, s)
 }
@@ -444,5 +451,31 @@ func TestGolden(t *testing.T) {
 				t.Errorf("%s differs:\n--- got\n%s--- want\n%s", golden, got, want)
 			}
 		})
+	}
+}
+
+func TestPruneDefaultsCoercesEmbedded(t *testing.T) {
+	s := mustSchema(t, `
+type: object
+properties:
+  r:
+    type: object
+    x-kubernetes-embedded-resource: true
+    default: {apiVersion: v1, kind: 3, metadata: {name: x, foo: 1}}
+  plain: {type: object, default: {a: 1}, x-kubernetes-preserve-unknown-fields: true}
+`)
+	calls := 0
+	p := PruneDefaultsWith(s, PruneOptions{CoerceEmbedded: func(v any, s *structural.Schema) {
+		calls++
+		coerceEmbedded(v, s)
+	}})
+	if got, want := asJSON(t, at(p, "r").Default), `{"apiVersion":"v1","metadata":{"name":"x"}}`; got != want {
+		t.Errorf("default %s, want %s", got, want)
+	}
+	if calls != 1 {
+		t.Errorf("%d calls of the hook, want 1 (only defaults holding embedded resources)", calls)
+	}
+	if got := asJSON(t, at(PruneDefaults(s), "r").Default); got != `{"apiVersion":"v1","kind":3,"metadata":{"foo":1,"name":"x"}}` {
+		t.Errorf("PruneDefaults without hook changed metadata: %s", got)
 	}
 }

@@ -16,21 +16,45 @@ import (
 //
 // s is not changed: nodes whose defaults (or whose descendants' defaults)
 // change are copied, all others are shared with s. When nothing changes, s
-// itself is returned. The metadata of embedded resources inside defaults is
-// kept as it is.
+// itself is returned.
+//
+// PruneDefaults leaves the metadata of embedded resources inside defaults
+// as it is; PruneDefaultsWith can coerce it too, as the apiserver does.
 func PruneDefaults(s *structural.Schema) *structural.Schema {
+	return PruneDefaultsWith(s, PruneOptions{})
+}
+
+// PruneOptions says how PruneDefaultsWith treats defaults beyond pruning.
+type PruneOptions struct {
+	// CoerceEmbedded, when set, is called with a private copy of every
+	// default that holds an x-kubernetes-embedded-resource value (its node
+	// s is one, or has one below it), before pruning, to coerce the
+	// apiVersion, kind and metadata of those resources in place as the
+	// apiserver does, dropping what is malformed: the apiserver serves
+	// defaults whose embedded metadata went through the ObjectMeta round
+	// trip. Package embedded's CoerceEmbedded with DropMalformed does this;
+	// it is a hook so that this package does not depend on metadata
+	// validation.
+	CoerceEmbedded func(v any, s *structural.Schema)
+}
+
+// PruneDefaultsWith is PruneDefaults with options.
+func PruneDefaultsWith(s *structural.Schema, opts PruneOptions) *structural.Schema {
 	if s == nil {
 		return nil
 	}
-	return pruneDefaults(s, true, nil, 0)
+	p := defaultPruner{opts}
+	return p.node(s, true, nil, 0)
 }
 
-// pruneDefaults handles the node s, the resource root when root is set.
+type defaultPruner struct{ opts PruneOptions }
+
+// node handles the node s, the resource root when root is set.
 // When keeper is not nil, s is reached from the preserve-unknown-fields
 // node keeper through depth items steps: the pruner then keeps unknown
 // fields at s, so a default at s is pruned as the only item of depth nested
 // lists pruned by keeper.
-func pruneDefaults(s *structural.Schema, root bool, keeper *structural.Schema, depth int) *structural.Schema {
+func (p defaultPruner) node(s *structural.Schema, root bool, keeper *structural.Schema, depth int) *structural.Schema {
 	out := s
 	own := func() *structural.Schema {
 		if out == s {
@@ -41,6 +65,9 @@ func pruneDefaults(s *structural.Schema, root bool, keeper *structural.Schema, d
 	}
 	if s.HasDefault {
 		d := DeepCopy(s.Default)
+		if p.opts.CoerceEmbedded != nil && s.HasEmbeddedResource() && !root {
+			p.opts.CoerceEmbedded(d, s)
+		}
 		switch {
 		case root:
 			prune.Prune(d, s, prune.Options{ResourceRoot: true})
@@ -69,7 +96,7 @@ func pruneDefaults(s *structural.Schema, root bool, keeper *structural.Schema, d
 			// below them stay as they are.
 			continue
 		}
-		if nc := pruneDefaults(c, false, nil, 0); nc != c {
+		if nc := p.node(c, false, nil, 0); nc != c {
 			o := own()
 			if !copiedProps {
 				copiedProps = true
@@ -82,7 +109,7 @@ func pruneDefaults(s *structural.Schema, root bool, keeper *structural.Schema, d
 		}
 	}
 	if ap := s.AdditionalProperties; ap != nil && ap.Schema != nil {
-		if nc := pruneDefaults(ap.Schema, false, nil, 0); nc != ap.Schema {
+		if nc := p.node(ap.Schema, false, nil, 0); nc != ap.Schema {
 			own().AdditionalProperties = &structural.AdditionalProperties{Allows: ap.Allows, Schema: nc}
 		}
 	}
@@ -94,7 +121,7 @@ func pruneDefaults(s *structural.Schema, root bool, keeper *structural.Schema, d
 		if k == nil {
 			n = 0
 		}
-		if nc := pruneDefaults(s.Items, false, k, n); nc != s.Items {
+		if nc := p.node(s.Items, false, k, n); nc != s.Items {
 			own().Items = nc
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -10,8 +11,9 @@ import (
 var servedSchemas = map[*structural.Schema]*structural.Schema{}
 
 // servingSchema is the schema the apiserver defaults objects of t with: its
-// defaults pruned, unless the CRD keeps unknown fields altogether
-// (v1beta1 spec.preserveUnknownFields: true).
+// defaults pruned, with the metadata of embedded resources in them coerced,
+// unless the CRD keeps unknown fields altogether (v1beta1
+// spec.preserveUnknownFields: true).
 func servingSchema(t *target) *structural.Schema {
 	if t.schema == nil {
 		return nil
@@ -21,10 +23,16 @@ func servingSchema(t *target) *structural.Schema {
 	}
 	s, ok := servedSchemas[t.schema]
 	if !ok {
-		s = defaulting.PruneDefaults(t.schema)
+		s = defaulting.PruneDefaultsWith(t.schema, defaulting.PruneOptions{CoerceEmbedded: coerceDefault})
 		servedSchemas[t.schema] = s
 	}
 	return s
+}
+
+// coerceDefault coerces the embedded resources of a default value as the
+// apiserver does before serving it: malformed parts dropped, no errors.
+func coerceDefault(v any, s *structural.Schema) {
+	embedded.CoerceEmbedded(v, s, embedded.CoerceOptions{DropMalformed: true})
 }
 
 // defaultVerb is the default verb applied to one routed object: drop the
