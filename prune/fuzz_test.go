@@ -1,0 +1,106 @@
+package prune_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// FuzzPrune prunes arbitrary objects against arbitrary schemas: no panic,
+// pruning twice is pruning once, every reported path existed in the input
+// and is gone from the output, and the schema is never changed. It also
+// runs the prune verb's metadata coercion for resource roots.
+func FuzzPrune(f *testing.F) {
+	f.Add([]byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}}}}}`),
+		[]byte(`{"apiVersion":"v1","kind":"K","metadata":{"name":"x","foo":1},"spec":{"a":"b","c":"d"}}`), true)
+	f.Add([]byte(`{"type":"object","properties":{"json":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"spec":{"type":"object","properties":{"foo":{"type":"string"}}}}}}}`),
+		[]byte(`{"json":{"spec":{"foo":"a","x":1},"status":{"y":2}}}`), true)
+	f.Add([]byte(`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true}}}}`),
+		[]byte(`{"m":{"a.b":{"apiVersion":1,"metadata":{"labels":{"a":1},"x":2}},"":{"metadata":"s"}}}`), true)
+	f.Add([]byte(`{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","additionalProperties":false}}}}`),
+		[]byte(`{"apiVersion":"v1","l":[{"a":{"b":1}},[{"c":1}],null,3]}`), false)
+	f.Fuzz(func(t *testing.T, schemaJSON, objectJSON []byte, root bool) {
+		var p schema.Props
+		if err := schema.DecodeProps(schemaJSON, &p); err != nil {
+			return
+		}
+		s, err := structural.New(&p)
+		if err != nil {
+			return
+		}
+		pristine, _ := structural.New(&p)
+		var obj any
+		if err := utiljson.Unmarshal(objectJSON, &obj); err != nil {
+			return
+		}
+		in := deepCopy(obj)
+
+		paths := prune.Prune(obj, s, prune.Options{ResourceRoot: root, ReturnPaths: true})
+		for _, path := range paths {
+			if _, ok := path.Lookup(in); !ok {
+				t.Fatalf("reported %s, not in the input", path)
+			}
+			if _, ok := path.Lookup(obj); ok {
+				t.Fatalf("reported %s, still in the output", path)
+			}
+		}
+		once := deepCopy(obj)
+		if again := prune.Prune(obj, s, prune.Options{ResourceRoot: root, ReturnPaths: true}); len(again) > 0 || !reflect.DeepEqual(obj, once) {
+			t.Fatalf("pruning twice differs from pruning once: %v", again)
+		}
+		silent := deepCopy(in)
+		if ps := prune.Prune(silent, s, prune.Options{ResourceRoot: root}); ps != nil || !reflect.DeepEqual(silent, obj) {
+			t.Fatal("pruning without paths differs")
+		}
+
+		if m, ok := obj.(map[string]any); ok && root {
+			opts := embedded.CoerceOptions{DropMalformed: true, ReturnPaths: true}
+			if _, err := embedded.CoerceResourceMeta(m, opts); err == nil {
+				embedded.CoerceEmbedded(m, s, opts)
+				b, err := json.Marshal(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var twice map[string]any
+				if err := utiljson.Unmarshal(b, &twice); err != nil {
+					t.Fatal(err)
+				}
+				embedded.CoerceResourceMeta(twice, opts)
+				ps, errs := embedded.CoerceEmbedded(twice, s, opts)
+				b2, _ := json.Marshal(twice)
+				if len(ps) > 0 || len(errs) > 0 || string(b) != string(b2) {
+					t.Fatalf("coercing twice differs: %v %v\n%s\n%s", ps, errs, b, b2)
+				}
+			}
+			embedded.Coerce(deepCopy(in).(map[string]any), s, embedded.CoerceOptions{ReturnPaths: true})
+		}
+		if !reflect.DeepEqual(s, pristine) {
+			t.Fatal("the schema changed")
+		}
+	})
+}
