@@ -41,7 +41,7 @@ func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, 
 	}
 
 	var buildErrs field.ErrorList
-	if ss, err := structural.New(root); err != nil {
+	if ss, err := newStructural(root); err != nil {
 		buildErrs = append(buildErrs, field.Invalid(rootPath, "", err.Error()))
 	} else if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
 		errs = append(errs, serrs...)

@@ -15,7 +15,7 @@ import (
 // additionalProperties (any key). A node that cannot be built as a
 // structural schema accepts every path, as the apiserver does.
 func fieldPathValid(p *schema.Props, path string) bool {
-	s, err := structural.New(p)
+	s, err := newStructural(p)
 	if err != nil {
 		return true
 	}

@@ -1,0 +1,303 @@
+package check
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/schema"
+)
+
+// The -update flag may already be registered by another test file of the
+// package (package variables are initialised before any init function).
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files")
+	}
+}
+
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// TestSchemaGolden checks every document of testdata/check/<case>.yaml and
+// compares the sorted errors with <case>.golden: bare schemas with Schema,
+// CRDs with CRD (keeping only the errors under openAPIV3Schema, the part
+// this file answers for). Run with -update to rewrite the golden files
+// after checking the differences by hand.
+func TestSchemaGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "check", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no test cases in testdata/check")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			got := checkSchemaFile(t, file)
+			golden := strings.TrimSuffix(file, ".yaml") + ".golden"
+			if updating() {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("errors differ from %s\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+// checkSchemaFile renders the errors of every document in file: a header
+// line per document (with its leading comment, the case's description),
+// then one line per error.
+func checkSchemaFile(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := schema.ReadDocuments(filepath.Base(file), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, d := range docs {
+		errs, what := checkTestDocument(t, d)
+		SortErrors(errs)
+		fmt.Fprintf(&b, "# %d %s: %d errors\n", d.Index, what, len(errs))
+		for _, e := range errs {
+			fmt.Fprintf(&b, "%s %q: %s\n", e.Type, e.Field, e.Detail)
+		}
+	}
+	return b.String()
+}
+
+func checkTestDocument(t *testing.T, d schema.Document) (field.ErrorList, string) {
+	t.Helper()
+	if schema.IsCRD(d.Object) {
+		crd, err := schema.DecodeCRD(d.JSON)
+		if err != nil {
+			t.Fatalf("document %d: %v", d.Index, err)
+		}
+		var errs field.ErrorList
+		for _, e := range CRD(crd) {
+			if strings.Contains(e.Field, "openAPIV3Schema") {
+				errs = append(errs, e)
+			}
+		}
+		return errs, "CRD " + crd.Metadata.Name
+	}
+	var p schema.Props
+	if err := schema.DecodeProps(d.JSON, &p); err != nil {
+		t.Fatalf("document %d: %v", d.Index, err)
+	}
+	title := p.Title
+	if title == "" {
+		title = "(untitled)"
+	}
+	return Schema(&p), "Schema " + title
+}
+
+// TestNonStructuralDocsExample is the example of the Kubernetes
+// documentation: exactly six violations, and none once rewritten.
+func TestNonStructuralDocsExample(t *testing.T) {
+	const bad = `{
+  "properties": {
+    "foo": {"pattern": "abc"},
+    "metadata": {"type": "object", "properties": {
+      "name": {"type": "string", "pattern": "^a"},
+      "finalizers": {"type": "array", "items": {"type": "string", "pattern": "my-finalizer"}}}}},
+  "anyOf": [{
+    "properties": {"bar": {"type": "integer", "minimum": 42}},
+    "required": ["bar"],
+    "description": "foo bar object"}]}`
+	want := map[string]field.ErrorType{
+		"type":                          field.ErrorTypeRequired,
+		"properties[foo].type":          field.ErrorTypeRequired,
+		"properties[bar]":               field.ErrorTypeRequired,
+		"anyOf[0].properties[bar].type": field.ErrorTypeForbidden,
+		"anyOf[0].description":          field.ErrorTypeForbidden,
+		"properties[metadata]":          field.ErrorTypeForbidden,
+	}
+	errs := mustSchema(t, bad)
+	got := map[string]field.ErrorType{}
+	for _, e := range errs {
+		got[e.Field] = e.Type
+	}
+	if len(errs) != len(want) || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %d errors:\n%v\nwant the six violations %v", len(errs), errs, want)
+	}
+
+	const good = `{
+  "type": "object",
+  "description": "foo bar object",
+  "properties": {
+    "foo": {"type": "string", "pattern": "abc"},
+    "metadata": {"type": "object", "properties": {
+      "name": {"type": "string", "pattern": "^a"}}},
+    "bar": {"type": "integer"}},
+  "anyOf": [{
+    "properties": {"bar": {"minimum": 42}},
+    "required": ["bar"]}]}`
+	if errs := mustSchema(t, good); len(errs) != 0 {
+		t.Errorf("structural rewrite: got %v, want no errors", errs)
+	}
+}
+
+func mustSchema(t *testing.T, doc string) field.ErrorList {
+	t.Helper()
+	var p schema.Props
+	if err := schema.DecodeProps([]byte(doc), &p); err != nil {
+		t.Fatal(err)
+	}
+	return Schema(&p)
+}
+
+// TestSchemaRelativePaths: paths inside messages are made relative like the
+// fields, and the root is "".
+func TestSchemaRelativePaths(t *testing.T) {
+	errs := mustSchema(t, `{"type": "object", "nullable": true,
+		"properties": {"spec": {"type": "object"}},
+		"anyOf": [{"properties": {"spec": {"properties": {"x": {"minimum": 1}}}}}]}`)
+	var fields, details []string
+	for _, e := range errs {
+		fields = append(fields, e.Field)
+		details = append(details, e.Detail)
+	}
+	joined := strings.Join(details, "\n")
+	if strings.Contains(joined, "openAPIV3Schema") || strings.Contains(strings.Join(fields, " "), "openAPIV3Schema") {
+		t.Errorf("absolute schema path left in %v / %q", fields, joined)
+	}
+	if !strings.Contains(joined, "because it is defined in anyOf[0].properties[spec].properties[x]") {
+		t.Errorf("relative path missing from details: %q", joined)
+	}
+	found := false
+	for _, e := range errs {
+		found = found || (e.Field == "nullable" && e.Type == field.ErrorTypeForbidden)
+	}
+	if !found {
+		t.Errorf("nullable root not reported at %q: %v", "nullable", errs)
+	}
+}
+
+func TestRelativeField(t *testing.T) {
+	const prefix = "spec.validation.openAPIV3Schema"
+	for in, want := range map[string]string{
+		prefix:                     "",
+		prefix + ".type":           "type",
+		prefix + ".properties[a]":  "properties[a]",
+		"spec.validation":          "",
+		prefix + "Other":           prefix + "Other",
+		"spec.versions[0].schema":  "spec.versions[0].schema",
+		prefix + ".x-kubernetes-x": "x-kubernetes-x",
+	} {
+		if got := relativeField(in, prefix); got != want {
+			t.Errorf("relativeField(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFieldPathTokens(t *testing.T) {
+	for in, want := range map[string][]string{
+		"":               nil,
+		".a.b":           {".", "a", ".", "b"},
+		"['a.b'].c":      {"[", "'a.b'", "]", ".", "c"},
+		`['it\'s']`:      {"[", `'it\'s'`, "]"},
+		"['open":         {"[", "'open"},
+		".a[":            {".", "a", "["},
+		"x'y.z":          {"x'y", ".", "z"},
+		`.['a\\'].b`:     {".", "[", `'a\\'].b`},
+		"..":             {".", "."},
+		"[]":             {"[", "]"},
+		".spec.x['y'][0": {".", "spec", ".", "x", "[", "'y'", "]", "[", "0"},
+	} {
+		got := fieldPathTokens(in)
+		if fmt.Sprint(got) != fmt.Sprint(want) || len(got) != len(want) {
+			t.Errorf("fieldPathTokens(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFieldPathValid(t *testing.T) {
+	var p schema.Props
+	const doc = `{"type": "object", "properties": {
+		"spec": {"type": "object", "properties": {"a.b": {"type": "string"}, "n": {"type": "integer"}}},
+		"labels": {"type": "object", "additionalProperties": {"type": "object", "properties": {"v": {"type": "string"}}}},
+		"flags": {"type": "object", "additionalProperties": true},
+		"list": {"type": "array", "items": {"type": "string"}}}}`
+	if err := schema.DecodeProps([]byte(doc), &p); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{
+		".spec":              true,
+		".spec.n":            true,
+		".spec['a.b']":       true,
+		".spec['n']":         true,
+		"['spec']['n']":      true,
+		".spec.a.b":          false,
+		".spec.nope":         false,
+		"spec":               false,
+		".":                  false,
+		".spec.":             false,
+		".spec[n]":           false,
+		".spec['n'":          false,
+		".spec['n'x":         false,
+		`.spec['\q']`:        false,
+		".labels.anything":   true,
+		".labels['x.y'].v":   true,
+		".labels.x.nope":     false,
+		".flags.anything":    true,
+		".flags.anything.b":  false,
+		".list":              true,
+		".list[0]":           false,
+		".list.x":            false,
+		"[":                  false,
+		".spec.n.deeper":     false,
+		".spec['a.b'].deep":  false,
+		".labels.k.v.deeper": false,
+	} {
+		if got := fieldPathValid(&p, path); got != want {
+			t.Errorf("fieldPathValid(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
+
+// FuzzSchema: no panic on any schema document, and a stable answer.
+func FuzzSchema(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"type":"object"}`, `{"type":"null","nullable":true}`,
+		`{"items":[{"type":"string"}],"x-kubernetes-list-type":"map"}`,
+		`{"type":"array","x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["a","a"],"items":{"type":"object","properties":{"a":{"type":"object","nullable":true}}}}`,
+		`{"x-kubernetes-validations":[{"rule":"self > 1","fieldPath":".a['b'].c","reason":"Nope","message":" "}]}`,
+		`{"properties":{"metadata":{"additionalProperties":{"default":1}}},"$schema":"x","$ref":""}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var p schema.Props
+		if schema.DecodeProps(data, &p) != nil {
+			return
+		}
+		a := Schema(&p)
+		b := Schema(&p)
+		SortErrors(a)
+		SortErrors(b)
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("unstable: %v vs %v", a, b)
+		}
+	})
+}
