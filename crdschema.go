@@ -113,6 +113,7 @@ func (c *CRD) Version(name string) (*Schema, error) {
 		return nil, err
 	}
 	s.group, s.version, s.kind = c.crd.Spec.Group, name, c.crd.Spec.Names.Kind
+	s.namespaced = c.crd.Spec.Scope != "Cluster"
 	if sub := c.crd.SubresourcesFor(name); sub != nil {
 		s.scale = sub.Scale
 	}
@@ -130,6 +131,7 @@ type Schema struct {
 	// set for CRD versions
 	group, version, kind  string
 	preserveUnknownFields bool
+	namespaced            bool
 	scale                 *schema.Scale
 
 	v *validators
@@ -165,7 +167,7 @@ func compile(p *schema.Props, preserveUnknownFields bool) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{props: p, s: s, preserveUnknownFields: preserveUnknownFields, v: newValidators(s, preserveUnknownFields)}, nil
+	return &Schema{props: p, s: s, preserveUnknownFields: preserveUnknownFields, namespaced: true, v: newValidators(s, preserveUnknownFields)}, nil
 }
 
 // Structural returns the structural model the schema was compiled to (nil
@@ -206,8 +208,9 @@ func (s *Schema) ApplyInPlace(obj map[string]any) Result {
 		obj = map[string]any{}
 	}
 	pruned, rejected := s.coerce(obj)
-	if rejected != nil {
-		return Result{Pruned: []string{}, Errors: field.ErrorList{rejected}}
+	if len(rejected) > 0 {
+		check.SortErrors(rejected)
+		return Result{Pruned: []string{}, Errors: rejected}
 	}
 	r.Pruned = sortedUnique(pruned)
 	s.applyDefaults(obj)
@@ -221,13 +224,18 @@ func (s *Schema) ApplyInPlace(obj map[string]any) Result {
 // it reads an object from storage: unknown fields are dropped and reported,
 // the metadata of the root and of embedded resources is coerced through
 // ObjectMeta, and malformed metadata fields are dropped rather than
-// rejected. obj is not changed; Result.Errors is always empty.
+// rejected. Only root metadata that is not an object at all fails (nil
+// Object, one error at metadata). obj is not changed.
 func (s *Schema) Prune(obj map[string]any) Result {
 	obj = deepCopyMap(obj)
 	if obj == nil {
 		obj = map[string]any{}
 	}
-	pruned := s.pruneAndCoerce(obj)
+	pruned, errs := s.pruneAndCoerce(obj)
+	if len(errs) > 0 {
+		check.SortErrors(errs)
+		return Result{Pruned: []string{}, Errors: errs}
+	}
 	return Result{Object: obj, Pruned: sortedUnique(pruned)}
 }
 

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -31,25 +32,41 @@ func newValidators(s *structural.Schema, preserveUnknownFields bool) *validators
 	return v
 }
 
-// coerce is the decoding part of a create request, in place: prune unknown
-// fields, drop non-nullable nulls without default, coerce the metadata of
-// the root and of embedded resources. It returns the pruned paths, or the
-// error that rejects the request (malformed metadata).
-func (s *Schema) coerce(obj map[string]any) (pruned []string, rejected *field.Error) {
-	if !s.preserveUnknownFields {
-		pruned = prune.Strings(prune.Prune(obj, s.s, prune.Options{ResourceRoot: true, ReturnPaths: true}))
-		defaulting.DropNulls(obj, s.s)
-	}
-	return pruned, nil
+// coerce is the decoding part of a create request, in place: coerce the
+// root metadata, prune unknown fields, drop non-nullable nulls without
+// default, coerce the metadata of embedded resources. It returns the pruned
+// paths, or the errors that reject the request (malformed metadata).
+func (s *Schema) coerce(obj map[string]any) ([]string, field.ErrorList) {
+	return s.coerceWith(obj, embedded.CoerceOptions{ReturnPaths: true}, true)
 }
 
-// pruneAndCoerce is what reading from storage does: prune, then coerce
-// metadata dropping malformed fields.
-func (s *Schema) pruneAndCoerce(obj map[string]any) []string {
-	if s.preserveUnknownFields {
-		return nil
+// pruneAndCoerce is what reading from storage does: coerce the root
+// metadata, prune, then coerce embedded metadata, malformed fields dropped.
+func (s *Schema) pruneAndCoerce(obj map[string]any) ([]string, field.ErrorList) {
+	return s.coerceWith(obj, embedded.CoerceOptions{DropMalformed: true, ReturnPaths: true}, false)
+}
+
+func (s *Schema) coerceWith(obj map[string]any, opts embedded.CoerceOptions, dropNulls bool) ([]string, field.ErrorList) {
+	metaPaths, err := embedded.CoerceResourceMeta(obj, opts)
+	if err != nil {
+		return nil, field.ErrorList{err}
 	}
-	return prune.Strings(prune.Prune(obj, s.s, prune.Options{ResourceRoot: true, ReturnPaths: true}))
+	var paths []prune.Path
+	if !s.preserveUnknownFields {
+		paths = prune.Prune(obj, s.s, prune.Options{ResourceRoot: true, ReturnPaths: true})
+		if dropNulls {
+			defaulting.DropNulls(obj, s.s)
+		}
+	}
+	embeddedPaths, errs := embedded.CoerceEmbedded(obj, s.s, opts)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	pruned := make([]string, 0, len(metaPaths)+len(paths)+len(embeddedPaths))
+	for _, ps := range [][]prune.Path{metaPaths, paths, embeddedPaths} {
+		pruned = append(pruned, prune.Strings(ps)...)
+	}
+	return pruned, nil
 }
 
 // dropNullsAndDefault drops non-nullable nulls without default, then
@@ -67,8 +84,18 @@ func (s *Schema) applyDefaults(obj map[string]any) {
 // validate is the create validation of the registry strategy.
 func (s *Schema) validate(obj map[string]any) field.ErrorList {
 	var errs field.ErrorList
-	errs = append(errs, s.v.values.Validate(obj)...)
+	meta, _ := obj["metadata"].(map[string]any)
+	errs = append(errs, embedded.ValidateResourceMeta(meta, s.namespaced)...)
+	// The value validation sees the metadata as the server holds it when it
+	// validates a create: a generated name, the request's namespace.
+	withMeta := make(map[string]any, len(obj))
+	for k, v := range obj {
+		withMeta[k] = v
+	}
+	withMeta["metadata"] = embedded.MetaForCreate(meta, s.namespaced)
+	errs = append(errs, s.v.values.Validate(withMeta)...)
 	errs = append(errs, s.validateScale(obj)...)
+	errs = append(errs, embedded.Validate(nil, obj, s.s, false)...)
 	return errs
 }
 

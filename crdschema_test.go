@@ -1,0 +1,274 @@
+package crdschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/apply")
+
+// loadCase reads a test case: its first document is a CRD (compiled at its
+// first served version) or a bare schema, the others are objects.
+func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := schema.ReadDocuments(file, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) == 0 {
+		t.Fatalf("%s: no documents", file)
+	}
+	var s *Schema
+	if schema.IsCRD(docs[0].Object) {
+		crd, err := schema.DecodeCRD(docs[0].JSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := NewCRD(crd)
+		if errs := c.Errors(); len(errs) > 0 {
+			t.Fatalf("%s: CRD has errors: %v", file, errs)
+		}
+		s, err = c.Version(c.Versions()[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		p := &schema.Props{}
+		if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = CompileSchema(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var objs []map[string]any
+	for _, d := range docs[1:] {
+		objs = append(objs, d.Object)
+	}
+	return s, objs
+}
+
+type goldenLine struct {
+	Object any         `json:"object"`
+	Pruned []string    `json:"pruned"`
+	Errors []goldenErr `json:"errors"`
+}
+
+type goldenErr struct {
+	Type   string `json:"type"`
+	Field  string `json:"field"`
+	Detail string `json:"detail"`
+}
+
+func render(r Result) goldenLine {
+	l := goldenLine{Pruned: r.Pruned, Errors: []goldenErr{}}
+	if r.Object != nil {
+		l.Object = r.Object
+	}
+	for _, e := range r.Errors {
+		l.Errors = append(l.Errors, goldenErr{string(e.Type), e.Field, e.Detail})
+	}
+	return l
+}
+
+// TestGolden applies every object of each testdata/apply case and compares
+// the results with <case>.golden (rewrite with -update, then review the
+// diff).
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "apply", "*.yaml"))
+	if len(files) == 0 {
+		t.Fatal("no cases under testdata/apply")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			s, objs := loadCase(t, f)
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			for _, o := range objs {
+				if err := enc.Encode(render(s.Apply(o))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", golden, buf.Bytes(), want)
+			}
+		})
+	}
+}
+
+func errPairs(errs field.ErrorList) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, string(e.Type)+" "+e.Field)
+	}
+	return out
+}
+
+// TestCronTab checks the documentation's CronTab examples: pruning and
+// defaulting of a good object, and the two documented errors.
+func TestCronTab(t *testing.T) {
+	s, objs := loadCase(t, filepath.Join("testdata", "apply", "crontab.yaml"))
+
+	r := s.Apply(objs[0])
+	if len(r.Errors) > 0 {
+		t.Errorf("errors %v", r.Errors)
+	}
+	if !reflect.DeepEqual(r.Pruned, []string{"spec.someRandomField"}) {
+		t.Errorf("pruned %q, want spec.someRandomField", r.Pruned)
+	}
+	spec, _ := r.Object["spec"].(map[string]any)
+	if spec["replicas"] != int64(1) || spec["cronSpec"] != "* * * * */5" {
+		t.Errorf("spec %v, want replicas defaulted to 1 and cronSpec kept", spec)
+	}
+
+	r = s.Apply(objs[1])
+	spec, _ = r.Object["spec"].(map[string]any)
+	if spec["cronSpec"] != "5 0 * * *" || spec["replicas"] != int64(1) {
+		t.Errorf("spec %v, want both defaults", spec)
+	}
+
+	r = s.Apply(objs[2])
+	want := []string{"FieldValueInvalid spec.cronSpec", "FieldValueInvalid spec.replicas"}
+	if got := errPairs(r.Errors); !reflect.DeepEqual(got, want) {
+		t.Errorf("errors %v, want %v", r.Errors, want)
+	}
+	if r.Object == nil {
+		t.Error("an invalid object is still returned as it would be validated")
+	}
+	for _, e := range r.Errors {
+		if e.Field == "spec.replicas" && e.Detail != "spec.replicas in body should be less than or equal to 10" {
+			t.Errorf("detail %q", e.Detail)
+		}
+	}
+}
+
+// TestRejectsMalformedMetadata: malformed metadata is not repaired on
+// create, the request is rejected at the metadata's path.
+func TestRejectsMalformedMetadata(t *testing.T) {
+	s, objs := loadCase(t, filepath.Join("testdata", "apply", "metadata.yaml"))
+	for i, wantField := range []string{"metadata", "metadata", "spec.template.metadata", "spec.template.apiVersion"} {
+		r := s.Apply(objs[i])
+		if r.Object != nil {
+			t.Errorf("object %d: not rejected: %v", i, r.Object)
+		}
+		if len(r.Errors) != 1 || r.Errors[0].Type != field.ErrorTypeInvalid || r.Errors[0].Field != wantField {
+			t.Errorf("object %d: errors %v, want one FieldValueInvalid at %s", i, r.Errors, wantField)
+		}
+		if r.Pruned == nil || len(r.Pruned) != 0 {
+			t.Errorf("object %d: pruned %q, want []", i, r.Pruned)
+		}
+		// Prune (a read from storage) drops malformed fields instead; only
+		// root metadata that is no object at all fails there too.
+		if p := s.Prune(objs[i]); (p.Object == nil) != (i == 0) || (len(p.Errors) > 0) != (i == 0) {
+			t.Errorf("object %d: Prune gave %v, %v", i, p.Object, p.Errors)
+		}
+	}
+}
+
+// TestInputsNotChanged: Apply, Prune, Default and Validate leave their
+// input alone and share nothing with it.
+func TestInputsNotChanged(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "apply", "*.yaml"))
+	for _, f := range files {
+		s, objs := loadCase(t, f)
+		for i, o := range objs {
+			before := deepCopyMap(o)
+			for _, r := range []Result{s.Apply(o), s.Prune(o), s.Default(o)} {
+				if r.Object != nil {
+					r.Object["__mark"] = true
+				}
+			}
+			s.Validate(o)
+			if !reflect.DeepEqual(o, before) {
+				t.Errorf("%s #%d: input changed:\n%v\nwant\n%v", f, i, o, before)
+			}
+		}
+	}
+}
+
+// TestConcurrentUse applies one compiled schema from many goroutines (run
+// with -race).
+func TestConcurrentUse(t *testing.T) {
+	s, objs := loadCase(t, filepath.Join("testdata", "apply", "crontab.yaml"))
+	want := make([]string, len(objs))
+	for i, o := range objs {
+		want[i] = fmt.Sprint(render(s.Apply(o)))
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 20; n++ {
+				for i, o := range objs {
+					if got := fmt.Sprint(render(s.Apply(o))); got != want[i] {
+						t.Errorf("object %d: %s, want %s", i, got, want[i])
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestLoadCRD(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "examples", "crds", "crontab-crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCRD(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Name() != "crontabs.stable.example.com" || len(c.Errors()) != 0 {
+		t.Errorf("name %q, errors %v", c.Name(), c.Errors())
+	}
+	if _, err := c.Version("v2"); err == nil {
+		t.Error("v2 is not defined and must not compile")
+	}
+	if _, err := LoadCRD([]byte("a: b\n")); err == nil {
+		t.Error("a document that is not a CRD must fail")
+	}
+	if _, err := LoadCRD(append(append(data, "\n---\n"...), data...)); err == nil {
+		t.Error("two CRDs must fail")
+	}
+	data, err = os.ReadFile(filepath.Join("testdata", "examples", "crds", "nonstructural-crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err = LoadCRD(data); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Errors()) == 0 {
+		t.Error("the NonStructural example must have errors")
+	}
+}
