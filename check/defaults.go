@@ -2,9 +2,11 @@ package check
 
 import (
 	"reflect"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -168,15 +170,52 @@ func defaultIsPruned(s *structural.Schema, resourceRoot bool) bool {
 
 // coerceMetadata checks the TypeMeta and ObjectMeta of the resources in v
 // (v itself when resourceRoot) as a create request's decoding does,
-// normalising them in place; the error is what rejects the request.
+// normalising them in place. Like the apiserver, it stops at the first
+// error, which has a path below pth.
 func coerceMetadata(pth *field.Path, v any, s *structural.Schema, resourceRoot bool) *field.Error {
-	return nil
+	var errs field.ErrorList
+	if m, ok := v.(map[string]any); ok && resourceRoot && !s.EmbeddedResource {
+		for _, k := range [...]string{"apiVersion", "kind"} {
+			if x, found := m[k]; found {
+				if _, ok := x.(string); !ok {
+					return field.Invalid(pth.Child(k), x, "must be a string")
+				}
+			}
+		}
+		if _, err := embedded.CoerceResourceMeta(m, embedded.CoerceOptions{}); err != nil {
+			errs = field.ErrorList{err}
+		}
+	}
+	if len(errs) == 0 {
+		_, errs = embedded.CoerceEmbedded(v, s, embedded.CoerceOptions{})
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	e := *errs[0]
+	e.Field = joinPath(pth, e.Field)
+	return &e
+}
+
+// joinPath puts a path relative to a value below the value's path pth.
+func joinPath(pth *field.Path, rel string) string {
+	if pth == nil {
+		return rel
+	}
+	base := pth.String()
+	switch {
+	case rel == "":
+		return base
+	case strings.HasPrefix(rel, "["):
+		return base + rel
+	}
+	return base + "." + rel
 }
 
 // validateMetadata validates the TypeMeta and ObjectMeta of the resources
-// in v (v itself when resourceRoot).
+// in v (v itself when resourceRoot), with paths below pth.
 func validateMetadata(pth *field.Path, v any, s *structural.Schema, resourceRoot bool) field.ErrorList {
-	return nil
+	return embedded.Validate(pth, v, s, resourceRoot)
 }
 
 // validateDefaultValue validates a default value against its schema node,

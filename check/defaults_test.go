@@ -58,6 +58,33 @@ func TestValidateDefaults(t *testing.T) {
 			want:   []string{"FieldValueTooLong spec.validation.openAPIV3Schema.properties[spec].default.n: "},
 		},
 		{
+			name:   "a root default is a resource: apiVersion and kind required",
+			schema: `{"type":"object","default":{"spec":{}},"properties":{"spec":{"type":"object"}}}`,
+			want: []string{
+				"FieldValueRequired spec.validation.openAPIV3Schema.default.apiVersion",
+				"FieldValueRequired spec.validation.openAPIV3Schema.default.kind",
+			},
+		},
+		{
+			name:   "malformed metadata in an embedded resource's default",
+			schema: `{"type":"object","properties":{"t":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true,"default":{"apiVersion":"v1","kind":"Pod","metadata":{"name":5}}}}}`,
+			want:   []string{"FieldValueInvalid spec.validation.openAPIV3Schema.properties[t].default.metadata: json: cannot unmarshal number"},
+		},
+		{
+			name:   "non-string kind in an embedded resource's default",
+			schema: `{"type":"object","properties":{"t":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true,"default":{"apiVersion":"v1","kind":1}}}}`,
+			want:   []string{"FieldValueInvalid spec.validation.openAPIV3Schema.properties[t].default.kind: must be a string"},
+		},
+		{
+			name:   "default inside an embedded resource's metadata",
+			schema: `{"type":"object","properties":{"t":{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"metadata":{"type":"object","properties":{"name":{"type":"string","default":"bad/name"}}}}}}}`,
+			want:   []string{"FieldValueInvalid spec.validation.openAPIV3Schema.properties[t].properties[metadata].properties[name].default: must result in valid metadata: "},
+		},
+		{
+			name:   "valid default inside an embedded resource's metadata",
+			schema: `{"type":"object","properties":{"t":{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"metadata":{"type":"object","properties":{"name":{"type":"string","default":"good"}}}}}}}`,
+		},
+		{
 			name:   "defaults inside additionalProperties are not validated",
 			schema: `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string","default":5}}}}`,
 		},
