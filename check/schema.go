@@ -41,17 +41,23 @@ func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, 
 	}
 
 	var buildErrs field.ErrorList
+	rulesChecked := false
 	if ss, err := newStructural(root); err != nil {
 		buildErrs = append(buildErrs, field.Invalid(rootPath, "", err.Error()))
 	} else if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
 		errs = append(errs, serrs...)
+	} else if derrs := validateDefaults(rootPath, ss); len(derrs) > 0 {
+		errs = append(errs, derrs...)
 	} else {
-		errs = append(errs, validateDefaults(rootPath, ss)...)
+		// Only a structural schema with valid defaults gets its
+		// x-kubernetes-validations rules looked at beyond the static checks.
+		rulesChecked = true
 	}
 
 	w := &walker{}
-	w.node(root, rootPath, nodeContext{allowDefaults: true}, true)
+	w.node(root, rootPath, nodeContext{allowDefaults: true, rules: rulesChecked}, true)
 	errs = append(errs, w.errs...)
+	errs = append(errs, w.ruleErrs...)
 
 	if len(errs) == 0 {
 		errs = append(errs, buildErrs...)
@@ -123,6 +129,15 @@ type nodeContext struct {
 	// insideMeta is true inside a schema applying to apiVersion, kind or
 	// metadata of the resource root or of an embedded resource.
 	insideMeta bool
+	// rules is true where the apiserver goes on to compile the
+	// x-kubernetes-validations rules: the schema is structural with valid
+	// defaults, and the node is reached through properties, items and
+	// additionalProperties only (not through junctors).
+	rules bool
+	// uncorrelatable is the highest ancestor below which old and new
+	// values cannot be correlated (items of a list that is not a map list),
+	// where a rule must not use oldSelf; nil if there is none.
+	uncorrelatable *field.Path
 }
 
 func (c nodeContext) forbidDefaults(reason string) nodeContext {
@@ -133,6 +148,10 @@ func (c nodeContext) forbidDefaults(reason string) nodeContext {
 // walker collects the per-node errors of a schema tree.
 type walker struct {
 	errs field.ErrorList
+	// ruleErrs are the errors found on the rules themselves after the
+	// static checks; unlike errs, they do not keep ancestors' rules from
+	// being looked at.
+	ruleErrs field.ErrorList
 }
 
 func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
@@ -143,6 +162,7 @@ func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot
 	if p == nil {
 		return
 	}
+	start := len(w.errs)
 	w.keywords(p, path, ctx)
 
 	if p.UniqueItems {
@@ -162,6 +182,9 @@ func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot
 
 	for _, name := range sortedKeys(p.Properties) {
 		sub := ctx
+		if !mapIsCorrelatable(p.XMapType) && sub.uncorrelatable == nil {
+			sub.uncorrelatable = path
+		}
 		if (isRoot || p.XEmbeddedResource) && isMetaField(name) {
 			sub.insideMeta = true
 			if isRoot {
@@ -172,28 +195,34 @@ func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot
 		w.node(&prop, path.Child("properties").Key(name), sub, false)
 	}
 
-	w.node(p.Not, path.Child("not"), ctx, false)
+	nested := ctx
+	nested.rules = false
+	w.node(p.Not, path.Child("not"), nested, false)
 	for i := range p.AllOf {
-		w.node(&p.AllOf[i], path.Child("allOf").Index(i), ctx, false)
+		w.node(&p.AllOf[i], path.Child("allOf").Index(i), nested, false)
 	}
 	for i := range p.OneOf {
-		w.node(&p.OneOf[i], path.Child("oneOf").Index(i), ctx, false)
+		w.node(&p.OneOf[i], path.Child("oneOf").Index(i), nested, false)
 	}
 	for i := range p.AnyOf {
-		w.node(&p.AnyOf[i], path.Child("anyOf").Index(i), ctx, false)
+		w.node(&p.AnyOf[i], path.Child("anyOf").Index(i), nested, false)
 	}
 	for _, name := range sortedKeys(p.Definitions) {
 		def := p.Definitions[name]
-		w.node(&def, path.Child("definitions").Key(name), ctx, false)
+		w.node(&def, path.Child("definitions").Key(name), nested, false)
 	}
 	if p.Items != nil {
-		w.node(p.Items.Schema, path.Child("items"), ctx, false)
+		sub := ctx
+		if (p.XListType == nil || *p.XListType != "map") && sub.uncorrelatable == nil {
+			sub.uncorrelatable = path
+		}
+		w.node(p.Items.Schema, path.Child("items"), sub, false)
 		for i := range p.Items.Array {
-			w.node(&p.Items.Array[i], path.Child("items").Index(i), ctx, false)
+			w.node(&p.Items.Array[i], path.Child("items").Index(i), sub, false)
 		}
 	}
 	for _, name := range sortedKeys(p.Dependencies) {
-		w.node(p.Dependencies[name].Schema, path.Child("dependencies").Key(name), ctx, false)
+		w.node(p.Dependencies[name].Schema, path.Child("dependencies").Key(name), nested, false)
 	}
 
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
@@ -202,6 +231,9 @@ func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot
 	w.mapType(p, path)
 	w.listType(p, path)
 	w.validationRules(p, path)
+	if ctx.rules && len(w.errs) == start {
+		w.oldSelfRules(p, path, ctx)
+	}
 }
 
 // keywords checks the keywords of one node that a CRD schema must not use,
@@ -511,4 +543,70 @@ func validateStatusRoot(p *schema.Props, rootPath *field.Path) field.ErrorList {
 		}
 	}
 	return nil
+}
+
+// mapIsCorrelatable reports whether old and new values of an object with
+// this x-kubernetes-map-type can be matched field by field.
+func mapIsCorrelatable(mapType *string) bool {
+	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
+}
+
+// oldSelfRules checks the use of oldSelf by the rules of a node whose
+// schema (and subtree) is otherwise valid, where the apiserver compiles
+// them: oldSelf is forbidden where old and new values cannot be
+// correlated, and optionalOldSelf needs a rule using oldSelf.
+//
+// Compiling CEL is out of scope: whether a rule uses oldSelf is decided by
+// looking for the oldSelf variable in its text, and compilation errors
+// themselves are not reported.
+func (w *walker) oldSelfRules(p *schema.Props, path *field.Path, ctx nodeContext) {
+	for i, r := range p.XValidations {
+		rp := path.Child("x-kubernetes-validations").Index(i)
+		if usesOldSelf(r.Rule) {
+			if ctx.uncorrelatable != nil {
+				w.ruleErrs = append(w.ruleErrs, field.Invalid(rp.Child("rule"), r.Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", ctx.uncorrelatable)))
+			}
+		} else if r.OptionalOldSelf != nil {
+			w.ruleErrs = append(w.ruleErrs, field.Invalid(rp.Child("optionalOldSelf"), *r.OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
+		}
+	}
+}
+
+// usesOldSelf reports whether a CEL expression refers to the oldSelf
+// variable: the identifier oldSelf outside string literals and not
+// selected as a field (x.oldSelf).
+func usesOldSelf(expr string) bool {
+	const ident = "oldSelf"
+	isIdent := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	prev := byte(0) // last non-space character outside literals
+	for i := 0; i < len(expr); i++ {
+		c := expr[i]
+		switch {
+		case c == '"' || c == '\'':
+			// Skip a string literal (triple quotes are two empty strings
+			// around the content, close enough for this purpose).
+			for i++; i < len(expr) && expr[i] != c; i++ {
+				if expr[i] == '\\' {
+					i++
+				}
+			}
+			prev = c
+		case isIdent(c):
+			j := i
+			for j < len(expr) && isIdent(expr[j]) {
+				j++
+			}
+			if expr[i:j] == ident && prev != '.' {
+				return true
+			}
+			prev = expr[j-1]
+			i = j - 1
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			prev = c
+		}
+	}
+	return false
 }

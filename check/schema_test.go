@@ -301,3 +301,24 @@ func FuzzSchema(f *testing.F) {
 		}
 	})
 }
+
+func TestUsesOldSelf(t *testing.T) {
+	for expr, want := range map[string]bool{
+		"oldSelf == self":             true,
+		"self == oldSelf":             true,
+		"has(oldSelf.x)":              true,
+		"!oldSelf":                    true,
+		"self.oldSelf":                false,
+		"self. oldSelf":               false,
+		"'oldSelf' == self":           false,
+		`"it's oldSelf" == self`:      false,
+		`'a\'oldSelf' == self`:        false,
+		"myoldSelf || oldSelfish":     false,
+		"self.x.all(e, e > 0)":        false,
+		"[1].exists(x, x == oldSelf)": true,
+	} {
+		if got := usesOldSelf(expr); got != want {
+			t.Errorf("usesOldSelf(%q) = %v, want %v", expr, got, want)
+		}
+	}
+}
