@@ -1,0 +1,362 @@
+package diff
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// line is one line of the contract's JSON output, for any verb.
+type line struct {
+	File     string          `json:"file"`
+	Document int             `json:"document"`
+	Kind     string          `json:"kind"`
+	Name     string          `json:"name"`
+	Object   json.RawMessage `json:"object"`
+	Pruned   []string        `json:"pruned"`
+	Errors   []fieldError    `json:"errors"`
+}
+
+// fieldError is one error of a line.
+type fieldError struct {
+	Type   string `json:"type"`
+	Field  string `json:"field"`
+	Detail string `json:"detail"`
+}
+
+// key identifies a document of the output.
+func (l *line) key() string { return fmt.Sprintf("%s#%d", l.File, l.Document) }
+
+// parseLines parses JSON Lines output; unparsable lines are an error.
+func parseLines(data []byte) (map[string]*line, []string, error) {
+	out := map[string]*line{}
+	var order []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		l := &line{}
+		if err := json.Unmarshal(sc.Bytes(), l); err != nil {
+			return nil, nil, fmt.Errorf("bad JSON line %q: %v", sc.Text(), err)
+		}
+		if _, dup := out[l.key()]; !dup {
+			order = append(order, l.key())
+		}
+		out[l.key()] = l
+	}
+	return out, order, sc.Err()
+}
+
+// Diff is one difference between the oracle's and crdschema's answer for a
+// document.
+type Diff struct {
+	// Key is file#document.
+	Key string
+	// Class is a normalised description grouping similar differences.
+	Class string
+	// Text describes this difference precisely.
+	Text string
+}
+
+// compareOutputs compares two JSON Lines outputs of verb by the conformance
+// README's rules.
+func compareOutputs(verb string, oracle, got []byte) ([]Diff, error) {
+	exp, order, err := parseLines(oracle)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %v", err)
+	}
+	act, actOrder, err := parseLines(got)
+	if err != nil {
+		return []Diff{{Key: "*", Class: verb + ": unparsable output", Text: err.Error()}}, nil
+	}
+	var diffs []Diff
+	for _, k := range order {
+		e := exp[k]
+		a, ok := act[k]
+		if !ok {
+			diffs = append(diffs, Diff{Key: k, Class: verb + ": document missing from crdschema's output", Text: "no line for " + k})
+			continue
+		}
+		if verb == "check" {
+			diffs = append(diffs, compareCheck(k, e, a)...)
+		} else {
+			diffs = append(diffs, compareObject(verb, k, e, a)...)
+		}
+	}
+	for _, k := range actOrder {
+		if _, ok := exp[k]; !ok {
+			diffs = append(diffs, Diff{Key: k, Class: verb + ": extra document in crdschema's output", Text: "extra line for " + k})
+		}
+	}
+	return diffs, nil
+}
+
+// errorSet returns the (type, field) pairs of errs.
+func errorSet(errs []fieldError) map[string]bool {
+	s := map[string]bool{}
+	for _, e := range errs {
+		s[e.Type+" @ "+e.Field] = true
+	}
+	return s
+}
+
+// errorDiffs reports the (type, field) pairs only one side has.
+func errorDiffs(verb, k string, exp, got []fieldError) []Diff {
+	es, gs := errorSet(exp), errorSet(got)
+	var diffs []Diff
+	for _, p := range sortedSet(es) {
+		if !gs[p] {
+			t, f, _ := strings.Cut(p, " @ ")
+			diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: crdschema lacks %s at %s", verb, t, normPath(f)), Text: "missing error " + p})
+		}
+	}
+	for _, p := range sortedSet(gs) {
+		if !es[p] {
+			t, f, _ := strings.Cut(p, " @ ")
+			diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: crdschema adds %s at %s", verb, t, normPath(f)), Text: "extra error " + p})
+		}
+	}
+	return diffs
+}
+
+func sortedSet(s map[string]bool) []string {
+	var l []string
+	for k := range s {
+		l = append(l, k)
+	}
+	sort.Strings(l)
+	return l
+}
+
+// compareCheck compares two check lines.
+func compareCheck(k string, e, a *line) []Diff {
+	var diffs []Diff
+	if e.Kind != a.Kind || e.Name != a.Name {
+		diffs = append(diffs, Diff{Key: k, Class: "check: kind/name differ", Text: fmt.Sprintf("oracle %s %q, crdschema %s %q", e.Kind, e.Name, a.Kind, a.Name)})
+	}
+	return append(diffs, errorDiffs("check", k, e.Errors, a.Errors)...)
+}
+
+// isNull reports whether a raw object is absent or null.
+func isNull(r json.RawMessage) bool {
+	return len(bytes.TrimSpace(r)) == 0 || string(bytes.TrimSpace(r)) == "null"
+}
+
+// compareObject compares two lines of prune, default or apply.
+func compareObject(verb, k string, e, a *line) []Diff {
+	if isNull(e.Object) {
+		if !isNull(a.Object) {
+			return []Diff{{Key: k, Class: fmt.Sprintf("%s: crdschema returns an object where the oracle rejects (%s)", verb, errClass(e.Errors)), Text: fmt.Sprintf("oracle errors %v", e.Errors)}}
+		}
+		if len(a.Errors) == 0 {
+			return []Diff{{Key: k, Class: verb + ": null object without error", Text: "crdschema has no error"}}
+		}
+		routing := len(e.Errors) == 1 && (e.Errors[0].Field == "kind" || e.Errors[0].Field == "apiVersion")
+		if !routing {
+			es, gs := errorSet(e.Errors), errorSet(a.Errors)
+			for p := range gs {
+				if es[p] {
+					return nil
+				}
+			}
+			return []Diff{{Key: k, Class: fmt.Sprintf("%s: rejected with other errors (%s vs %s)", verb, errClass(e.Errors), errClass(a.Errors)), Text: fmt.Sprintf("oracle %v, crdschema %v", e.Errors, a.Errors)}}
+		}
+		return nil
+	}
+	if isNull(a.Object) {
+		return []Diff{{Key: k, Class: fmt.Sprintf("%s: crdschema rejects (%s) where the oracle returns an object", verb, errClass(a.Errors)), Text: fmt.Sprintf("crdschema errors %v", a.Errors)}}
+	}
+	var diffs []Diff
+	eo, err1 := decodeNumbers(e.Object)
+	ao, err2 := decodeNumbers(a.Object)
+	if err1 != nil || err2 != nil {
+		diffs = append(diffs, Diff{Key: k, Class: verb + ": undecodable object", Text: fmt.Sprint(err1, err2)})
+	} else if p, what, ok := firstDiff(eo, ao, ""); !ok {
+		diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: object differs (%s) at %s", verb, what, normPath(p)), Text: fmt.Sprintf("object differs at %s (%s)", p, what)})
+	}
+	ep, ap := normList(e.Pruned), normList(a.Pruned)
+	es, as := map[string]bool{}, map[string]bool{}
+	for _, p := range ep {
+		es[p] = true
+	}
+	for _, p := range ap {
+		as[p] = true
+	}
+	for _, p := range ep {
+		if !as[p] {
+			diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: crdschema does not report pruned %s", verb, normPath(p)), Text: "missing pruned " + p})
+		}
+	}
+	for _, p := range ap {
+		if !es[p] {
+			diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: crdschema reports extra pruned %s", verb, normPath(p)), Text: "extra pruned " + p})
+		}
+	}
+	if len(diffs) == 0 && !reflect.DeepEqual(ep, ap) {
+		diffs = append(diffs, Diff{Key: k, Class: verb + ": pruned list order/duplicates differ", Text: fmt.Sprintf("%q vs %q", e.Pruned, a.Pruned)})
+	}
+	return append(diffs, errorDiffs(verb, k, e.Errors, a.Errors)...)
+}
+
+func normList(l []string) []string {
+	c := append([]string(nil), l...)
+	sort.Strings(c)
+	return c
+}
+
+// errClass summarises an error list as its sorted (type, normalised field)
+// pairs.
+func errClass(errs []fieldError) string {
+	var l []string
+	for _, e := range errs {
+		l = append(l, e.Type+"@"+normPath(e.Field))
+	}
+	sort.Strings(l)
+	return strings.Join(l, ",")
+}
+
+// decodeNumbers decodes JSON with numbers as exact rationals, so that 1 and
+// 1.0 compare equal.
+func decodeNumbers(r json.RawMessage) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(r))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return normNumbers(v), nil
+}
+
+func normNumbers(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		r, ok := new(big.Rat).SetString(string(v))
+		if !ok {
+			return "number:" + string(v)
+		}
+		return "number:" + r.RatString()
+	case map[string]any:
+		for k, x := range v {
+			v[k] = normNumbers(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = normNumbers(x)
+		}
+	}
+	return v
+}
+
+// firstDiff returns the first path where a and b differ, and how.
+func firstDiff(a, b any, path string) (string, string, bool) {
+	switch av := a.(type) {
+	case map[string]any:
+		bv, ok := b.(map[string]any)
+		if !ok {
+			return path, "type", false
+		}
+		for _, k := range sortedKeysOf(av) {
+			if _, ok := bv[k]; !ok {
+				return join(path, k), "crdschema lacks the field", false
+			}
+			if p, w, ok := firstDiff(av[k], bv[k], join(path, k)); !ok {
+				return p, w, false
+			}
+		}
+		for _, k := range sortedKeysOf(bv) {
+			if _, ok := av[k]; !ok {
+				return join(path, k), "crdschema has an extra field", false
+			}
+		}
+		return "", "", true
+	case []any:
+		bv, ok := b.([]any)
+		if !ok {
+			return path, "type", false
+		}
+		if len(av) != len(bv) {
+			return path, "list length", false
+		}
+		for i := range av {
+			if p, w, ok := firstDiff(av[i], bv[i], fmt.Sprintf("%s[%d]", path, i)); !ok {
+				return p, w, false
+			}
+		}
+		return "", "", true
+	}
+	if !reflect.DeepEqual(a, b) {
+		return path, "value", false
+	}
+	return "", "", true
+}
+
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+func sortedKeysOf(m map[string]any) []string {
+	l := make([]string, 0, len(m))
+	for k := range m {
+		l = append(l, k)
+	}
+	sort.Strings(l)
+	return l
+}
+
+var bracket = regexp.MustCompile(`\[[^\]]*\]`)
+
+// keptSegments are path segments kept verbatim by normPath; any other
+// segment (a generated property name) becomes *.
+var keptSegments = map[string]bool{}
+
+func init() {
+	for _, s := range strings.Fields(`metadata spec status apiVersion kind name generateName namespace labels
+	annotations finalizers ownerReferences creationTimestamp uid generation resourceVersion managedFields
+	deletionGracePeriodSeconds properties items additionalProperties anyOf allOf oneOf not type default
+	nullable validation openAPIV3Schema versions version schema names plural singular listKind shortNames
+	scope group conversion webhook clientConfig webhookClientConfig conversionReviewVersions subresources
+	scale specReplicasPath statusReplicasPath labelSelectorPath additionalPrinterColumns jsonPath JSONPath
+	selectableFields preserveUnknownFields storedVersions enum pattern format required description
+	minimum maximum maxLength minLength maxItems minItems multipleOf maxProperties minProperties
+	uniqueItems $ref definitions dependencies id additionalItems patternProperties title example
+	externalDocs url service port strategy served storage priority deprecationWarning <nil> []`) {
+		keptSegments[s] = true
+	}
+}
+
+// normPath normalises a field path or pruned path for grouping: indices and
+// map keys become [], generated property names *, and repeated segments
+// collapse.
+func normPath(p string) string {
+	if p == "" {
+		return `""`
+	}
+	p = bracket.ReplaceAllString(p, "[]")
+	segs := strings.Split(p, ".")
+	var out []string
+	for _, s := range segs {
+		base := strings.TrimSuffix(s, "[]")
+		for strings.HasSuffix(base, "[]") {
+			base = strings.TrimSuffix(base, "[]")
+		}
+		if !keptSegments[base] && !strings.HasPrefix(base, "x-kubernetes-") {
+			s = "*" + s[len(base):]
+		}
+		if len(out) > 0 && out[len(out)-1] == s {
+			continue
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ".")
+}
