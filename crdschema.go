@@ -17,8 +17,10 @@ import (
 // the apiserver would report when it is created, and its versions' compiled
 // schemas, built on first use. A CRD is safe for concurrent use.
 type CRD struct {
-	crd  *schema.CRD
-	errs field.ErrorList
+	crd *schema.CRD
+
+	checkOnce sync.Once
+	errs      field.ErrorList
 
 	mu       sync.Mutex
 	versions map[string]*Schema
@@ -54,11 +56,10 @@ func LoadCRD(data []byte) (*CRD, error) {
 	return NewCRD(crd), nil
 }
 
-// NewCRD wraps a parsed CRD. The CRD must not be changed afterwards.
+// NewCRD wraps a parsed CRD. The CRD must not be changed afterwards. It is
+// checked on the first call of Errors.
 func NewCRD(crd *schema.CRD) *CRD {
-	errs := check.CRD(crd)
-	check.SortErrors(errs)
-	return &CRD{crd: crd, errs: errs, versions: map[string]*Schema{}}
+	return &CRD{crd: crd, versions: map[string]*Schema{}}
 }
 
 // Name is the CRD's metadata.name.
@@ -72,6 +73,10 @@ func (c *CRD) Internal() *schema.CRD { return c.crd }
 // sorted by field, type and detail; nil when the apiserver would accept it.
 // The caller may change the returned list.
 func (c *CRD) Errors() field.ErrorList {
+	c.checkOnce.Do(func() {
+		c.errs = check.CRD(c.crd)
+		check.SortErrors(c.errs)
+	})
 	if len(c.errs) == 0 {
 		return nil
 	}
