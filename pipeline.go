@@ -47,6 +47,9 @@ func (s *Schema) pruneAndCoerce(obj map[string]any) ([]string, field.ErrorList) 
 }
 
 func (s *Schema) coerceWith(obj map[string]any, opts embedded.CoerceOptions, dropNulls bool) ([]string, field.ErrorList) {
+	if err := checkTypeMeta(obj); err != nil {
+		return nil, field.ErrorList{err}
+	}
 	metaPaths, err := embedded.CoerceResourceMeta(obj, opts)
 	if err != nil {
 		return nil, field.ErrorList{err}
@@ -67,6 +70,25 @@ func (s *Schema) coerceWith(obj map[string]any, opts embedded.CoerceOptions, dro
 		pruned = append(pruned, prune.Strings(ps)...)
 	}
 	return pruned, nil
+}
+
+// checkTypeMeta fails as the apiserver's decoding of a custom resource does
+// when kind or apiVersion is not a string, or apiVersion is not a
+// group/version. (Objects routed by kind and apiVersion always pass; a bare
+// schema takes any object.)
+func checkTypeMeta(obj map[string]any) *field.Error {
+	for _, k := range [...]string{"kind", "apiVersion"} {
+		if v, found := obj[k]; found {
+			if _, ok := v.(string); !ok {
+				_, _, err := nestedString(obj, []string{k})
+				return field.Invalid(field.NewPath(k), v, err.Error())
+			}
+		}
+	}
+	if av, _ := obj["apiVersion"].(string); strings.Count(av, "/") > 1 {
+		return field.Invalid(field.NewPath("apiVersion"), av, "unexpected GroupVersion string: "+av)
+	}
+	return nil
 }
 
 // dropNullsAndDefault drops non-nullable nulls without default, then
