@@ -42,7 +42,7 @@ func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, 
 
 	var buildErrs field.ErrorList
 	rulesChecked := false
-	if ss, err := newStructural(root); err != nil {
+	if ss, err := structural.New(root); err != nil {
 		buildErrs = append(buildErrs, field.Invalid(rootPath, "", err.Error()))
 	} else if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
 		errs = append(errs, serrs...)

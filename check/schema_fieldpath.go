@@ -15,7 +15,7 @@ import (
 // additionalProperties (any key). A node that cannot be built as a
 // structural schema accepts every path, as the apiserver does.
 func fieldPathValid(p *schema.Props, path string) bool {
-	s, err := newStructural(p)
+	s, err := structural.New(p)
 	if err != nil {
 		return true
 	}

@@ -5,6 +5,7 @@ package structural
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/crdschema/crdschema/schema"
 )
@@ -73,13 +74,14 @@ func New(p *schema.Props) (*Schema, error) {
 	if p == nil {
 		return nil, nil
 	}
-	return build(p)
-}
-
-func build(p *schema.Props) (*Schema, error) {
-	if err := unsupported(p); err != nil {
+	if err := buildable(p); err != nil {
 		return nil, err
 	}
+	return build(p), nil
+}
+
+// build converts a node known to be buildable.
+func build(p *schema.Props) *Schema {
 	s := &Schema{
 		Type:                  p.Type,
 		Nullable:              p.Nullable,
@@ -98,79 +100,72 @@ func build(p *schema.Props) (*Schema, error) {
 	if p.XMapType != nil {
 		s.MapType = *p.XMapType
 	}
-	if p.Items != nil {
-		if len(p.Items.Array) > 0 {
-			return nil, &UnsupportedError{"OpenAPIV3Schema 'items' must be a schema, but is an array"}
-		}
-		if p.Items.Schema != nil {
-			it, err := build(p.Items.Schema)
-			if err != nil {
-				return nil, err
-			}
-			s.Items = it
-		}
+	if p.Items != nil && p.Items.Schema != nil {
+		s.Items = build(p.Items.Schema)
 	}
 	if len(p.Properties) > 0 {
 		s.Properties = make(map[string]*Schema, len(p.Properties))
 		for k := range p.Properties {
 			prop := p.Properties[k]
-			c, err := build(&prop)
-			if err != nil {
-				return nil, err
-			}
-			s.Properties[k] = c
+			s.Properties[k] = build(&prop)
 		}
 	}
 	if ap := p.AdditionalProperties; ap != nil {
 		s.AdditionalProperties = &AdditionalProperties{Allows: ap.Allows}
 		if ap.Schema != nil {
-			c, err := build(ap.Schema)
-			if err != nil {
-				return nil, err
-			}
-			s.AdditionalProperties.Schema = c
+			s.AdditionalProperties.Schema = build(ap.Schema)
 			s.AdditionalProperties.Allows = true
 		}
 	}
-	if err := checkNestedUnsupported(p); err != nil {
-		return nil, err
-	}
 	s.summarize()
-	return s, nil
+	return s
 }
 
-// checkNestedUnsupported rejects unsupported keywords inside junctors, which
-// the value validations keep.
-func checkNestedUnsupported(p *schema.Props) error {
-	var walk func(p *schema.Props) error
-	walk = func(p *schema.Props) error {
-		if err := unsupported(p); err != nil {
-			return err
-		}
-		if p.Items != nil && len(p.Items.Array) > 0 {
-			return &UnsupportedError{"OpenAPIV3Schema 'items' must be a schema, but is an array"}
-		}
-		for _, l := range [][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
-			for i := range l {
-				if err := walk(&l[i]); err != nil {
-					return err
-				}
-			}
-		}
-		if p.Not != nil {
-			return walk(p.Not)
-		}
+// buildable walks the whole tree, junctors and what is below them included,
+// in the apiserver's order and returns the first reason no structural model
+// can be built: a keyword no CRD schema may use, items as an array, or
+// x-kubernetes-preserve-unknown-fields: false.
+func buildable(p *schema.Props) error {
+	if p == nil {
 		return nil
+	}
+	if err := unsupported(p); err != nil {
+		return err
+	}
+	if err := buildable(p.Not); err != nil {
+		return err
 	}
 	for _, l := range [][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
 		for i := range l {
-			if err := walk(&l[i]); err != nil {
+			if err := buildable(&l[i]); err != nil {
 				return err
 			}
 		}
 	}
-	if p.Not != nil {
-		return walk(p.Not)
+	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
+		return &UnsupportedError{"internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined"}
+	}
+	if p.Items != nil {
+		if len(p.Items.Array) > 0 {
+			return &UnsupportedError{"OpenAPIV3Schema 'items' must be a schema, but is an array"}
+		}
+		if err := buildable(p.Items.Schema); err != nil {
+			return err
+		}
+	}
+	keys := make([]string, 0, len(p.Properties))
+	for k := range p.Properties {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		prop := p.Properties[k]
+		if err := buildable(&prop); err != nil {
+			return err
+		}
+	}
+	if p.AdditionalProperties != nil {
+		return buildable(p.AdditionalProperties.Schema)
 	}
 	return nil
 }
