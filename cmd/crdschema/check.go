@@ -57,20 +57,24 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
 	}
-	// Read and decode everything first: an unreadable input is exit 2
-	// whatever else was found.
+	// An unreadable file or document is reported on stderr and makes the
+	// exit status 2, but every readable document is still checked, as the
+	// apiserver would answer for each one it is sent.
 	var results []checkResult
+	inputErr := false
 	for _, f := range files {
 		docs, err := schema.ReadFile(f, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
-			return 2
+			inputErr = true
+			continue
 		}
 		for _, d := range docs {
 			r, err := checkDocument(d)
 			if err != nil {
 				fmt.Fprintf(stderr, "crdschema: %v\n", err)
-				return 2
+				inputErr = true
+				continue
 			}
 			results = append(results, r)
 		}
@@ -90,6 +94,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		printCheckText(stdout, r)
+	}
+	if inputErr {
+		return 2
 	}
 	return status
 }

@@ -73,6 +73,10 @@ func schemaErrors(l line, e jsonError) bool {
 type tally struct {
 	docs, mismatches, detailDiffs int
 	examples                      []string
+	// celSetAside counts expected CEL compilation errors, which are out of
+	// scope and not compared.
+	celSetAside int
+	celExamples []string
 }
 
 func (tl *tally) fail(format string, args ...any) {
@@ -82,10 +86,17 @@ func (tl *tally) fail(format string, args ...any) {
 	}
 }
 
+// isCELCompileError tells the apiserver's errors from compiling CEL rules,
+// which crdschema does not do (the README says so): such expected errors
+// are set aside and counted, never silently.
+func isCELCompileError(e jsonError) bool {
+	return strings.HasPrefix(e.Detail, "compilation failed: ") || strings.HasPrefix(e.Detail, "rule compile error: ")
+}
+
 func pairSet(l line, errs []jsonError, keep errorFilter) map[string]string {
 	m := map[string]string{}
 	for _, e := range errs {
-		if keep(l, e) {
+		if keep(l, e) && !isCELCompileError(e) {
 			m[e.Type+" "+e.Field] = e.Detail
 		}
 	}
@@ -102,6 +113,12 @@ func compareLines(verb string, got, want []line, keep errorFilter, tl *tally) {
 	}
 	for _, w := range want {
 		tl.docs++
+		for _, e := range w.Errors {
+			if isCELCompileError(e) {
+				tl.celSetAside++
+				tl.celExamples = append(tl.celExamples, key(w)+": "+e.Field)
+			}
+		}
 		g, ok := gm[key(w)]
 		if !ok {
 			tl.fail("%s: missing output line", key(w))
@@ -222,9 +239,6 @@ func replayBatches(t *testing.T, verb string, keep errorFilter) *tally {
 		if (status == 2) != (wantExit == 2) || (keep == nil && status != wantExit) {
 			tl.fail("%s: exit %d, want %d", name, status, wantExit)
 		}
-		if wantExit == 2 {
-			continue
-		}
 		before := len(tl.examples)
 		compareLines(verb, parseLines(t, got), parseLines(t, wantData), orAll(keep), tl)
 		for i := before; i < len(tl.examples); i++ {
@@ -243,7 +257,7 @@ func orAll(f errorFilter) errorFilter {
 
 func report(t *testing.T, what string, tl *tally) {
 	t.Helper()
-	t.Logf("%s: %d documents, %d mismatches, %d detail differences", what, tl.docs, tl.mismatches, tl.detailDiffs)
+	t.Logf("%s: %d documents, %d mismatches, %d detail differences, %d expected CEL compilation errors set aside %v", what, tl.docs, tl.mismatches, tl.detailDiffs, tl.celSetAside, tl.celExamples)
 	for _, e := range tl.examples {
 		t.Log(e)
 	}

@@ -101,11 +101,14 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		return 2
 	}
 	var docs []schema.Document
+	inputErr := false
 	for _, f := range files {
 		ds, err := schema.ReadFile(f, stdin)
 		if err != nil {
+			// Reported, and exit 2, but the readable objects still go on.
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
-			return 2
+			inputErr = true
+			continue
 		}
 		docs = append(docs, ds...)
 	}
@@ -145,6 +148,9 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
 			return 2
 		}
+	}
+	if inputErr {
+		return 2
 	}
 	return status
 }
