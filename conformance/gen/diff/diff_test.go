@@ -1,0 +1,65 @@
+package diff
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestDifferential runs 200 random cases with a fixed seed through both the
+// crdschema command and the oracle and fails on any mismatch. Set
+// DIFFTEST_KEEP to a directory to get minimal reproducers.
+func TestDifferential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("differential test builds both commands: skipped with -short")
+	}
+	dir := t.TempDir()
+	c, o, err := Build(dir)
+	if err != nil {
+		t.Skipf("cannot build the commands: %v", err)
+	}
+	var log strings.Builder
+	res, err := Run(Options{Seed: 20261121, N: 200, Crdschema: c, Oracle: o, Keep: os.Getenv("DIFFTEST_KEEP"), Shrink: 100, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cases != 200 {
+		t.Errorf("ran %d cases, want 200", res.Cases)
+	}
+	if res.Mismatched > 0 {
+		t.Errorf("%s", log.String())
+	}
+}
+
+// TestShrinkHelpers checks the tree edits the minimiser relies on.
+func TestShrinkHelpers(t *testing.T) {
+	doc := map[string]any{"a": []any{int64(1), int64(2), map[string]any{"b": "c"}}, "d": "e"}
+	var ps [][]any
+	paths(doc, nil, &ps)
+	if len(ps) != 6 {
+		t.Fatalf("paths: got %d, want 6: %v", len(ps), ps)
+	}
+	got := without(doc, []any{"a", 1})
+	if l := got.(map[string]any)["a"].([]any); len(l) != 2 || l[1].(map[string]any)["b"] != "c" {
+		t.Errorf("without list element: %v", got)
+	}
+	if len(doc["a"].([]any)) != 3 {
+		t.Errorf("without changed its input: %v", doc)
+	}
+	if got := without(doc, []any{"d"}); len(got.(map[string]any)) != 1 {
+		t.Errorf("without key: %v", got)
+	}
+}
+
+// TestNormPath checks the grouping of paths into mismatch classes.
+func TestNormPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"spec.validation.openAPIV3Schema.properties[foo].properties[bar].type": "spec.validation.openAPIV3Schema.properties[].type",
+		"spec.foo.bar[0].metadata.name":                                        "spec.*.*[].metadata.name",
+		"":                                                                     `""`,
+	} {
+		if got := normPath(in); got != want {
+			t.Errorf("normPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
