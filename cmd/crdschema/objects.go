@@ -23,6 +23,9 @@ type target struct {
 	version string
 	props   *schema.Props      // the version's schema; nil when it has none
 	schema  *structural.Schema // built from props; nil when it has none
+	// buildErr is why no structural schema could be built from a bare
+	// schema: the apiserver then answers every object with it.
+	buildErr error
 }
 
 // result is what a verb makes of one object.
@@ -87,6 +90,7 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
 			return 2
 		}
+		warnSchema(stderr, o.schema, bare)
 	} else {
 		crds, err = loadCRDs(o.crds, stdin)
 		if err != nil {
@@ -126,6 +130,12 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			var routeErr *field.Error
 			if t == nil {
 				t, routeErr = route(crds, d.Object)
+			} else if verb != "default" {
+				// Defaulting decodes nothing; pruning and creating do.
+				routeErr = typeMetaError(d.Object, false)
+			}
+			if routeErr == nil && t.buildErr != nil {
+				routeErr = field.InternalError(nil, fmt.Errorf("failed to convert schema to structural: %w", t.buildErr))
 			}
 			if routeErr != nil {
 				r.errs = field.ErrorList{routeErr}
@@ -205,11 +215,19 @@ func loadBareSchema(path string, stdin io.Reader) (*target, error) {
 	if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
 		return nil, &schema.InputError{File: path, Line: docs[0].Line, Err: fmt.Errorf("cannot decode schema: %w", err)}
 	}
-	s, err := structural.New(p)
-	if err != nil {
-		return nil, &schema.InputError{File: path, Err: err}
+	t := &target{props: p}
+	t.schema, t.buildErr = structural.New(p)
+	return t, nil
+}
+
+// warnSchema prints what a bare schema's check reports, as warnings: the
+// objects are still processed, as the apiserver's code would process them.
+func warnSchema(stderr io.Writer, path string, t *target) {
+	errs := check.Schema(t.props)
+	check.SortErrors(errs)
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "crdschema: warning: %s: schema: %v\n", path, e)
 	}
-	return &target{props: p, schema: s}, nil
 }
 
 func loadCRDs(paths []string, stdin io.Reader) ([]*crdEntry, error) {
@@ -239,22 +257,36 @@ func loadCRDs(paths []string, stdin io.Reader) ([]*crdEntry, error) {
 	return out, nil
 }
 
+// typeMetaError checks the object's kind and apiVersion as the apiserver's
+// decoder does. With a CRD (required) they must be present and non-empty;
+// with a bare schema a present kind or apiVersion must be a string (null is
+// not), and the apiVersion must parse as a group/version.
+func typeMetaError(obj map[string]any, required bool) *field.Error {
+	for _, name := range []string{"kind", "apiVersion"} {
+		v, present := obj[name]
+		str, isString := v.(string)
+		switch {
+		case required && (v == nil || (isString && str == "")):
+			return field.Required(field.NewPath(name), "")
+		case !present:
+		case !isString:
+			return field.Invalid(field.NewPath(name), v, "must be a string")
+		case name == "apiVersion" && strings.Count(str, "/") > 1:
+			return field.Invalid(field.NewPath(name), str, "unexpected GroupVersion string: "+str)
+		}
+	}
+	return nil
+}
+
 // route finds the CRD version an object belongs to, or the routing error.
 func route(crds []*crdEntry, obj map[string]any) (*target, *field.Error) {
-	kind, _ := obj["kind"].(string)
-	apiVersion, _ := obj["apiVersion"].(string)
-	if kind == "" {
-		return nil, field.Required(field.NewPath("kind"), "")
+	if err := typeMetaError(obj, true); err != nil {
+		return nil, err
 	}
-	if apiVersion == "" {
-		return nil, field.Required(field.NewPath("apiVersion"), "")
-	}
+	kind, apiVersion := obj["kind"].(string), obj["apiVersion"].(string)
 	group, version, ok := strings.Cut(apiVersion, "/")
 	if !ok {
 		group, version = "", apiVersion
-	}
-	if version == "" || strings.Contains(version, "/") {
-		return nil, field.Invalid(field.NewPath("apiVersion"), apiVersion, "unexpected GroupVersion string: "+apiVersion)
 	}
 	noMatch := fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)
 	var rejected *crdEntry
