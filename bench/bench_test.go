@@ -3,9 +3,9 @@ package bench
 import (
 	"testing"
 
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
-	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/prune"
@@ -211,7 +211,9 @@ func benchPrune(b *testing.B, s *objSet, paths bool, mutating bool) {
 	})
 	b.Run("reference", func(b *testing.B) {
 		opts := structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: paths}
-		run(b, s, func(i int, o map[string]any) { sink += len(structuralpruning.PruneWithOptions(o, s.rs[i].full, true, opts)) })
+		run(b, s, func(i int, o map[string]any) {
+			sink += len(structuralpruning.PruneWithOptions(o, s.rs[i].full, true, opts))
+		})
 	})
 }
 
@@ -286,15 +288,23 @@ func BenchmarkWalk(b *testing.B) {
 // create pipeline, where there is nothing left to prune (no copies made).
 func BenchmarkPrune(b *testing.B) {
 	c := loadCorpus(b)
-	b.Run("corpus", func(b *testing.B) { benchPrune(b, corpusSet(c, func(r *routed) map[string]any { return r.obj }), false, true) })
-	b.Run("clean", func(b *testing.B) { benchPrune(b, corpusSet(c, func(r *routed) map[string]any { return r.clean }), false, false) })
+	b.Run("corpus", func(b *testing.B) {
+		benchPrune(b, corpusSet(c, func(r *routed) map[string]any { return r.obj }), false, true)
+	})
+	b.Run("clean", func(b *testing.B) {
+		benchPrune(b, corpusSet(c, func(r *routed) map[string]any { return r.clean }), false, false)
+	})
 }
 
 // BenchmarkPrunePaths is BenchmarkPrune with unknown-field paths returned.
 func BenchmarkPrunePaths(b *testing.B) {
 	c := loadCorpus(b)
-	b.Run("corpus", func(b *testing.B) { benchPrune(b, corpusSet(c, func(r *routed) map[string]any { return r.obj }), true, true) })
-	b.Run("clean", func(b *testing.B) { benchPrune(b, corpusSet(c, func(r *routed) map[string]any { return r.clean }), true, false) })
+	b.Run("corpus", func(b *testing.B) {
+		benchPrune(b, corpusSet(c, func(r *routed) map[string]any { return r.obj }), true, true)
+	})
+	b.Run("clean", func(b *testing.B) {
+		benchPrune(b, corpusSet(c, func(r *routed) map[string]any { return r.clean }), true, false)
+	})
 }
 
 // BenchmarkDefault drops non-nullable nulls and defaults the corpus
@@ -302,8 +312,12 @@ func BenchmarkPrunePaths(b *testing.B) {
 // after the create pipeline, where there is nothing to do.
 func BenchmarkDefault(b *testing.B) {
 	c := loadCorpus(b)
-	b.Run("corpus", func(b *testing.B) { benchDefault(b, corpusSet(c, func(r *routed) map[string]any { return r.obj }), true) })
-	b.Run("clean", func(b *testing.B) { benchDefault(b, corpusSet(c, func(r *routed) map[string]any { return r.clean }), false) })
+	b.Run("corpus", func(b *testing.B) {
+		benchDefault(b, corpusSet(c, func(r *routed) map[string]any { return r.obj }), true)
+	})
+	b.Run("clean", func(b *testing.B) {
+		benchDefault(b, corpusSet(c, func(r *routed) map[string]any { return r.clean }), false)
+	})
 }
 
 // BenchmarkValidate validates the values of the corpus examples after the

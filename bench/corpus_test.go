@@ -369,4 +369,3 @@ func readCorpus(dir string) (*corpus, error) {
 	}
 	return c, nil
 }
-
