@@ -23,9 +23,9 @@ type target struct {
 	version string
 	props   *schema.Props      // the version's schema; nil when it has none
 	schema  *structural.Schema // built from props; nil when it has none
-	// buildErr is why no structural schema could be built from a bare
-	// schema: the apiserver then answers every object with it.
-	buildErr error
+	// rejected holds a bare schema's check errors: like a CRD that check
+	// rejects, such a schema would not be served, so it routes nothing.
+	rejected field.ErrorList
 }
 
 // result is what a verb makes of one object.
@@ -90,7 +90,6 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
 			return 2
 		}
-		warnSchema(stderr, o.schema, bare)
 	} else {
 		crds, err = loadCRDs(o.crds, stdin)
 		if err != nil {
@@ -134,8 +133,8 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 				// Defaulting decodes nothing; pruning and creating do.
 				routeErr = typeMetaError(d.Object, false)
 			}
-			if routeErr == nil && t.buildErr != nil {
-				routeErr = field.InternalError(nil, fmt.Errorf("failed to convert schema to structural: %w", t.buildErr))
+			if routeErr == nil && len(t.rejected) > 0 {
+				routeErr = notFound("kind", fmt.Sprintf("the schema would be rejected (%d errors, first: %s)", len(t.rejected), t.rejected[0].Error()))
 			}
 			if routeErr != nil {
 				r.errs = field.ErrorList{routeErr}
@@ -216,18 +215,17 @@ func loadBareSchema(path string, stdin io.Reader) (*target, error) {
 		return nil, &schema.InputError{File: path, Line: docs[0].Line, Err: fmt.Errorf("cannot decode schema: %w", err)}
 	}
 	t := &target{props: p}
-	t.schema, t.buildErr = structural.New(p)
-	return t, nil
-}
-
-// warnSchema prints what a bare schema's check reports, as warnings: the
-// objects are still processed, as the apiserver's code would process them.
-func warnSchema(stderr io.Writer, path string, t *target) {
-	errs := check.Schema(t.props)
-	check.SortErrors(errs)
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "crdschema: warning: %s: schema: %v\n", path, e)
+	t.rejected = check.Schema(p)
+	check.SortErrors(t.rejected)
+	if len(t.rejected) == 0 {
+		s, err := structural.New(p)
+		if err != nil {
+			// check reports every unbuildable schema; this is a safety net.
+			return nil, &schema.InputError{File: path, Err: err}
+		}
+		t.schema = s
 	}
+	return t, nil
 }
 
 func loadCRDs(paths []string, stdin io.Reader) ([]*crdEntry, error) {
