@@ -1,0 +1,363 @@
+package oracle
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+)
+
+// Exit statuses of the command.
+const (
+	ExitOK     = 0 // every document clean
+	ExitErrors = 1 // some document or object has errors
+	ExitInput  = 2 // unreadable input or bad arguments
+)
+
+// Env is the environment of one command run.
+type Env struct {
+	// Dir resolves relative paths (the working directory when empty).
+	Dir    string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+const usage = `usage:
+  oracle check [-o text|json] PATH...
+  oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...`
+
+// Run runs the command with the given arguments (without the program name)
+// and returns its exit status.
+func Run(ctx context.Context, env Env, args []string) int {
+	if env.Stdout == nil {
+		env.Stdout = io.Discard
+	}
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(env.Stderr, usage)
+		return ExitInput
+	}
+	verb, rest := args[0], args[1:]
+	opts, err := parseFlags(verb, rest)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "oracle: %v\n%s\n", err, usage)
+		return ExitInput
+	}
+	r := &runner{env: env, opts: opts, codec: newCodec()}
+	if verb == "check" {
+		return r.check(ctx)
+	}
+	return r.objects(ctx, objectVerb(verb))
+}
+
+type options struct {
+	output string
+	crds   []string
+	schema string
+	noCEL  bool
+	paths  []string
+}
+
+func parseFlags(verb string, args []string) (*options, error) {
+	o := &options{}
+	switch verb {
+	case "check":
+		o.output = "text"
+	case string(verbPrune), string(verbDefault), string(verbApply):
+		o.output = "yaml"
+	default:
+		return nil, fmt.Errorf("unknown verb %q", verb)
+	}
+	objectVerb := verb != "check"
+	hasSchema := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			o.paths = append(o.paths, args[i+1:]...)
+			break
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			o.paths = append(o.paths, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		needValue := func() (string, error) {
+			if hasValue {
+				return value, nil
+			}
+			if i+1 >= len(args) {
+				return "", fmt.Errorf("flag %s needs a value", a)
+			}
+			i++
+			return args[i], nil
+		}
+		switch {
+		case name == "o" || name == "output":
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			o.output = v
+		case name == "crd" && objectVerb:
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			o.crds = append(o.crds, v)
+		case name == "schema" && objectVerb:
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			if hasSchema {
+				return nil, errors.New("--schema may be given only once")
+			}
+			hasSchema = true
+			o.schema = v
+		case name == "no-cel":
+			o.noCEL = true
+		default:
+			return nil, fmt.Errorf("unknown flag %s", a)
+		}
+	}
+	if objectVerb {
+		if o.output != "yaml" && o.output != "json" {
+			return nil, fmt.Errorf("-o must be yaml or json, not %q", o.output)
+		}
+		if hasSchema == (len(o.crds) > 0) {
+			return nil, errors.New("exactly one of --crd and --schema is required")
+		}
+	} else if o.output != "text" && o.output != "json" {
+		return nil, fmt.Errorf("-o must be text or json, not %q", o.output)
+	}
+	if len(o.paths) == 0 {
+		return nil, errors.New("no input paths")
+	}
+	return o, nil
+}
+
+type runner struct {
+	env   Env
+	opts  *options
+	codec *codec
+}
+
+func (r *runner) inputError(err error) {
+	fmt.Fprintf(r.env.Stderr, "oracle: %v\n", err)
+}
+
+// checkDoc checks a CRD or bare schema document; a decode failure is
+// returned as an InputError.
+func (r *runner) checkDoc(ctx context.Context, d Document, bareAllowed bool) (*checkedCRD, error) {
+	var c *checkedCRD
+	var err error
+	switch {
+	case IsCRD(d.Object):
+		c, err = r.codec.checkCRD(ctx, d, r.opts.noCEL)
+	case bareAllowed:
+		c, err = r.codec.checkSchema(ctx, d, r.opts.noCEL)
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &InputError{File: d.File, Line: d.Line, Document: d.Index, Err: err}
+	}
+	c.Errors = sortedErrors(c.Errors)
+	return c, nil
+}
+
+type jsonError struct {
+	Type   string `json:"type"`
+	Field  string `json:"field"`
+	Detail string `json:"detail"`
+}
+
+func jsonErrors(errs field.ErrorList) []jsonError {
+	out := make([]jsonError, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, jsonError{Type: string(e.Type), Field: e.Field, Detail: e.Detail})
+	}
+	return out
+}
+
+type checkLine struct {
+	File     string      `json:"file"`
+	Document int         `json:"document"`
+	Kind     string      `json:"kind"`
+	Name     string      `json:"name"`
+	Errors   []jsonError `json:"errors"`
+}
+
+type objectLine struct {
+	File     string                 `json:"file"`
+	Document int                    `json:"document"`
+	Object   map[string]interface{} `json:"object"`
+	Pruned   []string               `json:"pruned"`
+	Errors   []jsonError            `json:"errors"`
+}
+
+func writeJSONLine(w io.Writer, v interface{}) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func (r *runner) check(ctx context.Context) int {
+	docs, docErrs, err := ReadDocuments(r.env.Dir, r.opts.paths, r.env.Stdin)
+	if err != nil {
+		r.inputError(err)
+		return ExitInput
+	}
+	status := ExitOK
+	for _, e := range docErrs {
+		r.inputError(e)
+		status = ExitInput
+	}
+	for _, d := range docs {
+		c, err := r.checkDoc(ctx, d, true)
+		if err != nil {
+			r.inputError(err)
+			status = ExitInput
+			continue
+		}
+		if len(c.Errors) > 0 && status == ExitOK {
+			status = ExitErrors
+		}
+		if r.opts.output == "json" {
+			if err := writeJSONLine(r.env.Stdout, checkLine{File: d.File, Document: d.Index, Kind: c.Kind, Name: c.Name, Errors: jsonErrors(c.Errors)}); err != nil {
+				r.inputError(err)
+				return ExitInput
+			}
+			continue
+		}
+		what := c.Kind
+		if c.Name != "" {
+			what += " " + c.Name
+		}
+		if len(c.Errors) == 0 {
+			fmt.Fprintf(r.env.Stdout, "%s: document %d: %s: OK\n", d.File, d.Index, what)
+			continue
+		}
+		fmt.Fprintf(r.env.Stdout, "%s: document %d: %s: %d errors\n", d.File, d.Index, what, len(c.Errors))
+		for _, e := range c.Errors {
+			fmt.Fprintf(r.env.Stdout, "  %s\n", errorWithoutValue(e))
+		}
+	}
+	return status
+}
+
+func (r *runner) objects(ctx context.Context, v objectVerb) int {
+	status := ExitOK
+	var router *router
+	if r.opts.schema != "" {
+		docs, docErrs, err := ReadDocuments(r.env.Dir, []string{r.opts.schema}, r.env.Stdin)
+		if err != nil {
+			r.inputError(err)
+			return ExitInput
+		}
+		if len(docErrs) > 0 {
+			for _, e := range docErrs {
+				r.inputError(e)
+			}
+			return ExitInput
+		}
+		if len(docs) != 1 || IsCRD(docs[0].Object) {
+			r.inputError(fmt.Errorf("--schema %s: expected exactly one bare schema document", r.opts.schema))
+			return ExitInput
+		}
+		c, err := r.checkDoc(ctx, docs[0], true)
+		if err != nil {
+			r.inputError(err)
+			return ExitInput
+		}
+		for _, e := range c.Errors {
+			fmt.Fprintf(r.env.Stderr, "oracle: %s: the schema would be rejected: %s\n", r.opts.schema, errorWithoutValue(e))
+		}
+		router = newSchemaRouter(c)
+	} else {
+		docs, docErrs, err := ReadDocuments(r.env.Dir, r.opts.crds, r.env.Stdin)
+		if err != nil {
+			r.inputError(err)
+			return ExitInput
+		}
+		for _, e := range docErrs {
+			r.inputError(e)
+			status = ExitInput
+		}
+		var crds []*checkedCRD
+		for _, d := range docs {
+			c, err := r.checkDoc(ctx, d, false)
+			if err != nil {
+				r.inputError(err)
+				status = ExitInput
+				continue
+			}
+			if c == nil {
+				fmt.Fprintf(r.env.Stderr, "oracle: %s:%d: document %d: not a CustomResourceDefinition, ignored\n", d.File, d.Line, d.Index)
+				continue
+			}
+			crds = append(crds, c)
+		}
+		router = newRouter(crds)
+	}
+
+	docs, docErrs, err := ReadDocuments(r.env.Dir, r.opts.paths, r.env.Stdin)
+	if err != nil {
+		r.inputError(err)
+		return ExitInput
+	}
+	for _, e := range docErrs {
+		r.inputError(e)
+		status = ExitInput
+	}
+	first := true
+	for _, d := range docs {
+		res := router.process(ctx, v, d)
+		if len(res.Errors) > 0 && status == ExitOK {
+			status = ExitErrors
+		}
+		if r.opts.output == "json" {
+			if err := writeJSONLine(r.env.Stdout, objectLine{File: d.File, Document: d.Index, Object: res.Object, Pruned: sortedUnique(res.Pruned), Errors: jsonErrors(res.Errors)}); err != nil {
+				r.inputError(err)
+				return ExitInput
+			}
+			continue
+		}
+		for _, p := range res.Pruned {
+			fmt.Fprintf(r.env.Stderr, "%s: document %d: pruned %s\n", d.File, d.Index, p)
+		}
+		for _, e := range res.Errors {
+			fmt.Fprintf(r.env.Stderr, "%s: document %d: %s\n", d.File, d.Index, errorWithoutValue(e))
+		}
+		if res.Object == nil {
+			continue
+		}
+		b, err := yaml.Marshal(res.Object)
+		if err != nil {
+			r.inputError(err)
+			return ExitInput
+		}
+		if !first {
+			fmt.Fprintln(r.env.Stdout, "---")
+		}
+		first = false
+		if _, err := r.env.Stdout.Write(b); err != nil {
+			return ExitInput
+		}
+	}
+	return status
+}
