@@ -62,6 +62,18 @@ type Result struct {
 	PerVerb map[string]int
 	// Classes are the mismatch classes, most frequent first.
 	Classes []*Mismatch
+	// OracleCrashes counts batches the oracle could not answer because the
+	// apiserver code panicked (a bug there, not a verdict): they are
+	// reported, not compared.
+	OracleCrashes int
+	// CrashedCases counts the case files of those batches.
+	CrashedCases int
+}
+
+// oracleCrashed reports whether the oracle died of a panic in the
+// apiserver's code rather than answering.
+func oracleCrashed(p pair) bool {
+	return p.oracle.exit == 2 && bytes.Contains(p.oracle.stderr, []byte("panic: "))
 }
 
 // moduleRoot finds the conformance module's directory from the working
@@ -238,11 +250,18 @@ func Run(opts Options) (*Result, error) {
 			}
 			p, err := opts.runBoth(j.b, j.dir)
 			var ds []Diff
-			if err == nil {
+			crashed := err == nil && oracleCrashed(p)
+			if err == nil && !crashed {
 				ds, err = diffs(j.verb, p)
 			}
 			mu.Lock()
 			defer mu.Unlock()
+			if crashed {
+				res.OracleCrashes++
+				res.CrashedCases += len(j.b.Cases)
+				fmt.Fprintf(opts.Log, "oracle crashed (not compared): %s: %s\n", j.verb, firstLine(string(p.oracle.stderr)))
+				return
+			}
 			if err != nil {
 				if firstErr == nil {
 					firstErr = fmt.Errorf("%s: %v", j.dir, err)
@@ -298,6 +317,9 @@ func Run(opts Options) (*Result, error) {
 		per = append(per, fmt.Sprintf("%s %d", v, res.PerVerb[v]))
 	}
 	fmt.Fprintf(opts.Log, "mismatched cases per verb: %s\n", strings.Join(per, ", "))
+	if res.OracleCrashes > 0 {
+		fmt.Fprintf(opts.Log, "oracle crashed on %d batches (%d cases not compared)\n", res.OracleCrashes, res.CrashedCases)
+	}
 	fmt.Fprintf(opts.Log, "%d cases, %d mismatches (seed %d)\n", res.Cases, res.Mismatched, opts.Seed)
 	return res, nil
 }
