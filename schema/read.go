@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
@@ -111,15 +113,41 @@ func ReadFile(name string, stdin io.Reader) ([]Document, error) {
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 
-// ReadDocuments splits data (one JSON document or a YAML stream) into its
-// documents, decodes each as kubectl would (sigs.k8s.io/yaml, YAML 1.1) and
-// expands List documents. Errors name the file and, where known, the line.
+// ReadDocuments splits data into its documents and decodes each as kubectl
+// and the apiserver would: a stream that starts with '{' is a stream of JSON
+// values, decoded directly (as apimachinery's YAML-or-JSON decoder does);
+// anything else is a YAML stream split at "---" lines and read as YAML 1.1
+// (sigs.k8s.io/yaml). List documents are expanded. Errors name the file
+// and, where known, the line.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
 	var docs []Document
-	for _, c := range splitStream(data) {
-		js, err := yaml.YAMLToJSON(c.data)
-		if err != nil {
-			return nil, &InputError{File: name, Line: yamlErrorLine(err, c.line), Err: err}
+	chunks := []chunk(nil)
+	trimmed := bytes.TrimLeftFunc(data, unicode.IsSpace)
+	if bytes.HasPrefix(trimmed, []byte("{")) {
+		js, rest, restLine, err := splitJSON(data)
+		switch {
+		case err == nil:
+		case len(js) > 1:
+			return nil, &InputError{File: name, Line: restLine, Err: err}
+		default:
+			// Ambiguous (e.g. a YAML flow mapping): the rest is read as YAML.
+			for _, c := range splitStream(rest) {
+				c.line += restLine - 1
+				chunks = append(chunks, c)
+			}
+		}
+		chunks = append(js, chunks...)
+	} else {
+		chunks = splitStream(data)
+	}
+	for _, c := range chunks {
+		js := c.data
+		if !c.json {
+			var err error
+			js, err = yaml.YAMLToJSON(c.data)
+			if err != nil {
+				return nil, &InputError{File: name, Line: yamlErrorLine(err, c.line), Err: err}
+			}
 		}
 		t := bytes.TrimSpace(js)
 		if len(t) == 0 || string(t) == "null" {
@@ -134,9 +162,42 @@ func ReadDocuments(name string, data []byte) ([]Document, error) {
 	return docs, nil
 }
 
+// splitJSON reads a stream of JSON values. On error it returns the values
+// read so far, the unread rest of the input and the rest's first line.
+func splitJSON(data []byte) ([]chunk, []byte, int, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var out []chunk
+	var consumed int64
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			return out, nil, 0, nil
+		}
+		if err != nil {
+			rest := data[consumed:]
+			// Skip blanks up to and including the first newline.
+			i := 0
+			for i < len(rest) && unicode.IsSpace(rune(rest[i])) {
+				i++
+				if rest[i-1] == '\n' {
+					break
+				}
+			}
+			line := 1 + bytes.Count(data[:consumed+int64(i)], []byte("\n"))
+			return out, rest[i:], line, err
+		}
+		off := dec.InputOffset()
+		start := off - int64(len(raw))
+		out = append(out, chunk{data: raw, line: 1 + bytes.Count(data[:start], []byte("\n")), json: true})
+		consumed = off
+	}
+}
+
 type chunk struct {
 	data []byte
-	line int // 1-based line of the chunk's first line
+	line int  // 1-based line of the chunk's first line
+	json bool // a JSON value, not YAML
 }
 
 // splitStream splits a YAML stream at lines that start with "---" followed
@@ -155,7 +216,7 @@ func splitStream(data []byte) []chunk {
 			rest := bytes.TrimSpace(l[3:])
 			if len(rest) == 0 || rest[0] == '#' {
 				if pos > start {
-					out = append(out, chunk{data[start:pos], startLine})
+					out = append(out, chunk{data: data[start:pos], line: startLine})
 				}
 				start, startLine = next, line+1
 			}
@@ -163,7 +224,7 @@ func splitStream(data []byte) []chunk {
 		pos = next
 	}
 	if start < len(data) {
-		out = append(out, chunk{data[start:], startLine})
+		out = append(out, chunk{data: data[start:], line: startLine})
 	}
 	return out
 }

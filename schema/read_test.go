@@ -105,3 +105,23 @@ func FuzzReadDocuments(f *testing.F) {
 		}
 	})
 }
+
+func TestReadDocumentsJSONStream(t *testing.T) {
+	// A stream starting with '{' is JSON, decoded directly: 1.0 stays a
+	// float, as the apiserver's JSON decoder keeps it.
+	docs, err := ReadDocuments("f.json", []byte("{\"a\": 1.0}\n\n{\"b\": [1]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 2 || docs[0].Object["a"] != 1.0 || docs[1].Line != 3 {
+		t.Fatalf("got %+v", docs)
+	}
+	if _, ok := docs[0].Object["a"].(float64); !ok {
+		t.Errorf("a = %#v, want float64", docs[0].Object["a"])
+	}
+	// A flow mapping that is not JSON is read as YAML.
+	docs, err = ReadDocuments("f.yaml", []byte("{a: yes}\n"))
+	if err != nil || len(docs) != 1 || docs[0].Object["a"] != true {
+		t.Fatalf("flow mapping: %+v, %v", docs, err)
+	}
+}
