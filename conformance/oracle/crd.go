@@ -70,12 +70,14 @@ func (c *checkedCRD) Accepted() bool { return c.Internal != nil && len(c.Errors)
 
 // DecodeError is a CRD or schema that the apiserver cannot decode.
 type DecodeError struct {
-	Kind string
-	Err  error
+	Kind string // KindCRD or KindSchema
+	Err  error  // the decoder's error
 }
 
+// Error implements error.
 func (e *DecodeError) Error() string { return fmt.Sprintf("cannot decode %s: %v", e.Kind, e.Err) }
 
+// Unwrap returns the decoder's error.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // decodeCRD decodes the JSON of a CRD into its internal version, applying

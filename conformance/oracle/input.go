@@ -44,6 +44,7 @@ type InputError struct {
 	Err      error
 }
 
+// Error implements error.
 func (e *InputError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
@@ -57,6 +58,7 @@ func (e *InputError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the underlying error.
 func (e *InputError) Unwrap() error { return e.Err }
 
 // fileSource is one file to read: the name to print and the path to open.

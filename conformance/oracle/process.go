@@ -16,7 +16,7 @@ import (
 	"k8s.io/apiserver/pkg/storage/names"
 )
 
-// verb is one of the object verbs.
+// objectVerb is one of the object verbs.
 type objectVerb string
 
 // The object verbs.
@@ -28,6 +28,7 @@ const (
 
 // objectResult is the outcome of one verb on one object.
 type objectResult struct {
+	// Doc is the input document.
 	Doc Document
 	// Object is the resulting object, nil when the object could not be
 	// routed or was rejected while decoding.
