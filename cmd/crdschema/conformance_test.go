@@ -224,6 +224,11 @@ func replayBatches(t *testing.T, verb string, keep errorFilter) *tally {
 	if len(dirs) == 0 {
 		t.Skipf("no %s batches under %s", verb, shared)
 	}
+	return replayDirs(t, verb, dirs, keep)
+}
+
+// replayDirs replays batch folders (args.txt, expected.jsonl, exit.txt).
+func replayDirs(t *testing.T, verb string, dirs []string, keep errorFilter) *tally {
 	tl := &tally{}
 	for _, dir := range dirs {
 		argsData, err := os.ReadFile(filepath.Join(dir, "args.txt"))
@@ -404,4 +409,26 @@ func TestCorpusDefault(t *testing.T) {
 // apiserver's answers for the CRDs without CEL rules.
 func TestCorpusApplyNoCEL(t *testing.T) {
 	report(t, "corpus apply (no CEL)", corpusVerb(t, "apply", "apply-nocel.jsonl"))
+}
+
+// TestRegressions replays the differences the differential tester found,
+// fixed since: testdata/regressions/<case>/ holds the inputs, the arguments
+// and the oracle's (the apiserver code's) answers, in the batch format.
+func TestRegressions(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "regressions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := filepath.Glob(filepath.Join(root, "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no regression cases found: %v", err)
+	}
+	for _, abs := range dirs {
+		args, err := os.ReadFile(filepath.Join(abs, "args.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		verb := strings.Fields(string(args))[0]
+		report(t, filepath.Base(abs), replayDirs(t, verb, []string{abs}, nil))
+	}
 }
