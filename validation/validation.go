@@ -21,6 +21,17 @@ import (
 type Validator struct {
 	openapi    *spec.Schema
 	structural *structural.Schema
+	// engine is kube-openapi's validator for openapi, built once and shared
+	// by every call, as the apiserver shares one per CRD version.
+	engine *validate.SchemaValidator
+}
+
+// withEngine builds the validator's kube-openapi engine once.
+func (v *Validator) withEngine() *Validator {
+	if v.openapi != nil {
+		v.engine = validate.NewSchemaValidator(v.openapi, nil, "", strfmt.Default)
+	}
+	return v
 }
 
 // New compiles the validator the apiserver uses for custom resources of a
@@ -33,7 +44,7 @@ func New(s *structural.Schema) *Validator {
 	if s == nil {
 		return &Validator{}
 	}
-	return &Validator{openapi: fromProps(s.Props), structural: s}
+	return (&Validator{openapi: fromProps(s.Props), structural: s}).withEngine()
 }
 
 // NewFromProps is New for a parsed schema node that has no structural model
@@ -43,7 +54,7 @@ func NewFromProps(p *schema.Props) *Validator {
 	if p == nil {
 		return &Validator{}
 	}
-	return &Validator{openapi: fromProps(p)}
+	return (&Validator{openapi: fromProps(p)}).withEngine()
 }
 
 // NewForDefaults compiles the validator the apiserver uses to check a default
@@ -54,7 +65,7 @@ func NewForDefaults(s *structural.Schema) *Validator {
 	if s == nil {
 		return &Validator{}
 	}
-	return &Validator{openapi: fromStructural(s), structural: s}
+	return (&Validator{openapi: fromStructural(s), structural: s}).withEngine()
 }
 
 // Validate validates a whole custom resource (or any value at the schema's
@@ -78,7 +89,7 @@ func (v *Validator) Validate(obj any) field.ErrorList {
 // fldPath.Child("spec.replicas"). This is what the apiserver runs on default
 // values (with fldPath ending in .default); list types are not checked there.
 func (v *Validator) ValidateValue(fldPath *field.Path, value any) (errs field.ErrorList) {
-	if v == nil || v.openapi == nil {
+	if v == nil || v.engine == nil {
 		return nil
 	}
 	defer func() {
@@ -86,7 +97,7 @@ func (v *Validator) ValidateValue(fldPath *field.Path, value any) (errs field.Er
 			errs = append(errs, field.InternalError(fldPath, fmt.Errorf("validation failed: %v", r)))
 		}
 	}()
-	res := validate.NewSchemaValidator(v.openapi, nil, "", strfmt.Default).Validate(value)
+	res := v.engine.Validate(value)
 	if res == nil || res.IsValid() {
 		return nil
 	}
