@@ -168,6 +168,14 @@ func splitJSON(data []byte) ([]chunk, []byte, int, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var out []chunk
 	var consumed int64
+	// Lines are counted incrementally: counting from the start for every
+	// value would make long streams quadratic.
+	line, counted := 1, int64(0)
+	lineAt := func(off int64) int {
+		line += bytes.Count(data[counted:off], []byte("\n"))
+		counted = off
+		return line
+	}
 	for {
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
@@ -184,12 +192,11 @@ func splitJSON(data []byte) ([]chunk, []byte, int, error) {
 					break
 				}
 			}
-			line := 1 + bytes.Count(data[:consumed+int64(i)], []byte("\n"))
-			return out, rest[i:], line, err
+			return out, rest[i:], lineAt(consumed + int64(i)), err
 		}
 		off := dec.InputOffset()
 		start := off - int64(len(raw))
-		out = append(out, chunk{data: raw, line: 1 + bytes.Count(data[:start], []byte("\n")), json: true})
+		out = append(out, chunk{data: raw, line: lineAt(start), json: true})
 		consumed = off
 	}
 }
