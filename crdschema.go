@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/check"
+	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -282,28 +283,11 @@ func sortedUnique(in []string) []string {
 	return out[:n]
 }
 
+// deepCopyMap copies a JSON object so that nothing is shared with it.
 func deepCopyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	out, _ := deepCopy(m).(map[string]any)
+	out, _ := defaulting.DeepCopy(m).(map[string]any)
 	return out
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/check"
+	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -341,23 +342,5 @@ func (e *crdEntry) target(version string) (*target, error) {
 
 // deepCopyMap copies a decoded JSON object so a verb may change it freely.
 func deepCopyMap(m map[string]any) map[string]any {
-	return deepCopy(m).(map[string]any)
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
+	return defaulting.DeepCopy(m).(map[string]any)
 }
