@@ -47,12 +47,20 @@ func (s *Schema) pruneAndCoerce(obj map[string]any) ([]string, field.ErrorList) 
 }
 
 func (s *Schema) coerceWith(obj map[string]any, opts embedded.CoerceOptions, dropNulls bool) ([]string, field.ErrorList) {
-	if err := checkTypeMeta(obj); err != nil {
+	// A create request (dropNulls) meets malformed root metadata before an
+	// unparsable apiVersion; a read meets the apiVersion first.
+	create := dropNulls
+	if err := checkTypeMeta(obj, !create); err != nil {
 		return nil, field.ErrorList{err}
 	}
 	metaPaths, err := embedded.CoerceResourceMeta(obj, opts)
 	if err != nil {
 		return nil, field.ErrorList{err}
+	}
+	if create {
+		if err := checkTypeMeta(obj, true); err != nil {
+			return nil, field.ErrorList{err}
+		}
 	}
 	var paths []prune.Path
 	if !s.preserveUnknownFields {
@@ -74,9 +82,9 @@ func (s *Schema) coerceWith(obj map[string]any, opts embedded.CoerceOptions, dro
 
 // checkTypeMeta fails as the apiserver's decoding of a custom resource does
 // when kind or apiVersion is not a string, or apiVersion is not a
-// group/version. (Objects routed by kind and apiVersion always pass; a bare
-// schema takes any object.)
-func checkTypeMeta(obj map[string]any) *field.Error {
+// group/version (checked only when parseGroupVersion). (Objects routed by
+// kind and apiVersion always pass; a bare schema takes any object.)
+func checkTypeMeta(obj map[string]any, parseGroupVersion bool) *field.Error {
 	for _, k := range [...]string{"kind", "apiVersion"} {
 		if v, found := obj[k]; found {
 			if _, ok := v.(string); !ok {
@@ -85,7 +93,7 @@ func checkTypeMeta(obj map[string]any) *field.Error {
 			}
 		}
 	}
-	if av, _ := obj["apiVersion"].(string); strings.Count(av, "/") > 1 {
+	if av, _ := obj["apiVersion"].(string); parseGroupVersion && strings.Count(av, "/") > 1 {
 		return field.Invalid(field.NewPath("apiVersion"), av, "unexpected GroupVersion string: "+av)
 	}
 	return nil

@@ -130,8 +130,9 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			var routeErr *field.Error
 			if t == nil {
 				t, routeErr = route(crds, d.Object)
-			} else if verb != "default" {
-				// Defaulting decodes nothing; pruning and creating do.
+			} else if verb == "prune" {
+				// Defaulting decodes nothing; apply's pipeline checks kind
+				// and apiVersion itself, in the create request's order.
 				routeErr = typeMetaError(d.Object, false)
 			}
 			if routeErr == nil && len(t.rejected) > 0 {
