@@ -99,11 +99,38 @@ func compareOutputs(verb string, oracle, got []byte) ([]Diff, error) {
 	return diffs, nil
 }
 
+// celNotChecked is the apiserver's CEL validator saying it skipped rules of
+// an invalid object. crdschema does not evaluate CEL rules (out of scope,
+// as the README says), so this error is set aside, not compared.
+const celNotChecked = "some validation rules were not checked"
+
 // errorSet returns the (type, field) pairs of errs.
 func errorSet(errs []fieldError) map[string]bool {
 	s := map[string]bool{}
 	for _, e := range errs {
+		if strings.HasPrefix(e.Detail, celNotChecked) {
+			continue
+		}
 		s[e.Type+" @ "+e.Field] = true
+	}
+	return s
+}
+
+// rejectionSet is errorSet for a request rejected while decoding: the
+// apiserver meets the malformed parts of one embedded resource (apiVersion,
+// kind, metadata) in Go map order, so which of them it reports is random;
+// any of them names the same embedded resource.
+func rejectionSet(errs []fieldError) map[string]bool {
+	s := map[string]bool{}
+	for _, e := range errs {
+		f := e.Field
+		for _, last := range []string{".apiVersion", ".kind", ".metadata"} {
+			if strings.HasSuffix(f, last) {
+				f = strings.TrimSuffix(f, last) + ".<typemeta or metadata>"
+				break
+			}
+		}
+		s[e.Type+" @ "+f] = true
 	}
 	return s
 }
@@ -161,7 +188,7 @@ func compareObject(verb, k string, e, a *line) []Diff {
 		}
 		routing := len(e.Errors) == 1 && (e.Errors[0].Field == "kind" || e.Errors[0].Field == "apiVersion")
 		if !routing {
-			es, gs := errorSet(e.Errors), errorSet(a.Errors)
+			es, gs := rejectionSet(e.Errors), rejectionSet(a.Errors)
 			for p := range gs {
 				if es[p] {
 					return nil
