@@ -17,8 +17,9 @@ import (
 // validators holds what the walkers need beyond the structural schema,
 // compiled once per schema.
 type validators struct {
-	// served is the schema the apiserver defaults with: its defaults pruned
-	// (unless unknown fields are preserved altogether).
+	// served is the schema the apiserver defaults with: its defaults pruned,
+	// embedded metadata inside them coerced (unless unknown fields are
+	// preserved altogether).
 	served *structural.Schema
 	// values validates values against the full schema.
 	values *validation.Validator
@@ -27,9 +28,16 @@ type validators struct {
 func newValidators(s *structural.Schema, preserveUnknownFields bool) *validators {
 	v := &validators{served: s, values: validation.New(s)}
 	if !preserveUnknownFields && s != nil {
-		v.served = defaulting.PruneDefaults(s)
+		v.served = defaulting.PruneDefaultsWith(s, defaulting.PruneOptions{CoerceEmbedded: coerceDefault})
 	}
 	return v
+}
+
+// coerceDefault coerces the embedded resources inside a default value as the
+// apiserver does before serving the schema: malformed parts dropped, no
+// errors.
+func coerceDefault(v any, s *structural.Schema) {
+	embedded.CoerceEmbedded(v, s, embedded.CoerceOptions{DropMalformed: true})
 }
 
 // coerce is the decoding part of a create request, in place: coerce the

@@ -12,9 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/check"
-	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
 )
 
 // target is what an object is routed to: a served version of an accepted
@@ -22,8 +20,7 @@ import (
 type target struct {
 	crd     *schema.CRD // nil with --schema
 	version string
-	props   *schema.Props      // the version's schema; nil when it has none
-	schema  *structural.Schema // built from props; nil when it has none
+	props   *schema.Props // the version's schema; nil when it has none
 	// rejected holds a bare schema's check errors: like a CRD that check
 	// rejects, such a schema would not be served, so it routes nothing.
 	rejected field.ErrorList
@@ -43,14 +40,6 @@ type objectResult struct {
 	Object   any         `json:"object"`
 	Pruned   []string    `json:"pruned"`
 	Errors   []jsonError `json:"errors"`
-}
-
-// verbs maps each object verb to what it does to a routed object. obj is a
-// private copy that the verb may change in place.
-var verbs = map[string]func(obj map[string]any, t *target) result{
-	"prune":   pruneVerb,
-	"default": defaultVerb,
-	"apply":   applyVerb,
 }
 
 // crdEntry is one CRD given with --crd, with its check verdict.
@@ -130,10 +119,6 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			var routeErr *field.Error
 			if t == nil {
 				t, routeErr = route(crds, d.Object)
-			} else if verb == "prune" {
-				// Defaulting decodes nothing; apply's pipeline checks kind
-				// and apiVersion itself, in the create request's order.
-				routeErr = typeMetaError(d.Object, false)
 			}
 			if routeErr == nil && len(t.rejected) > 0 {
 				routeErr = notFound("kind", fmt.Sprintf("the schema would be rejected (%d errors, first: %s)", len(t.rejected), t.rejected[0].Error()))
@@ -141,7 +126,7 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			if routeErr != nil {
 				r.errs = field.ErrorList{routeErr}
 			} else {
-				r = verbs[verb](deepCopyMap(d.Object), t)
+				r = runVerb(verb, t, d.Object)
 			}
 		}
 		if len(r.errs) > 0 {
@@ -216,17 +201,8 @@ func loadBareSchema(path string, stdin io.Reader) (*target, error) {
 	if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
 		return nil, &schema.InputError{File: path, Line: docs[0].Line, Err: fmt.Errorf("cannot decode schema: %w", err)}
 	}
-	t := &target{props: p}
-	t.rejected = check.Schema(p)
+	t := &target{props: p, rejected: check.Schema(p)}
 	check.SortErrors(t.rejected)
-	if len(t.rejected) == 0 {
-		s, err := structural.New(p)
-		if err != nil {
-			// check reports every unbuildable schema; this is a safety net.
-			return nil, &schema.InputError{File: path, Err: err}
-		}
-		t.schema = s
-	}
 	return t, nil
 }
 
@@ -258,17 +234,16 @@ func loadCRDs(paths []string, stdin io.Reader) ([]*crdEntry, error) {
 }
 
 // typeMetaError checks the object's kind and apiVersion as the apiserver's
-// decoder does. With a CRD (required) they must be present and non-empty;
-// with a bare schema a present kind or apiVersion must be a string (null is
-// not), and the apiVersion must parse as a group/version.
-func typeMetaError(obj map[string]any, required bool) *field.Error {
+// decoder does before routing: both present, non-empty strings, the
+// apiVersion a group/version. (With a bare schema there is no routing; the
+// pipeline checks what the apiserver's decoder checks there.)
+func typeMetaError(obj map[string]any) *field.Error {
 	for _, name := range []string{"kind", "apiVersion"} {
-		v, present := obj[name]
+		v := obj[name]
 		str, isString := v.(string)
 		switch {
-		case required && (v == nil || (isString && str == "")):
+		case v == nil || (isString && str == ""):
 			return field.Required(field.NewPath(name), "")
-		case !present:
 		case !isString:
 			return field.Invalid(field.NewPath(name), v, "must be a string")
 		case name == "apiVersion" && strings.Count(str, "/") > 1:
@@ -280,7 +255,7 @@ func typeMetaError(obj map[string]any, required bool) *field.Error {
 
 // route finds the CRD version an object belongs to, or the routing error.
 func route(crds []*crdEntry, obj map[string]any) (*target, *field.Error) {
-	if err := typeMetaError(obj, true); err != nil {
+	if err := typeMetaError(obj); err != nil {
 		return nil, err
 	}
 	kind, apiVersion := obj["kind"].(string), obj["apiVersion"].(string)
@@ -306,11 +281,7 @@ func route(crds []*crdEntry, obj map[string]any) (*target, *field.Error) {
 				served = append(served, v.Name)
 			}
 			if v.Name == version && v.Served {
-				t, err := e.target(version)
-				if err != nil {
-					return nil, field.InternalError(field.NewPath(""), err)
-				}
-				return t, nil
+				return e.target(version), nil
 			}
 		}
 		sort.Strings(served)
@@ -327,21 +298,12 @@ func notFound(path, detail string) *field.Error {
 	return &field.Error{Type: field.ErrorTypeNotFound, Field: path, BadValue: field.OmitValueType{}, Detail: detail}
 }
 
-func (e *crdEntry) target(version string) (*target, error) {
-	if t, ok := e.targets[version]; ok {
-		return t, nil
+// target returns the (one, shared) target of a served version.
+func (e *crdEntry) target(version string) *target {
+	t, ok := e.targets[version]
+	if !ok {
+		t = &target{crd: e.crd, version: version, props: e.crd.SchemaFor(version)}
+		e.targets[version] = t
 	}
-	p := e.crd.SchemaFor(version)
-	s, err := structural.New(p)
-	if err != nil {
-		return nil, err
-	}
-	t := &target{crd: e.crd, version: version, props: p, schema: s}
-	e.targets[version] = t
-	return t, nil
-}
-
-// deepCopyMap copies a decoded JSON object so a verb may change it freely.
-func deepCopyMap(m map[string]any) map[string]any {
-	return defaulting.DeepCopy(m).(map[string]any)
+	return t
 }

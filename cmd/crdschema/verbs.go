@@ -6,19 +6,25 @@ import (
 	crdschema "github.com/crdschema/crdschema"
 )
 
+// verbs maps each object verb to the root package's pipeline call; none of
+// them changes the object it is given.
+var verbs = map[string]func(s *crdschema.Schema, obj map[string]any) crdschema.Result{
+	"prune":   (*crdschema.Schema).Prune,
+	"default": (*crdschema.Schema).Default,
+	"apply":   (*crdschema.Schema).Apply,
+}
+
 // compiled caches the pipeline schema of each routing target; the command
 // handles objects one at a time, so a plain map suffices.
 var compiled = map[*target]*crdschema.Schema{}
 
-// applyVerb is the apply verb applied to one routed object: what the
-// apiserver does to a create request, via the root package's pipeline. obj
-// is the verb's private copy and is changed in place.
-func applyVerb(obj map[string]any, t *target) result {
+// runVerb applies verb to one routed object.
+func runVerb(verb string, t *target, obj map[string]any) result {
 	s, err := pipelineFor(t)
 	if err != nil {
-		return result{errs: field.ErrorList{field.InternalError(field.NewPath(""), err)}}
+		return result{errs: field.ErrorList{field.InternalError(nil, err)}}
 	}
-	r := s.ApplyInPlace(obj)
+	r := verbs[verb](s, obj)
 	var object any
 	if r.Object != nil {
 		object = r.Object
