@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"encoding/json"
+	"github.com/crdschema/crdschema/defaulting"
 	"math"
 	"sort"
 	"strconv"
@@ -297,7 +298,7 @@ func (d *metaDecoder) decodeField(v any, f *fieldSpec) (any, bool) {
 		}
 		return t.UTC().Format(time.RFC3339), true
 	case tRaw:
-		return deepCopy(v), true
+		return defaulting.DeepCopy(v), true
 	case tStringMap:
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -419,24 +420,6 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }
 
 // metaResult is what the ObjectMeta round trip makes of a metadata value.
