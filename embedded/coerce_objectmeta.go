@@ -2,12 +2,12 @@ package embedded
 
 import (
 	"encoding/json"
-	"github.com/crdschema/crdschema/defaulting"
 	"math"
 	"sort"
 	"strconv"
 	"time"
 
+	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/prune"
 )
 
