@@ -3,21 +3,18 @@ package crdschema
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/apply")
 
 // loadCase reads a test case: its first document is a CRD (compiled at its
 // first served version) or a bare schema, the others are objects.
@@ -91,37 +88,18 @@ func render(r Result) goldenLine {
 // the results with <case>.golden (rewrite with -update, then review the
 // diff).
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "apply", "*.yaml"))
-	if len(files) == 0 {
-		t.Fatal("no cases under testdata/apply")
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			s, objs := loadCase(t, f)
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
-			for _, o := range objs {
-				if err := enc.Encode(render(s.Apply(o))); err != nil {
-					t.Fatal(err)
-				}
+	golden.Run(t, filepath.Join("testdata", "apply"), func(t *testing.T, f string, _ []byte) string {
+		s, objs := loadCase(t, f)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		for _, o := range objs {
+			if err := enc.Encode(render(s.Apply(o))); err != nil {
+				t.Fatal(err)
 			}
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", golden, buf.Bytes(), want)
-			}
-		})
-	}
+		}
+		return buf.String()
+	})
 }
 
 func errPairs(errs field.ErrorList) []string {

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,43 +9,18 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/crd")
 
 // TestCRDGolden checks every CRD of testdata/crd/<case>.yaml and compares
 // the sorted errors with <case>.golden. Run with -update to rewrite the
 // golden files after checking the differences by hand.
 func TestCRDGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "crd", "*.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no test cases in testdata/crd")
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
-		t.Run(name, func(t *testing.T) {
-			got := checkCRDFile(t, file)
-			golden := strings.TrimSuffix(file, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("errors differ from %s\n--- got\n%s--- want\n%s", golden, got, want)
-			}
-		})
-	}
+	golden.Run(t, filepath.Join("..", "testdata", "crd"), func(t *testing.T, file string, _ []byte) string {
+		return checkCRDFile(t, file)
+	})
 }
 
 // checkCRDFile renders the errors of every CRD in file: a header line per

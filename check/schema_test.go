@@ -1,7 +1,6 @@
 package check
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,21 +9,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/schema"
 )
-
-// The -update flag may already be registered by another test file of the
-// package (package variables are initialised before any init function).
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // TestSchemaGolden checks every document of testdata/check/<case>.yaml and
 // compares the sorted errors with <case>.golden: bare schemas with Schema,
@@ -32,33 +19,9 @@ func updating() bool {
 // this file answers for). Run with -update to rewrite the golden files
 // after checking the differences by hand.
 func TestSchemaGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "check", "*.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no test cases in testdata/check")
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
-		t.Run(name, func(t *testing.T) {
-			got := checkSchemaFile(t, file)
-			golden := strings.TrimSuffix(file, ".yaml") + ".golden"
-			if updating() {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("errors differ from %s\n--- got\n%s--- want\n%s", golden, got, want)
-			}
-		})
-	}
+	golden.Run(t, filepath.Join("..", "testdata", "check"), func(t *testing.T, file string, _ []byte) string {
+		return checkSchemaFile(t, file)
+	})
 }
 
 // checkSchemaFile renders the errors of every document in file: a header

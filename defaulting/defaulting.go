@@ -16,6 +16,7 @@
 package defaulting
 
 import (
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -144,20 +145,4 @@ func defaultObject(x map[string]any, s *structural.Schema) {
 
 // DeepCopy returns a copy of the JSON value v that shares no maps or slices
 // with it. Scalars are returned as they are.
-func DeepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = DeepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = DeepCopy(e)
-		}
-		return out
-	}
-	return v
-}
+func DeepCopy(v any) any { return jsonvalue.DeepCopy(v) }

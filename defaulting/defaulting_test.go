@@ -3,8 +3,6 @@ package defaulting
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,11 +11,10 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/defaulting")
 
 // coerceEmbedded coerces the embedded resources of a default as the
 // apiserver does before serving it.
@@ -391,67 +388,40 @@ func TestNilAndOddInputs(t *testing.T) {
 // TestGolden runs every testdata/defaulting/<case>.yaml (a schema, then the
 // objects) and compares the defaulted objects with <case>.golden.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "defaulting", "*.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no golden cases")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(f)
+	golden.Run(t, filepath.Join("..", "testdata", "defaulting"), func(t *testing.T, f string, data []byte) string {
+		docs, err := schema.ReadDocuments(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(docs) < 2 {
+			t.Fatal("want a schema and at least one object")
+		}
+		p := &schema.Props{}
+		if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
+			t.Fatal(err)
+		}
+		s, err := structural.New(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig := snapshot(t, s)
+		var out bytes.Buffer
+		for i, d := range docs[1:] {
+			apiserver(d.Object, s)
+			b, err := yaml.Marshal(d.Object)
 			if err != nil {
 				t.Fatal(err)
 			}
-			docs, err := schema.ReadDocuments(f, data)
-			if err != nil {
-				t.Fatal(err)
+			if i > 0 {
+				out.WriteString("---\n")
 			}
-			if len(docs) < 2 {
-				t.Fatal("want a schema and at least one object")
-			}
-			p := &schema.Props{}
-			if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
-				t.Fatal(err)
-			}
-			s, err := structural.New(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			orig := snapshot(t, s)
-			var out bytes.Buffer
-			for i, d := range docs[1:] {
-				apiserver(d.Object, s)
-				b, err := yaml.Marshal(d.Object)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if i > 0 {
-					out.WriteString("---\n")
-				}
-				out.Write(b)
-			}
-			if snapshot(t, s) != orig {
-				t.Error("schema changed")
-			}
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got := out.String(); got != string(want) {
-				t.Errorf("%s differs:\n--- got\n%s--- want\n%s", golden, got, want)
-			}
-		})
-	}
+			out.Write(b)
+		}
+		if snapshot(t, s) != orig {
+			t.Error("schema changed")
+		}
+		return out.String()
+	})
 }
 
 func TestPruneDefaultsCoercesEmbedded(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/prune"
 )
 
@@ -298,7 +298,7 @@ func (d *metaDecoder) decodeField(v any, f *fieldSpec) (any, bool) {
 		}
 		return t.UTC().Format(time.RFC3339), true
 	case tRaw:
-		return defaulting.DeepCopy(v), true
+		return jsonvalue.DeepCopy(v), true
 	case tStringMap:
 		m, ok := v.(map[string]any)
 		if !ok {

@@ -1,25 +1,20 @@
 package embedded_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // coerceCase is one testdata/embedded/<case>.yaml: a resource whose
 // metadata, and whose embedded resources', are coerced.
@@ -36,63 +31,40 @@ type coerceResult struct {
 }
 
 func TestCoerceGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "embedded", "*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases: %v", err)
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
+	golden.Run(t, filepath.Join("..", "testdata", "embedded"), func(t *testing.T, _ string, data []byte) string {
+		var c coerceCase
+		if err := yaml.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		var s *structural.Schema
+		if len(c.Schema) > 0 {
+			var p schema.Props
+			if err := schema.DecodeProps(c.Schema, &p); err != nil {
 				t.Fatal(err)
 			}
-			var c coerceCase
-			if err := yaml.Unmarshal(data, &c); err != nil {
+			var err error
+			if s, err = structural.New(&p); err != nil {
 				t.Fatal(err)
 			}
-			var s *structural.Schema
-			if len(c.Schema) > 0 {
-				var p schema.Props
-				if err := schema.DecodeProps(c.Schema, &p); err != nil {
-					t.Fatal(err)
-				}
-				if s, err = structural.New(&p); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var obj map[string]any
-			if err := utiljson.Unmarshal(c.Object, &obj); err != nil {
-				t.Fatal(err)
-			}
-			paths, errs := embedded.Coerce(obj, s, embedded.CoerceOptions{DropMalformed: c.Drop, ReturnPaths: true})
-			r := coerceResult{Object: obj, Paths: slices.Sorted(slices.Values(prune.Strings(paths))), Errors: []string{}}
-			if r.Paths == nil {
-				r.Paths = []string{}
-			}
-			for _, e := range errs {
-				r.Errors = append(r.Errors, e.Error())
-			}
-			got, err := yaml.Marshal(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s:\n got:\n%s\nwant:\n%s", name, golden, got, want)
-			}
-		})
-	}
+		}
+		var obj map[string]any
+		if err := utiljson.Unmarshal(c.Object, &obj); err != nil {
+			t.Fatal(err)
+		}
+		paths, errs := embedded.Coerce(obj, s, embedded.CoerceOptions{DropMalformed: c.Drop, ReturnPaths: true})
+		r := coerceResult{Object: obj, Paths: slices.Sorted(slices.Values(prune.Strings(paths))), Errors: []string{}}
+		if r.Paths == nil {
+			r.Paths = []string{}
+		}
+		for _, e := range errs {
+			r.Errors = append(r.Errors, e.Error())
+		}
+		got, err := yaml.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(got)
+	})
 }
 
 // RoundTripObjectMeta never changes its input and shares nothing with it.

@@ -1,25 +1,20 @@
 package prune_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // goldenCase is one testdata/prune/<case>.yaml.
 type goldenCase struct {
@@ -85,46 +80,22 @@ func run(obj any, s *structural.Schema, root bool) goldenResult {
 }
 
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "prune", "*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases: %v", err)
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var c goldenCase
-			if err := yaml.Unmarshal(data, &c); err != nil {
-				t.Fatal(err)
-			}
-			s := buildSchema(t, c.Schema)
-			root := c.Root == nil || *c.Root
-			// Numbers as the command reads them: int64 when integral.
-			var obj any
-			if err := utiljson.Unmarshal(c.Object, &obj); err != nil {
-				t.Fatal(err)
-			}
-			got, err := yaml.Marshal(run(obj, s, root))
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s:\n got:\n%s\nwant:\n%s", name, golden, got, want)
-			}
-		})
-	}
+	golden.Run(t, filepath.Join("..", "testdata", "prune"), func(t *testing.T, _ string, data []byte) string {
+		var c goldenCase
+		if err := yaml.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		s := buildSchema(t, c.Schema)
+		root := c.Root == nil || *c.Root
+		// Numbers as the command reads them: int64 when integral.
+		var obj any
+		if err := utiljson.Unmarshal(c.Object, &obj); err != nil {
+			t.Fatal(err)
+		}
+		got, err := yaml.Marshal(run(obj, s, root))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(got)
+	})
 }

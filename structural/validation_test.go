@@ -1,8 +1,6 @@
 package structural_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,11 +9,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
+	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/structural")
 
 const goldenDir = "../testdata/structural"
 
@@ -48,44 +45,18 @@ func format(errs field.ErrorList) []string {
 }
 
 func TestGolden(t *testing.T) {
-	cases, err := filepath.Glob(filepath.Join(goldenDir, "*.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Fatal("no golden cases")
-	}
-	for _, c := range cases {
-		name := strings.TrimSuffix(filepath.Base(c), ".yaml")
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := strings.Join(validateYAML(t, data), "\n")
-			if got != "" {
-				got += "\n"
-			}
-			golden := strings.TrimSuffix(c, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create)", err)
-			}
-			if got != string(want) {
-				t.Errorf("errors differ\n--- got\n%s--- want\n%s", got, want)
-			}
-			// Clean cases are named *-ok; failing ones must fail.
-			if strings.HasSuffix(name, "-ok") != (got == "") {
-				t.Errorf("case %s: -ok suffix and error count disagree:\n%s", name, got)
-			}
-		})
-	}
+	golden.Run(t, goldenDir, func(t *testing.T, file string, data []byte) string {
+		got := strings.Join(validateYAML(t, data), "\n")
+		if got != "" {
+			got += "\n"
+		}
+		// Clean cases are named *-ok; failing ones must fail.
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		if strings.HasSuffix(name, "-ok") != (got == "") {
+			t.Errorf("case %s: -ok suffix and error count disagree:\n%s", name, got)
+		}
+		return got
+	})
 }
 
 func TestValidateNil(t *testing.T) {

@@ -1,9 +1,7 @@
 package validation_test
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,12 +12,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/validation")
 
 // goldenCase is one testdata/validation/<case>.yaml: a schema (a resource
 // root), whether the resource is namespaced, and objects to validate as on
@@ -76,49 +73,25 @@ func formatErrors(errs field.ErrorList) []string {
 }
 
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("../testdata/validation/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden cases: %v", err)
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+	golden.Run(t, filepath.Join("..", "testdata", "validation"), func(t *testing.T, _ string, data []byte) string {
+		j, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c goldenCase
+		if err := kjson.Unmarshal(j, &c); err != nil {
+			t.Fatal(err)
+		}
+		s := compileSchema(t, c.Schema)
+		v := validation.New(s)
+		namespaced := c.Namespaced == nil || *c.Namespaced
+		var b strings.Builder
+		for i, obj := range c.Objects {
+			fmt.Fprintf(&b, "# object %d\n", i)
+			for _, l := range formatErrors(validateAsCreate(v, s, obj, namespaced)) {
+				fmt.Fprintln(&b, l)
 			}
-			j, err := yaml.YAMLToJSON(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var c goldenCase
-			if err := kjson.Unmarshal(j, &c); err != nil {
-				t.Fatal(err)
-			}
-			s := compileSchema(t, c.Schema)
-			v := validation.New(s)
-			namespaced := c.Namespaced == nil || *c.Namespaced
-			var b strings.Builder
-			for i, obj := range c.Objects {
-				fmt.Fprintf(&b, "# object %d\n", i)
-				for _, l := range formatErrors(validateAsCreate(v, s, obj, namespaced)) {
-					fmt.Fprintln(&b, l)
-				}
-			}
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got := b.String(); got != string(want) {
-				t.Errorf("%s differs:\n--- got\n%s--- want\n%s", golden, got, want)
-			}
-		})
-	}
+		}
+		return b.String()
+	})
 }

@@ -1,0 +1,23 @@
+// Package jsonvalue holds helpers for plain JSON values (map[string]any,
+// []any, scalars) shared by the walkers.
+package jsonvalue
+
+// DeepCopy returns a copy of a JSON value that shares no map or slice with
+// it. Scalars are returned as they are.
+func DeepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = DeepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = DeepCopy(e)
+		}
+		return out
+	}
+	return v
+}
