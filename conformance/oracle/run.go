@@ -228,7 +228,10 @@ func (r *runner) check(ctx context.Context) int {
 		status = ExitInput
 	}
 	for _, d := range docs {
-		c, err := r.checkDoc(ctx, d, true)
+		c, crashed, err := r.safeCheckDoc(ctx, d, true)
+		if crashed {
+			continue
+		}
 		if err != nil {
 			r.inputError(err)
 			status = ExitInput
@@ -263,6 +266,10 @@ func (r *runner) check(ctx context.Context) int {
 func (r *runner) objects(ctx context.Context, v objectVerb) int {
 	status := ExitOK
 	var router *router
+	// CRDs whose checking panicked in the apiserver's code: the objects
+	// that would have gone to them get no answer (see crash).
+	crashedKinds := map[string]bool{}
+	crashedAll := false
 	if r.opts.schema != "" {
 		docs, docErrs, err := ReadDocuments(r.env.Dir, []string{r.opts.schema}, r.env.Stdin)
 		if err != nil {
@@ -279,7 +286,13 @@ func (r *runner) objects(ctx context.Context, v objectVerb) int {
 			r.inputError(fmt.Errorf("--schema %s: expected exactly one bare schema document", r.opts.schema))
 			return ExitInput
 		}
-		c, err := r.checkDoc(ctx, docs[0], true)
+		c, crashed, err := r.safeCheckDoc(ctx, docs[0], true)
+		if crashed {
+			// Every object would have gone to this schema.
+			crashedAll = true
+			c = &checkedCRD{Kind: KindSchema}
+			err = nil
+		}
 		if err != nil {
 			r.inputError(err)
 			return ExitInput
@@ -300,7 +313,15 @@ func (r *runner) objects(ctx context.Context, v objectVerb) int {
 		}
 		var crds []*checkedCRD
 		for _, d := range docs {
-			c, err := r.checkDoc(ctx, d, false)
+			c, crashed, err := r.safeCheckDoc(ctx, d, false)
+			if crashed {
+				if gk, ok := rawGroupKind(d.Object); ok {
+					crashedKinds[gk] = true
+				} else {
+					crashedAll = true
+				}
+				continue
+			}
 			if err != nil {
 				r.inputError(err)
 				status = ExitInput
@@ -326,7 +347,14 @@ func (r *runner) objects(ctx context.Context, v objectVerb) int {
 	}
 	first := true
 	for _, d := range docs {
-		res := router.process(ctx, v, d)
+		if crashedAll || crashedKinds[objectGroupKind(d.Object)] {
+			r.crash(d, "routed to a CustomResourceDefinition whose checking panicked")
+			continue
+		}
+		res, crashed := r.safeProcess(ctx, router, v, d)
+		if crashed {
+			continue
+		}
 		if len(res.Errors) > 0 && status == ExitOK {
 			status = ExitErrors
 		}
@@ -360,4 +388,68 @@ func (r *runner) objects(ctx context.Context, v objectVerb) int {
 		}
 	}
 	return status
+}
+
+// The apiserver's own code panics on some inputs (for example
+// ValidateCustomResourceSelectableFields on a version without a structural
+// schema). The real server would answer such a request with an internal
+// error, which is no verdict on the semantics, so the oracle answers
+// nothing for that document: it writes one line
+//
+//	oracle: crashed: FILE#DOCUMENT: panic: MESSAGE
+//
+// to standard error, leaves the document out of standard output and does
+// not let it change the exit status. The comparator skips those documents
+// (and only those) and counts them as not compared.
+
+// CrashPrefix starts the standard-error line of a document the oracle could
+// not answer because the apiserver's code panicked on it.
+const CrashPrefix = "oracle: crashed: "
+
+func (r *runner) crash(d Document, why any) {
+	fmt.Fprintf(r.env.Stderr, "%s%s#%d: panic: %v\n", CrashPrefix, d.File, d.Index, why)
+}
+
+// safeCheckDoc is checkDoc, reporting a panic as a crashed document.
+func (r *runner) safeCheckDoc(ctx context.Context, d Document, bareAllowed bool) (c *checkedCRD, crashed bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.crash(d, p)
+			c, crashed, err = nil, true, nil
+		}
+	}()
+	c, err = r.checkDoc(ctx, d, bareAllowed)
+	return c, false, err
+}
+
+// safeProcess is router.process, reporting a panic as a crashed document.
+func (r *runner) safeProcess(ctx context.Context, rt *router, v objectVerb, d Document) (res objectResult, crashed bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.crash(d, p)
+			crashed = true
+		}
+	}()
+	return rt.process(ctx, v, d), false
+}
+
+// rawGroupKind reads spec.group and spec.names.kind of a CRD document as
+// written, as "group/kind".
+func rawGroupKind(obj map[string]interface{}) (string, bool) {
+	spec, _ := obj["spec"].(map[string]interface{})
+	names, _ := spec["names"].(map[string]interface{})
+	group, ok1 := spec["group"].(string)
+	kind, ok2 := names["kind"].(string)
+	return group + "/" + kind, ok1 && ok2
+}
+
+// objectGroupKind is the "group/kind" an object would be routed by.
+func objectGroupKind(obj map[string]interface{}) string {
+	kind, _ := obj["kind"].(string)
+	apiVersion, _ := obj["apiVersion"].(string)
+	group := ""
+	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
+		group = apiVersion[:i]
+	}
+	return group + "/" + kind
 }

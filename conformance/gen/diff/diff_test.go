@@ -63,3 +63,24 @@ func TestNormPath(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutCrashedDocuments checks that only the case files the oracle
+// could not answer are set aside, with the exit-status difference.
+func TestWithoutCrashedDocuments(t *testing.T) {
+	ds := []Diff{
+		{Key: "f0001.yaml#0", Class: "check: extra document in crdschema's output"},
+		{Key: "f0002.yaml#0", Class: "check: crdschema lacks FieldValueInvalid at x"},
+		{Key: "*", Class: "check: exit status 0 (oracle) vs 1 (crdschema)"},
+	}
+	stderr := []byte("oracle: crashed: f0001.yaml#0: panic: boom\nsomething else\n")
+	kept, skipped := withoutCrashedDocuments(ds, stderr)
+	if len(kept) != 1 || kept[0].Key != "f0002.yaml#0" {
+		t.Errorf("kept %v, want only f0002.yaml#0", kept)
+	}
+	if len(skipped) != 1 || skipped["f0001.yaml"] != "panic: boom" {
+		t.Errorf("skipped %v, want f0001.yaml with its reason", skipped)
+	}
+	if kept, skipped := withoutCrashedDocuments(ds, []byte("no crash\n")); len(kept) != 3 || skipped != nil {
+		t.Errorf("without crash lines: kept %d, skipped %v; want all 3 kept", len(kept), skipped)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/crdschema/crdschema/conformance/gen"
+	"github.com/crdschema/crdschema/conformance/oracle"
 )
 
 // Options configure a run.
@@ -68,6 +69,50 @@ type Result struct {
 	OracleCrashes int
 	// CrashedCases counts the case files of those batches.
 	CrashedCases int
+}
+
+// withoutCrashedDocuments drops the differences of every case file with a
+// document the oracle could not answer (its CrashPrefix lines on standard
+// error), and, when there is any, the exit-status difference, which such a
+// document makes meaningless. It returns the remaining differences and the
+// skipped case files with the oracle's reason.
+func withoutCrashedDocuments(ds []Diff, oracleStderr []byte) ([]Diff, map[string]string) {
+	skipped := map[string]string{}
+	for _, l := range strings.Split(string(oracleStderr), "\n") {
+		rest, ok := strings.CutPrefix(l, oracle.CrashPrefix)
+		if !ok {
+			continue
+		}
+		key, why, _ := strings.Cut(rest, ": ")
+		file, _, _ := strings.Cut(key, "#")
+		if _, seen := skipped[file]; !seen {
+			skipped[file] = why
+		}
+	}
+	if len(skipped) == 0 {
+		return ds, nil
+	}
+	kept := ds[:0:0]
+	for _, d := range ds {
+		file, _, _ := strings.Cut(d.Key, "#")
+		if _, crashed := skipped[file]; crashed {
+			continue
+		}
+		if d.Key == "*" && strings.Contains(d.Class, ": exit status ") {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept, skipped
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // oracleCrashed reports whether the oracle died of a panic in the
@@ -251,8 +296,10 @@ func Run(opts Options) (*Result, error) {
 			p, err := opts.runBoth(j.b, j.dir)
 			var ds []Diff
 			crashed := err == nil && oracleCrashed(p)
+			var skipped map[string]string
 			if err == nil && !crashed {
 				ds, err = diffs(j.verb, p)
+				ds, skipped = withoutCrashedDocuments(ds, p.oracle.stderr)
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -268,7 +315,14 @@ func Run(opts Options) (*Result, error) {
 				}
 				return
 			}
-			res.Cases += len(j.b.Cases)
+			if len(skipped) > 0 {
+				res.OracleCrashes++
+				res.CrashedCases += len(skipped)
+				for _, f := range sortedKeys(skipped) {
+					fmt.Fprintf(opts.Log, "oracle crashed on a document (case not compared): %s: %s: %s\n", j.verb, f, firstLine(skipped[f]))
+				}
+			}
+			res.Cases += len(j.b.Cases) - len(skipped)
 			files := map[string]bool{}
 			for _, d := range ds {
 				file, _, _ := strings.Cut(d.Key, "#")
