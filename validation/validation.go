@@ -3,6 +3,7 @@ package validation
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -18,20 +19,68 @@ import (
 // Validator validates values against one compiled schema. It is immutable
 // and safe for concurrent use by any number of goroutines. The zero value and
 // a nil *Validator accept everything.
+//
+// The schema is compiled once into a tree of native checks that yields
+// exactly the errors of kube-openapi's validate engine (the apiserver's),
+// without allocating while a value is valid. Two cases go to the engine
+// itself instead: a schema using keywords the compiler does not implement
+// (patternProperties, dependencies, items given as an array,
+// additionalItems, $ref; possible only through NewFromProps on a
+// non-structural schema) is validated by the engine entirely, and so is any
+// value holding Go types other than map[string]any, []any, string, int64,
+// float64, bool and nil (int, json.Number, typed maps or slices, …).
 type Validator struct {
 	openapi    *spec.Schema
 	structural *structural.Schema
 	// engine is kube-openapi's validator for openapi, built once and shared
 	// by every call, as the apiserver shares one per CRD version.
 	engine *validate.SchemaValidator
+	// compiled is openapi compiled for the walk, nil when it uses a keyword
+	// the walk does not implement.
+	compiled *cnode
+	// lists holds the structural nodes with a list type (set or map) at or
+	// below them: the only ones the list-type walk must visit.
+	lists map[*structural.Schema]bool
 }
 
-// withEngine builds the validator's kube-openapi engine once.
+// withEngine builds the validator's kube-openapi engine and its compiled
+// form once.
 func (v *Validator) withEngine() *Validator {
 	if v.openapi != nil {
 		v.engine = validate.NewSchemaValidator(v.openapi, nil, "", strfmt.Default)
+		if c, ok := compile(v.openapi); ok {
+			v.compiled = c
+		}
+	}
+	if v.structural != nil {
+		v.lists = map[*structural.Schema]bool{}
+		markLists(v.structural, v.lists)
 	}
 	return v
+}
+
+// markLists adds to lists the nodes of s with a list type set or map at or
+// below them, and reports whether s is one.
+func markLists(s *structural.Schema, lists map[*structural.Schema]bool) bool {
+	if s == nil {
+		return false
+	}
+	found := s.ListType == "set" || s.ListType == "map"
+	if markLists(s.Items, lists) {
+		found = true
+	}
+	for _, c := range s.Properties {
+		if markLists(c, lists) {
+			found = true
+		}
+	}
+	if s.AdditionalProperties != nil && markLists(s.AdditionalProperties.Schema, lists) {
+		found = true
+	}
+	if found {
+		lists[s] = true
+	}
+	return found
 }
 
 // New compiles the validator the apiserver uses for custom resources of a
@@ -74,9 +123,12 @@ func NewForDefaults(s *structural.Schema) *Validator {
 // the root (spec.replicas). The object is not changed.
 func (v *Validator) Validate(obj any) field.ErrorList {
 	errs := v.ValidateValue(nil, obj)
-	if v != nil && v.structural != nil {
-		if m, ok := obj.(map[string]any); ok {
-			errs = append(errs, ValidateListSetsAndMaps(nil, v.structural, m)...)
+	if v != nil && v.lists[v.structural] {
+		if m, ok := obj.(map[string]any); ok && m != nil {
+			var buf [64]listStep
+			w := listWalker{relevant: v.lists}
+			w.object(v.structural, m, buf[:0])
+			errs = append(errs, w.errs...)
 		}
 	}
 	return errs
@@ -88,7 +140,14 @@ func (v *Validator) Validate(obj any) field.ErrorList {
 // root gets fldPath itself, one at spec.replicas gets
 // fldPath.Child("spec.replicas"). This is what the apiserver runs on default
 // values (with fldPath ending in .default); list types are not checked there.
-func (v *Validator) ValidateValue(fldPath *field.Path, value any) (errs field.ErrorList) {
+func (v *Validator) ValidateValue(fldPath *field.Path, value any) field.ErrorList {
+	return v.validateValue(fldPath, value, true)
+}
+
+// validateValue is ValidateValue, by the compiled walk when useCompiled is
+// set and the schema and value allow it, by the engine otherwise. A panic
+// becomes an internal error, as in the apiserver.
+func (v *Validator) validateValue(fldPath *field.Path, value any, useCompiled bool) (errs field.ErrorList) {
 	if v == nil || v.engine == nil {
 		return nil
 	}
@@ -97,18 +156,64 @@ func (v *Validator) ValidateValue(fldPath *field.Path, value any) (errs field.Er
 			errs = append(errs, field.InternalError(fldPath, fmt.Errorf("validation failed: %v", r)))
 		}
 	}()
+	if useCompiled && v.compiled != nil {
+		var buf [64]pathElem
+		w := walker{}
+		w.node(v.compiled, buf[:0], value)
+		if !w.unsupported {
+			if len(w.errs) == 0 {
+				return nil
+			}
+			return sortErrors(toFieldErrors(fldPath, dedupErrors(w.errs)))
+		}
+	}
+	return v.validateWithEngine(fldPath, value)
+}
+
+// validateWithEngine is ValidateValue by kube-openapi's engine.
+func (v *Validator) validateWithEngine(fldPath *field.Path, value any) field.ErrorList {
 	res := v.engine.Validate(value)
 	if res == nil || res.IsValid() {
 		return nil
 	}
-	return toFieldErrors(fldPath, res)
+	return toFieldErrors(fldPath, res.Errors)
 }
 
-// toFieldErrors turns the engine's result into field errors, as the
+// dedupErrors drops errors whose message an earlier error has, as the
+// engine's results do when they merge.
+func dedupErrors(errs []error) []error {
+	out := make([]error, 0, len(errs))
+	seen := make(map[string]bool, len(errs))
+	for _, e := range errs {
+		if msg := e.Error(); !seen[msg] {
+			seen[msg] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// sortErrors orders errors by field, type and detail, so that the output
+// does not depend on map iteration order (the engine's does).
+func sortErrors(errs field.ErrorList) field.ErrorList {
+	sort.SliceStable(errs, func(i, j int) bool {
+		a, b := errs[i], errs[j]
+		if a.Field != b.Field {
+			return a.Field < b.Field
+		}
+		if a.Type != b.Type {
+			return a.Type < b.Type
+		}
+		return a.Detail < b.Detail
+	})
+	return errs
+}
+
+// toFieldErrors turns the engine's errors into field errors, as the
 // apiserver does.
-func toFieldErrors(fldPath *field.Path, res *validate.Result) field.ErrorList {
+func toFieldErrors(fldPath *field.Path, result []error) field.ErrorList {
 	var errs field.ErrorList
-	for _, err := range res.Errors {
+	for _, err := range result {
 		verr, ok := err.(*openapierrors.Validation)
 		if !ok {
 			errs = append(errs, field.Invalid(fldPath, "", err.Error()))

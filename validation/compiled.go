@@ -1,0 +1,331 @@
+package validation
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	"k8s.io/kube-openapi/pkg/validation/strfmt"
+)
+
+// A cnode is one schema node compiled for value validation. It holds, in
+// ready-to-use form, every keyword kube-openapi's SchemaValidator reads from
+// the node, so that the walk (walk.go) reproduces the engine's results without
+// building validators, reflecting on values or formatting paths while the
+// value is valid.
+//
+// A cnode tree is immutable once compiled and shared by concurrent walks.
+type cnode struct {
+	// Type keyword: the declared types, joined as the engine prints them, and
+	// which JSON types they include.
+	types       []string
+	typesJoined string
+	hasType     [numKinds]bool // indexed by valueKind
+	hasInteger  bool
+	hasNumber   bool
+	// nullOK: a null value passes the type check (nullable, type null, or
+	// no type at all).
+	nullOK bool
+	// typeApplies: the engine runs its type validator on non-null values
+	// (a type or a format is declared).
+	typeApplies bool
+
+	// format is the node's format as the type validator sees it;
+	// formatChecked says whether strings are checked against it (the
+	// format is registered in strfmt.Default).
+	format        string
+	formatChecked bool
+
+	// Junctors.
+	allOf, anyOf, oneOf []*cnode
+	not                 *cnode
+
+	// String keywords.
+	maxLength, minLength *int64
+	pattern              string
+	re                   *regexp.Regexp
+	reErr                string // the compile error of an invalid pattern
+
+	// Number keywords, with the type and format the engine's number
+	// validator checks ranges against ("" unless exactly one type).
+	numType, numFormat string
+	// checkRange: numeric values are checked against the range of
+	// numType/numFormat (only int32, int64 and float can fail).
+	checkRange bool
+	multipleOf *numBound
+	maximum    *numBound
+	minimum    *numBound
+
+	// Array keywords.
+	items              *cnode
+	minItems, maxItems *int64
+	uniqueItems        bool
+
+	enum []any
+
+	// Object keywords.
+	props               map[string]*cnode
+	required            []string
+	additionalForbidden bool
+	additional          *cnode
+	minProps, maxProps  *int64
+	hasObjectChildren   bool // props, additional or forbidden keys to look at
+	hasStringKeywords   bool
+	hasNumberKeywords   bool
+	hasJunctors         bool
+	needsArrayWork      bool
+	needsObjectWork     bool
+	enumOfStrings       bool // every enum value is a string
+}
+
+// numBound is a multipleOf, maximum or minimum value, with whether it is
+// within the range of the node's numeric type and format (when it is not,
+// the engine reports that on every value and compares as float64).
+type numBound struct {
+	value     float64
+	asInt     int64 // int64(value), the engine's conversion for integer values
+	exclusive bool
+	inRange   bool
+}
+
+// valueKind is the JSON kind of a value the walk handles natively.
+type valueKind uint8
+
+const (
+	kindNull valueKind = iota
+	kindBool
+	kindString
+	kindInt
+	kindFloat
+	kindArray
+	kindObject
+	numKinds
+)
+
+// kindTypeName is the JSON type name the engine infers for a value kind.
+var kindTypeName = [numKinds]string{
+	kindNull: "null", kindBool: "boolean", kindString: "string", kindInt: "integer",
+	kindFloat: "number", kindArray: "array", kindObject: "object",
+}
+
+// compile compiles s and everything below it. It returns false if s uses a
+// keyword the walk does not implement (patternProperties, dependencies,
+// items as an array, additionalItems, $ref); the caller then keeps the
+// engine for the whole validator.
+func compile(s *spec.Schema) (*cnode, bool) {
+	if s == nil {
+		return nil, true
+	}
+	if s.Ref.String() != "" || len(s.PatternProperties) > 0 || len(s.Dependencies) > 0 ||
+		s.AdditionalItems != nil || (s.Items != nil && len(s.Items.Schemas) > 0) {
+		return nil, false
+	}
+	n := &cnode{
+		types:       s.Type,
+		typesJoined: strings.Join(s.Type, ","),
+		format:      s.Format,
+		typeApplies: len(s.Type) > 0 || s.Format != "",
+		nullOK:      len(s.Type) == 0 || s.Nullable || s.Type.Contains("null"),
+		enum:        s.Enum,
+	}
+	for k := range kindTypeName {
+		n.hasType[k] = s.Type.Contains(kindTypeName[k])
+	}
+	n.hasInteger = n.hasType[kindInt]
+	n.hasNumber = n.hasType[kindFloat]
+	n.formatChecked = strfmt.Default.ContainsName(s.Format)
+
+	ok := true
+	sub := func(in []spec.Schema) []*cnode {
+		var out []*cnode
+		for i := range in {
+			c, cok := compile(&in[i])
+			ok = ok && cok
+			out = append(out, c)
+		}
+		return out
+	}
+	n.allOf, n.anyOf, n.oneOf = sub(s.AllOf), sub(s.AnyOf), sub(s.OneOf)
+	if s.Not != nil {
+		var cok bool
+		n.not, cok = compile(s.Not)
+		ok = ok && cok
+	}
+	n.hasJunctors = len(n.allOf)+len(n.anyOf)+len(n.oneOf) > 0 || n.not != nil
+
+	n.maxLength, n.minLength = s.MaxLength, s.MinLength
+	if s.Pattern != "" {
+		n.pattern = s.Pattern
+		n.re, n.reErr = cachedRegexp(s.Pattern)
+	}
+	n.hasStringKeywords = n.maxLength != nil || n.minLength != nil || n.pattern != ""
+
+	if len(s.Type) == 1 {
+		switch s.Type[0] {
+		case "integer":
+			n.numType = "integer"
+			if s.Format == "int32" || s.Format == "int64" {
+				n.numFormat = s.Format
+			}
+		case "number":
+			n.numType = "number"
+			if s.Format == "float" || s.Format == "double" {
+				n.numFormat = s.Format
+			}
+		}
+	}
+	n.checkRange = n.numType == "integer" || n.numFormat == "float"
+	bound := func(v *float64, exclusive bool) *numBound {
+		if v == nil {
+			return nil
+		}
+		return &numBound{value: *v, asInt: int64(*v), exclusive: exclusive, inRange: floatInRange(*v, n.numType, n.numFormat)}
+	}
+	n.multipleOf = bound(s.MultipleOf, false)
+	n.maximum = bound(s.Maximum, s.ExclusiveMaximum)
+	n.minimum = bound(s.Minimum, s.ExclusiveMinimum)
+	n.hasNumberKeywords = n.checkRange || n.multipleOf != nil || n.maximum != nil || n.minimum != nil
+
+	if s.Items != nil && s.Items.Schema != nil {
+		var cok bool
+		n.items, cok = compile(s.Items.Schema)
+		ok = ok && cok
+	}
+	n.minItems, n.maxItems, n.uniqueItems = s.MinItems, s.MaxItems, s.UniqueItems
+	n.needsArrayWork = n.items != nil || n.minItems != nil || n.maxItems != nil || n.uniqueItems
+
+	if len(s.Properties) > 0 {
+		n.props = make(map[string]*cnode, len(s.Properties))
+		for k := range s.Properties {
+			p := s.Properties[k]
+			c, cok := compile(&p)
+			ok = ok && cok
+			n.props[k] = c
+		}
+	}
+	n.required = s.Required
+	if ap := s.AdditionalProperties; ap != nil {
+		if !ap.Allows {
+			n.additionalForbidden = true
+		} else if ap.Schema != nil {
+			var cok bool
+			n.additional, cok = compile(ap.Schema)
+			ok = ok && cok
+		}
+	}
+	n.minProps, n.maxProps = s.MinProperties, s.MaxProperties
+	n.hasObjectChildren = len(n.props) > 0 || n.additional != nil || n.additionalForbidden
+	n.needsObjectWork = n.hasObjectChildren || len(n.required) > 0 || n.minProps != nil || n.maxProps != nil
+
+	n.enumOfStrings = len(n.enum) > 0
+	for _, e := range n.enum {
+		if _, isString := e.(string); !isString {
+			n.enumOfStrings = false
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	return n, true
+}
+
+// regexps caches compiled patterns by their source, shared by all
+// validators (many CRDs repeat the same patterns).
+var regexps sync.Map // string → regexpEntry
+
+type regexpEntry struct {
+	re  *regexp.Regexp
+	err string
+}
+
+// cachedRegexp compiles pattern once, as the engine compiles it (Go RE2
+// syntax), returning the compile error text for an invalid pattern.
+func cachedRegexp(pattern string) (*regexp.Regexp, string) {
+	if e, ok := regexps.Load(pattern); ok {
+		return e.(regexpEntry).re, e.(regexpEntry).err
+	}
+	re, err := regexp.Compile(pattern)
+	e := regexpEntry{re: re}
+	if err != nil {
+		e.err = err.Error()
+	}
+	regexps.Store(pattern, e)
+	return e.re, e.err
+}
+
+// Numeric helpers mirroring go-openapi's conversions.
+
+// maxJSONInteger is the largest float64 go-openapi treats as a JSON
+// integer (2^53-1, JavaScript's MAX_SAFE_INTEGER).
+const maxJSONInteger = float64(1<<53 - 1)
+
+// isJSONInteger reports whether f is, within go-openapi's tolerance, an
+// integer in [-(2^53-1), 2^53-1] (its IsFloat64AJSONInteger).
+func isJSONInteger(f float64) bool {
+	if math.IsNaN(f) || math.IsInf(f, 0) || f < -maxJSONInteger || f > maxJSONInteger {
+		return false
+	}
+	r := math.Round(f)
+	if f == r {
+		return true
+	}
+	if r == 0 {
+		return false
+	}
+	d := math.Abs(f - r)
+	if d == 0 {
+		return true
+	}
+	return d < 1e-9*math.Abs(r)
+}
+
+// intInRange reports whether the integer i passes the engine's range check
+// for a numeric type and format: only int32 can fail.
+func intInRange(i int64, numType, numFormat string) bool {
+	if numType == "integer" && numFormat == "int32" {
+		return i >= math.MinInt32 && i <= math.MaxInt32
+	}
+	return true
+}
+
+// floatInRange reports whether f passes the engine's range check: the
+// engine prints f in decimal ('f', shortest) and parses it back as the
+// type's Go type. Common values are decided arithmetically; the rest go
+// through the same printing and parsing.
+func floatInRange(f float64, numType, numFormat string) bool {
+	switch {
+	case numType == "integer":
+		finite := !math.IsNaN(f) && !math.IsInf(f, 0)
+		if finite && f != math.Trunc(f) {
+			return false
+		}
+		if numFormat == "int32" {
+			return finite && f >= math.MinInt32 && f <= math.MaxInt32
+		}
+		if finite && math.Abs(f) <= maxJSONInteger {
+			return true
+		}
+		return parsesAsInt64(f)
+	case numFormat == "float":
+		if !math.IsNaN(f) && math.Abs(f) < 3.4e38 {
+			return true
+		}
+		return parsesAsFloat32(f)
+	}
+	return true
+}
+
+// parsesAsInt64 is the engine's range check for int64 done its way.
+func parsesAsInt64(f float64) bool {
+	_, err := strconv.ParseInt(strconv.FormatFloat(f, 'f', -1, 64), 10, 64)
+	return err == nil
+}
+
+// parsesAsFloat32 is the engine's range check for float done its way.
+func parsesAsFloat32(f float64) bool {
+	_, err := strconv.ParseFloat(strconv.FormatFloat(f, 'f', -1, 64), 32)
+	return err == nil
+}

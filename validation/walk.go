@@ -1,0 +1,853 @@
+package validation
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	openapierrors "k8s.io/kube-openapi/pkg/validation/errors"
+	"k8s.io/kube-openapi/pkg/validation/strfmt"
+)
+
+// The walk validates a value against a cnode tree and yields the errors
+// kube-openapi's SchemaValidator yields for the same schema and value: the
+// same error values (built with kube-openapi's own constructors, so messages
+// and codes are the engine's), kept or dropped by the same rules (best
+// failure of anyOf/oneOf by match count, allOf merging, not), so that
+// toFieldErrors turns both into the same field errors.
+//
+// The engine's result also carries a match count, which decides which
+// failing anyOf/oneOf branch is reported; every walk function returns the
+// match count the engine's result would have.
+//
+// The walk allocates nothing while the value is valid: paths are
+// a stack of pathElems, turned into the engine's path
+// strings only when an error is recorded.
+
+// in is the engine's "in" for body validation.
+const in = "body"
+
+// pathKind says how a path element is joined to its parent's path.
+type pathKind uint8
+
+const (
+	// pathProperty is a specified property: "name" below the root path "",
+	// "parent.name" elsewhere.
+	pathProperty pathKind = iota
+	// pathDotted is "parent.name" even below the root (additional
+	// properties, required keys).
+	pathDotted
+	// pathIndex is "parent[i]".
+	pathIndex
+)
+
+// pathElem is one step of the path to the value being validated.
+type pathElem struct {
+	kind  pathKind
+	name  string
+	index int
+}
+
+// path is the path from the root (the empty path, "") to the value being
+// validated. Children append to it; as the walk is depth-first, siblings
+// reuse the same slot of the backing array, which lives on the stack of
+// ValidateValue for all but very deep values.
+type path []pathElem
+
+// String returns the engine's path string for p.
+func (p path) String() string {
+	if len(p) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range p {
+		switch e.kind {
+		case pathProperty:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(e.name)
+		case pathDotted:
+			b.WriteByte('.')
+			b.WriteString(e.name)
+		case pathIndex:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(e.index))
+			b.WriteByte(']')
+		}
+	}
+	return b.String()
+}
+
+// walker holds the errors of one walk. errs is used as a stack: junctors
+// validate a branch by appending its errors and then keep, move or drop
+// them.
+type walker struct {
+	errs []error
+	// unsupported is set when the value holds a Go type the walk does not
+	// handle natively; the caller then asks the engine.
+	unsupported bool
+	// quiet is set while probing a junctor branch: failures are only
+	// counted (nerr), no error is built, so that branches whose errors the
+	// engine drops cost no allocation.
+	quiet bool
+	nerr  int
+}
+
+func (w *walker) add(err error) { w.errs = append(w.errs, err) }
+
+// failed records a failure and reports whether the caller must build and
+// add its error (not when probing quietly).
+func (w *walker) failed() bool {
+	if w.quiet {
+		w.nerr++
+		return false
+	}
+	return true
+}
+
+// node validates v at path p against n, as SchemaValidator.Validate does,
+// and returns the engine's match count.
+func (w *walker) node(n *cnode, p path, v any) int {
+	if v == nil {
+		// The engine runs only its type and enum validators on null, and
+		// does not count the validators themselves.
+		mc := 1
+		if !n.nullOK {
+			if w.failed() {
+				w.add(openapierrors.InvalidType(p.String(), in, n.typesJoined, "null"))
+			}
+			mc = 0
+		}
+		if len(n.enum) > 0 {
+			// reflect cannot compare an untyped nil: null never matches.
+			if w.failed() {
+				w.add(openapierrors.EnumFail(p.String(), in, nil, n.enum))
+			}
+		}
+		return mc
+	}
+
+	var (
+		kind valueKind
+		s    string
+		i    int64
+		f    float64
+		l    []any
+		m    map[string]any
+	)
+	switch x := v.(type) {
+	case map[string]any:
+		kind, m = kindObject, x
+	case string:
+		kind, s = kindString, x
+	case []any:
+		kind, l = kindArray, x
+	case int64:
+		kind, i = kindInt, x
+	case float64:
+		kind, f = kindFloat, x
+	case bool:
+		kind = kindBool
+	default:
+		w.unsupported = true
+		return 0
+	}
+
+	// The validators run in the engine's order: type, junctors, string,
+	// format, number, array, enum, object. Each one that applies adds one
+	// to the count, plus its own result's count; the node adds one.
+	mc := 2 // junctors always apply, plus the node's own
+	if n.typeApplies {
+		mc += 1 + w.typeCheck(n, p, kind, f)
+	}
+	if n.hasJunctors {
+		mc += w.junctors(n, p, v)
+	} else {
+		mc++
+	}
+	switch kind {
+	case kindString:
+		mc++
+		if n.hasStringKeywords {
+			w.stringCheck(n, p, s)
+		}
+		if n.formatChecked {
+			mc++
+			if !strfmt.Default.Validates(n.format, s) {
+				if w.failed() {
+					w.add(openapierrors.InvalidType(p.String(), in, n.format, s))
+				}
+			}
+		}
+	case kindInt, kindFloat:
+		mc += 2
+		if n.hasNumberKeywords {
+			w.numberCheck(n, p, kind == kindInt, i, f)
+		}
+	case kindArray:
+		mc++
+		if n.needsArrayWork {
+			mc += w.array(n, p, l)
+		} else {
+			mc++
+		}
+	}
+	mc++
+	if len(n.enum) > 0 {
+		w.enumCheck(n, p, v, kind, s)
+	}
+	if kind == kindObject {
+		mc++
+		if n.needsObjectWork {
+			mc += w.object(n, p, m)
+		}
+	}
+	return mc
+}
+
+// typeCheck is the engine's type validator for a non-null value; it returns
+// the validator's own count (1 when the type matches, 0 otherwise).
+func (w *walker) typeCheck(n *cnode, p path, kind valueKind, f float64) int {
+	ok := n.hasType[kind]
+	switch kind {
+	case kindString, kindArray:
+		// A format on a non-numeric node lets every string and array
+		// through.
+		if n.format != "" && !n.hasNumber && !n.hasInteger {
+			return 1
+		}
+	case kindInt:
+		ok = ok || n.hasNumber
+		if n.format != "" && !ok && n.format != "int64" {
+			if w.failed() {
+				w.add(openapierrors.InvalidType(p.String(), in, n.format, "int64"))
+			}
+			return 0
+		}
+	case kindFloat:
+		// An integral float is an integer.
+		ok = ok || (n.hasInteger && isJSONInteger(f))
+		if n.format != "" && !ok && n.format != "float64" {
+			if w.failed() {
+				w.add(openapierrors.InvalidType(p.String(), in, n.format, "float64"))
+			}
+			return 0
+		}
+	default: // bool, object
+		if n.format != "" && !ok {
+			if w.failed() {
+				w.add(openapierrors.InvalidType(p.String(), in, n.format, ""))
+			}
+			return 0
+		}
+	}
+	if !ok {
+		if w.failed() {
+			w.add(openapierrors.InvalidType(p.String(), in, n.typesJoined, kindTypeName[kind]))
+		}
+		return 0
+	}
+	return 1
+}
+
+// stringCheck is the engine's string validator: the first failing of
+// maxLength, minLength (both in runes) and pattern.
+func (w *walker) stringCheck(n *cnode, p path, s string) {
+	if n.maxLength != nil && int64(len(s)) > *n.maxLength && int64(utf8.RuneCountInString(s)) > *n.maxLength {
+		if w.failed() {
+			w.add(openapierrors.TooLong(p.String(), in, *n.maxLength, s))
+		}
+		return
+	}
+	if n.minLength != nil && int64(utf8.RuneCountInString(s)) < *n.minLength {
+		if w.failed() {
+			w.add(openapierrors.TooShort(p.String(), in, *n.minLength, s))
+		}
+		return
+	}
+	if n.pattern != "" {
+		if n.re == nil {
+			if w.failed() {
+				w.add(openapierrors.FailedPattern(p.String(), in, n.pattern+", but pattern is invalid: "+n.reErr, s))
+			}
+		} else if !n.re.MatchString(s) {
+			if w.failed() {
+				w.add(openapierrors.FailedPattern(p.String(), in, n.pattern, s))
+			}
+		}
+	}
+}
+
+// rangeError is the plain error the engine records when a value or a
+// bound is outside the range of the node's numeric type and format.
+func rangeError(n *cnode, prefix string, p path) error {
+	if n.numFormat != "" {
+		return fmt.Errorf("%s value must be of type %s with format %s in %s", prefix, n.numType, n.numFormat, p.String())
+	}
+	return fmt.Errorf("%s value must be of type %s (default format) in %s", prefix, n.numType, p.String())
+}
+
+// numberCheck is the engine's number validator: the value's range, then
+// multipleOf, minimum and maximum, each compared natively (int64 or
+// float64) when its bound is in range, as float64 otherwise.
+func (w *walker) numberCheck(n *cnode, p path, isInt bool, i int64, f float64) {
+	if n.checkRange {
+		var ok bool
+		if isInt {
+			ok = intInRange(i, n.numType, n.numFormat)
+		} else {
+			ok = floatInRange(f, n.numType, n.numFormat)
+		}
+		if !ok {
+			if w.failed() {
+				w.add(rangeError(n, "Checked", p))
+			}
+		}
+	}
+	asFloat := f
+	if isInt {
+		asFloat = float64(i)
+	}
+	if b := n.multipleOf; b != nil {
+		switch {
+		case !b.inRange:
+			if w.failed() {
+				w.add(rangeError(n, "MultipleOf", p))
+			}
+			w.multipleOfFloat(p, asFloat, b.value)
+		case isInt:
+			if b.asInt <= 0 {
+				if w.failed() {
+					w.add(openapierrors.MultipleOfMustBePositive(p.String(), in, b.asInt))
+				}
+			} else if i/b.asInt*b.asInt != i {
+				if w.failed() {
+					w.add(openapierrors.NotMultipleOf(p.String(), in, b.asInt, i))
+				}
+			}
+		default:
+			w.multipleOfFloat(p, f, b.value)
+		}
+	}
+	if b := n.minimum; b != nil {
+		switch {
+		case !b.inRange:
+			if w.failed() {
+				w.add(rangeError(n, "Minimum boundary", p))
+			}
+			w.minimumFloat(p, asFloat, b)
+		case isInt:
+			if i < b.asInt || (b.exclusive && i == b.asInt) {
+				if w.failed() {
+					w.add(openapierrors.ExceedsMinimumInt(p.String(), in, b.asInt, b.exclusive, i))
+				}
+			}
+		default:
+			w.minimumFloat(p, f, b)
+		}
+	}
+	if b := n.maximum; b != nil {
+		switch {
+		case !b.inRange:
+			if w.failed() {
+				w.add(rangeError(n, "Maximum boundary", p))
+			}
+			w.maximumFloat(p, asFloat, b)
+		case isInt:
+			if i > b.asInt || (b.exclusive && i == b.asInt) {
+				if w.failed() {
+					w.add(openapierrors.ExceedsMaximumInt(p.String(), in, b.asInt, b.exclusive, i))
+				}
+			}
+		default:
+			w.maximumFloat(p, f, b)
+		}
+	}
+}
+
+func (w *walker) multipleOfFloat(p path, f, factor float64) {
+	if factor <= 0 {
+		if w.failed() {
+			w.add(openapierrors.MultipleOfMustBePositive(p.String(), in, factor))
+		}
+		return
+	}
+	var q float64
+	if factor < 1 {
+		q = 1 / factor * f
+	} else {
+		q = f / factor
+	}
+	if !isJSONInteger(q) {
+		if w.failed() {
+			w.add(openapierrors.NotMultipleOf(p.String(), in, factor, f))
+		}
+	}
+}
+
+func (w *walker) minimumFloat(p path, f float64, b *numBound) {
+	if f < b.value || (b.exclusive && f <= b.value) {
+		if w.failed() {
+			w.add(openapierrors.ExceedsMinimum(p.String(), in, b.value, b.exclusive, f))
+		}
+	}
+}
+
+func (w *walker) maximumFloat(p path, f float64, b *numBound) {
+	if f > b.value || (b.exclusive && f >= b.value) {
+		if w.failed() {
+			w.add(openapierrors.ExceedsMaximum(p.String(), in, b.value, b.exclusive, f))
+		}
+	}
+}
+
+// array is the engine's array validator (items, minItems, maxItems,
+// uniqueItems); it returns the validator's own count.
+func (w *walker) array(n *cnode, p path, l []any) int {
+	mc := 0
+	if n.items != nil {
+		for i, x := range l {
+			mc += w.node(n.items, append(p, pathElem{kind: pathIndex, index: i}), x)
+		}
+	}
+	size := int64(len(l))
+	if n.minItems != nil && size < *n.minItems {
+		if w.failed() {
+			w.add(openapierrors.TooFewItems(p.String(), in, *n.minItems, size))
+		}
+	}
+	if n.maxItems != nil && size > *n.maxItems {
+		if w.failed() {
+			w.add(openapierrors.TooManyItems(p.String(), in, *n.maxItems, size))
+		}
+	}
+	if n.uniqueItems && hasDeepDuplicate(l) {
+		if w.failed() {
+			w.add(openapierrors.DuplicateItems(p.String(), in))
+		}
+	}
+	return mc + 1
+}
+
+// hasDeepDuplicate reports whether two items of l are reflect.DeepEqual.
+func hasDeepDuplicate(l []any) bool {
+	for i := 1; i < len(l); i++ {
+		for j := 0; j < i; j++ {
+			if deepEqual(l[i], l[j]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// deepEqual is reflect.DeepEqual, without reflection for plain JSON values.
+func deepEqual(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case []any:
+		y, ok := b.([]any)
+		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
+			return false
+		}
+		if len(x) > 0 && &x[0] == &y[0] {
+			return true
+		}
+		for i := range x {
+			if !deepEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
+			return false
+		}
+		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+			return true
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !deepEqual(xv, yv) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// enumCheck is the engine's enum validator: the value matches an entry
+// when it converts (Go conversion rules) to the entry's type and is then
+// deeply equal to it.
+func (w *walker) enumCheck(n *cnode, p path, v any, kind valueKind, s string) {
+	if kind == kindString && n.enumOfStrings {
+		for _, e := range n.enum {
+			if e.(string) == s {
+				return
+			}
+		}
+	} else {
+		for _, e := range n.enum {
+			if enumMatches(v, e) {
+				return
+			}
+		}
+	}
+	if w.failed() {
+		w.add(openapierrors.EnumFail(p.String(), in, v, n.enum))
+	}
+}
+
+// enumMatches reports whether the non-nil value v matches the enum entry e
+// as the engine decides it.
+func enumMatches(v, e any) bool {
+	switch x := v.(type) {
+	case string:
+		if y, ok := e.(string); ok {
+			return x == y
+		}
+	case int64:
+		switch y := e.(type) {
+		case int64:
+			return x == y
+		case float64:
+			return float64(x) == y
+		}
+	case float64:
+		switch y := e.(type) {
+		case float64:
+			return x == y
+		case int64:
+			return int64(x) == y
+		}
+	case bool:
+		if y, ok := e.(bool); ok {
+			return x == y
+		}
+	}
+	t := reflect.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Type().ConvertibleTo(t) && reflect.DeepEqual(rv.Convert(t).Interface(), e)
+}
+
+// object is the engine's object validator; it returns the validator's own
+// count (the sum of its children's).
+func (w *walker) object(n *cnode, p path, m map[string]any) int {
+	mc := 0
+	size := int64(len(m))
+	if n.minProps != nil && size < *n.minProps {
+		if w.failed() {
+			w.add(openapierrors.TooFewProperties(p.String(), in, *n.minProps, size))
+		}
+	}
+	if n.maxProps != nil && size > *n.maxProps {
+		if w.failed() {
+			w.add(openapierrors.TooManyProperties(p.String(), in, *n.maxProps, size))
+		}
+	}
+	if n.hasObjectChildren {
+		for k, x := range m {
+			if c, ok := n.props[k]; ok {
+				mc += w.node(c, append(p, pathElem{kind: pathProperty, name: k}), x)
+				continue
+			}
+			if n.additionalForbidden {
+				if w.failed() {
+					w.add(openapierrors.PropertyNotAllowed(p.String(), in, k))
+				}
+			} else if n.additional != nil {
+				mc += w.node(n.additional, append(p, pathElem{kind: pathDotted, name: k}), x)
+			}
+		}
+	}
+	for _, k := range n.required {
+		if _, ok := m[k]; !ok {
+			if w.failed() {
+				w.add(openapierrors.Required(append(p, pathElem{kind: pathDotted, name: k}).String(), in))
+			}
+		}
+	}
+	return mc
+}
+
+// junctors is the engine's junctor validator (anyOf, oneOf, allOf, not); it
+// returns the validator's own count.
+//
+// Branches whose errors may be dropped are first probed quietly; only the
+// branch whose errors the engine reports is walked again to build them.
+// Where an error message could start with IMPORTANT! (the engine then keeps
+// it from any branch), junctorsExact builds every branch's errors.
+func (w *walker) junctors(n *cnode, p path, v any) int {
+	if mayBeImportant(p) {
+		if !w.quiet {
+			return w.junctorsExact(n, p, v)
+		}
+		w.quiet = false
+		e0 := len(w.errs)
+		mc := w.junctorsExact(n, p, v)
+		w.nerr += len(w.errs) - e0
+		w.errs = w.errs[:e0]
+		w.quiet = true
+		return mc
+	}
+	mc := 0
+	if len(n.anyOf) > 0 {
+		best, bestMC, succeeded := -1, 0, false
+		for i, b := range n.anyOf {
+			ok, bmc := w.probe(b, p, v)
+			if ok {
+				succeeded = true
+				mc += bmc
+				break
+			}
+			if best < 0 || bmc > bestMC {
+				best, bestMC = i, bmc
+			}
+		}
+		if !succeeded {
+			if w.failed() {
+				w.add(openapierrors.New(openapierrors.CompositeErrorCode, "%q must validate at least one schema (anyOf)", p.String()))
+				w.node(n.anyOf[best], p, v)
+			}
+			mc += bestMC
+		}
+	}
+	if len(n.oneOf) > 0 {
+		best, bestMC, validated, firstMC := -1, 0, 0, 0
+		for i, b := range n.oneOf {
+			ok, bmc := w.probe(b, p, v)
+			if ok {
+				validated++
+				if validated == 1 {
+					firstMC = bmc
+				}
+				best = -1
+				continue
+			}
+			if validated == 0 && (best < 0 || bmc > bestMC) {
+				best, bestMC = i, bmc
+			}
+		}
+		if validated == 1 {
+			mc += firstMC
+		} else {
+			if w.failed() {
+				why := "Found none valid"
+				if validated > 1 {
+					why = fmt.Sprintf("Found %d valid alternatives", validated)
+				}
+				w.add(openapierrors.New(openapierrors.CompositeErrorCode, "%q must validate one and only one schema (oneOf). %s", p.String(), why))
+				if best >= 0 {
+					w.node(n.oneOf[best], p, v)
+				}
+			}
+			if best >= 0 {
+				mc += bestMC
+			}
+		}
+	}
+	if len(n.allOf) > 0 {
+		validated := 0
+		for _, b := range n.allOf {
+			m := w.mark()
+			mc += w.node(b, p, v)
+			if w.mark() == m {
+				validated++
+			}
+		}
+		if validated != len(n.allOf) && w.failed() {
+			why := ""
+			if validated == 0 {
+				why = ". None validated"
+			}
+			w.add(openapierrors.New(openapierrors.CompositeErrorCode, "%q must validate all the schemas (allOf)%s", p.String(), why))
+		}
+	}
+	if n.not != nil {
+		if ok, _ := w.probe(n.not, p, v); ok && w.failed() {
+			w.add(openapierrors.New(openapierrors.CompositeErrorCode, "%q must not validate the schema (not)", p.String()))
+		}
+	}
+	return mc + 1
+}
+
+// mark returns a position that changes when a failure is recorded.
+func (w *walker) mark() int {
+	if w.quiet {
+		return w.nerr
+	}
+	return len(w.errs)
+}
+
+// probe walks n quietly and reports whether v is valid, with the count.
+func (w *walker) probe(n *cnode, p path, v any) (bool, int) {
+	quiet, n0 := w.quiet, w.nerr
+	w.quiet = true
+	mc := w.node(n, p, v)
+	ok := w.nerr == n0
+	w.quiet, w.nerr = quiet, n0
+	return ok, mc
+}
+
+// mayBeImportant reports whether an error at p or below could have a
+// message starting with IMPORTANT!: messages start with their path, so
+// only below the root path "" or a top-level property named IMPORTANT!….
+func mayBeImportant(p path) bool {
+	for _, e := range p {
+		if e.kind != pathProperty {
+			return false
+		}
+		if e.name != "" {
+			return strings.HasPrefix(e.name, importantPrefix)
+		}
+	}
+	return true
+}
+
+// junctorsExact is the engine's junctor validator (anyOf, oneOf, allOf,
+// not) step by step, with the engine's keeping of IMPORTANT! errors; it
+// returns the validator's own count. It runs only when errors are built.
+func (w *walker) junctorsExact(n *cnode, p path, v any) int {
+	mc := 0
+	// Errors of branches whose message starts with IMPORTANT! are kept
+	// whatever the branch outcome, as the engine keeps them.
+	var keepAll, keepOne, keepAny []error
+
+	if len(n.anyOf) > 0 {
+		start := len(w.errs)
+		best, bestMC, succeeded := false, 0, false
+		for _, b := range n.anyOf {
+			b0 := len(w.errs)
+			bmc := w.node(b, p, v)
+			keepAny = appendImportant(keepAny, w.errs[b0:])
+			if len(w.errs) == b0 {
+				w.errs = w.errs[:start]
+				best, succeeded, keepAny = false, true, nil
+				mc += bmc
+				break
+			}
+			if !best || bmc > bestMC {
+				w.errs = append(w.errs[:start], w.errs[b0:]...)
+				best, bestMC = true, bmc
+			} else {
+				w.errs = w.errs[:b0]
+			}
+		}
+		if !succeeded {
+			w.errs = slices.Insert(w.errs, start, error(openapierrors.New(openapierrors.CompositeErrorCode,
+				"%q must validate at least one schema (anyOf)", p.String())))
+			mc += bestMC
+		}
+	}
+
+	if len(n.oneOf) > 0 {
+		start := len(w.errs)
+		best, bestMC, validated, firstMC := false, 0, 0, 0
+		for _, b := range n.oneOf {
+			b0 := len(w.errs)
+			bmc := w.node(b, p, v)
+			keepOne = appendImportant(keepOne, w.errs[b0:])
+			if len(w.errs) == b0 {
+				validated++
+				if validated == 1 {
+					firstMC = bmc
+				}
+				w.errs = w.errs[:start]
+				best, keepOne = false, nil
+				continue
+			}
+			if validated == 0 && (!best || bmc > bestMC) {
+				w.errs = append(w.errs[:start], w.errs[b0:]...)
+				best, bestMC = true, bmc
+			} else {
+				w.errs = w.errs[:b0]
+			}
+		}
+		if validated == 1 {
+			mc += firstMC
+		} else {
+			why := "Found none valid"
+			if validated > 1 {
+				why = fmt.Sprintf("Found %d valid alternatives", validated)
+			}
+			w.errs = slices.Insert(w.errs, start, error(openapierrors.New(openapierrors.CompositeErrorCode,
+				"%q must validate one and only one schema (oneOf). %s", p.String(), why)))
+			if best {
+				mc += bestMC
+			}
+		}
+	}
+
+	if len(n.allOf) > 0 {
+		validated := 0
+		for _, b := range n.allOf {
+			b0 := len(w.errs)
+			mc += w.node(b, p, v)
+			keepAll = appendImportant(keepAll, w.errs[b0:])
+			if len(w.errs) == b0 {
+				validated++
+			}
+		}
+		if validated != len(n.allOf) {
+			why := ""
+			if validated == 0 {
+				why = ". None validated"
+			}
+			w.add(openapierrors.New(openapierrors.CompositeErrorCode, "%q must validate all the schemas (allOf)%s", p.String(), why))
+		}
+	}
+
+	if n.not != nil {
+		b0 := len(w.errs)
+		w.node(n.not, p, v)
+		valid := len(w.errs) == b0
+		w.errs = w.errs[:b0]
+		if valid {
+			w.add(openapierrors.New(openapierrors.CompositeErrorCode, "%q must not validate the schema (not)", p.String()))
+		}
+	}
+
+	w.errs = append(w.errs, keepAll...)
+	w.errs = append(w.errs, keepOne...)
+	w.errs = append(w.errs, keepAny...)
+	return mc + 1
+}
+
+// importantPrefix marks the branch errors the engine keeps from failed
+// junctor branches whatever their match count (it strips the prefix).
+const importantPrefix = "IMPORTANT!"
+
+type plainError string
+
+func (e plainError) Error() string { return string(e) }
+
+func appendImportant(dst, errs []error) []error {
+	for _, e := range errs {
+		if msg := e.Error(); strings.HasPrefix(msg, importantPrefix) {
+			dst = append(dst, plainError(strings.TrimPrefix(msg, importantPrefix)))
+		}
+	}
+	return dst
+}
