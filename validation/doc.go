@@ -1,10 +1,13 @@
 // Package validation validates objects against the full OpenAPI v3 schema of
 // a CustomResourceDefinition the way the Kubernetes apiserver does on create:
-// kube-openapi's validate engine (the engine the apiserver uses) run against
-// the schema converted exactly as the apiserver converts it, with its results
+// the errors of kube-openapi's validate engine (the engine the apiserver
+// uses) for the schema converted exactly as the apiserver converts it,
 // turned into an apimachinery field.ErrorList with the apiserver's error
 // types, paths and messages, plus the x-kubernetes-list-type set/map
-// uniqueness checks.
+// uniqueness checks. The schema is compiled once into native checks that
+// reproduce the engine's results without allocating for valid values; the
+// engine itself is used only for schemas and values the compiled checks do
+// not cover (see Validator).
 //
 // A Validator is compiled once from a structural schema and is then safe for
 // concurrent use by any number of goroutines:
