@@ -245,6 +245,14 @@ func IsCRD(doc map[string]any) bool {
 // v1beta1, applies that version's scheme defaults and converts it to the
 // internal form the apiserver validates.
 func DecodeCRD(data []byte) (*CRD, error) {
+	if crd, ok := fastDecodeCRD(data); ok {
+		return crd, nil
+	}
+	return decodeCRDExact(data)
+}
+
+// decodeCRDExact is DecodeCRD with apimachinery's JSON decoder.
+func decodeCRDExact(data []byte) (*CRD, error) {
 	var tm struct {
 		APIVersion string `json:"apiVersion"`
 	}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"reflect"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 )
@@ -208,5 +209,15 @@ func (p PropsOrStringArray) MarshalJSON() ([]byte, error) {
 // DecodeProps decodes a JSON schema document into p with the apiserver's
 // decoding rules.
 func DecodeProps(data []byte, p *Props) error {
+	if p != nil && reflect.ValueOf(p).Elem().IsZero() {
+		if fp, ok := fastDecodeProps(data); ok {
+			*p = *fp
+			return nil
+		}
+	}
+	return decodePropsExact(data, p)
+}
+
+func decodePropsExact(data []byte, p *Props) error {
 	return kjson.Unmarshal(data, p)
 }

@@ -120,6 +120,17 @@ var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 // (sigs.k8s.io/yaml). List documents are expanded. Errors name the file
 // and, where known, the line.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
+	return readDocuments(name, data, true)
+}
+
+// readDocumentsExact is ReadDocuments without the fast paths: every YAML
+// document goes through sigs.k8s.io/yaml and every document is decoded with
+// apimachinery's JSON decoder.
+func readDocumentsExact(name string, data []byte) ([]Document, error) {
+	return readDocuments(name, data, false)
+}
+
+func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 	var docs []Document
 	chunks := []chunk(nil)
 	trimmed := bytes.TrimLeftFunc(data, unicode.IsSpace)
@@ -142,6 +153,15 @@ func ReadDocuments(name string, data []byte) ([]Document, error) {
 	}
 	for _, c := range chunks {
 		js := c.data
+		if fast {
+			if d, ok := fastChunk(c); ok {
+				if d.skip {
+					continue
+				}
+				docs = appendExpanded(docs, name, c.line, d.json, d.value)
+				continue
+			}
+		}
 		if !c.json {
 			var err error
 			js, err = yaml.YAMLToJSON(c.data)

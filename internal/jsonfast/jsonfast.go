@@ -1,0 +1,382 @@
+// Package jsonfast decodes JSON into the plain Go values that
+// k8s.io/apimachinery/pkg/util/json.Unmarshal produces for an any target:
+// map[string]any, []any, string, bool, nil, int64 for integers that fit and
+// float64 for every other number.
+//
+// It is a fast path, not a replacement: whenever the input is invalid or
+// holds anything whose exact treatment it does not reproduce (duplicate
+// object keys, invalid UTF-8, surrogate escapes, numbers that do not parse,
+// very deep nesting), it declines and the caller must use the exact decoder,
+// which then also produces the exact error.
+package jsonfast
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxDepth is the nesting depth beyond which Decode declines.
+const MaxDepth = 1000
+
+// Decode decodes one JSON value (with optional surrounding whitespace). ok
+// is false when it declines; v is then nil. The result never aliases data.
+func Decode(data []byte) (v any, ok bool) {
+	d := decoder{data: data}
+	d.skipSpace()
+	v = d.value(0)
+	if d.fail {
+		return nil, false
+	}
+	d.skipSpace()
+	if d.pos != len(d.data) {
+		return nil, false
+	}
+	return v, true
+}
+
+type decoder struct {
+	data []byte
+	pos  int
+	fail bool
+	buf  []byte
+}
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) value(depth int) any {
+	if d.pos >= len(d.data) || depth > MaxDepth {
+		d.fail = true
+		return nil
+	}
+	switch c := d.data[d.pos]; c {
+	case '{':
+		return d.object(depth + 1)
+	case '[':
+		return d.array(depth + 1)
+	case '"':
+		s, ok := d.str()
+		if !ok {
+			d.fail = true
+			return nil
+		}
+		return s
+	case 't':
+		return d.literal("true", true)
+	case 'f':
+		return d.literal("false", false)
+	case 'n':
+		return d.literal("null", nil)
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return d.number()
+		}
+	}
+	d.fail = true
+	return nil
+}
+
+func (d *decoder) literal(word string, v any) any {
+	if len(d.data)-d.pos >= len(word) && string(d.data[d.pos:d.pos+len(word)]) == word {
+		d.pos += len(word)
+		return v
+	}
+	d.fail = true
+	return nil
+}
+
+func (d *decoder) object(depth int) any {
+	d.pos++ // '{'
+	m := make(map[string]any)
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return m
+	}
+	for !d.fail {
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			d.fail = true
+			return nil
+		}
+		k, ok := d.str()
+		if !ok {
+			d.fail = true
+			return nil
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			d.fail = true
+			return nil
+		}
+		d.pos++
+		d.skipSpace()
+		v := d.value(depth)
+		if d.fail {
+			return nil
+		}
+		if _, dup := m[k]; dup {
+			d.fail = true
+			return nil
+		}
+		m[k] = v
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			break
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.skipSpace()
+			continue
+		case '}':
+			d.pos++
+			return m
+		}
+		break
+	}
+	d.fail = true
+	return nil
+}
+
+func (d *decoder) array(depth int) any {
+	d.pos++ // '['
+	a := make([]any, 0, 4)
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return a
+	}
+	for !d.fail {
+		v := d.value(depth)
+		if d.fail {
+			return nil
+		}
+		a = append(a, v)
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			break
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.skipSpace()
+			continue
+		case ']':
+			d.pos++
+			return a
+		}
+		break
+	}
+	d.fail = true
+	return nil
+}
+
+// number reads a number with JSON's grammar: an integer without '.' that
+// fits becomes int64, anything else float64 (declining when it does not
+// parse, e.g. out of range).
+func (d *decoder) number() any {
+	b, start := d.data, d.pos
+	i := start
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		d.fail = true
+		return nil
+	}
+	dot := false
+	if i < len(b) && b[i] == '.' {
+		dot = true
+		i++
+		j := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == j {
+			d.fail = true
+			return nil
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == j {
+			d.fail = true
+			return nil
+		}
+	}
+	d.pos = i
+	v, ok := NumberValue(b[start:i], dot)
+	if !ok {
+		d.fail = true
+	}
+	return v
+}
+
+// NumberValue converts the text of a valid JSON number as apimachinery's
+// decoder does: int64 when the text has no '.' and fits, float64 otherwise.
+// ok is false when the number does not parse as a float64 either.
+func NumberValue(text []byte, dot bool) (any, bool) {
+	if !dot {
+		if n, ok := parseInt(text); ok {
+			return n, true
+		}
+	}
+	f, err := strconv.ParseFloat(string(text), 64)
+	if err != nil {
+		return nil, false
+	}
+	return f, true
+}
+
+// parseInt parses a decimal integer with an optional '-' when it fits an
+// int64 (strconv.ParseInt(s, 10, 64) without the allocation).
+func parseInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if neg {
+		if n > 1<<63 {
+			return 0, false
+		}
+		return -int64(n), true
+	}
+	if n > 1<<63-1 {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+// str reads a string starting at the opening quote.
+func (d *decoder) str() (string, bool) {
+	b := d.data
+	i := d.pos + 1
+	start := i
+	ascii := true
+	for i < len(b) {
+		c := b[i]
+		if c == '"' {
+			if !ascii && !utf8.Valid(b[start:i]) {
+				return "", false
+			}
+			d.pos = i + 1
+			return string(b[start:i]), true
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", false
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+		i++
+	}
+	if i >= len(b) {
+		return "", false
+	}
+	// With escapes.
+	if !ascii && !utf8.Valid(b[start:i]) {
+		return "", false
+	}
+	out := append(d.buf[:0], b[start:i]...)
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			d.buf = out
+			return string(out), true
+		case c < 0x20:
+			return "", false
+		case c == '\\':
+			i++
+			if i >= len(b) {
+				return "", false
+			}
+			switch b[i] {
+			case '"', '\\', '/':
+				out = append(out, b[i])
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				if i+4 >= len(b) {
+					return "", false
+				}
+				var r rune
+				for _, h := range b[i+1 : i+5] {
+					switch {
+					case h >= '0' && h <= '9':
+						r = r<<4 | rune(h-'0')
+					case h >= 'a' && h <= 'f':
+						r = r<<4 | rune(h-'a'+10)
+					case h >= 'A' && h <= 'F':
+						r = r<<4 | rune(h-'A'+10)
+					default:
+						return "", false
+					}
+				}
+				if r >= 0xD800 && r < 0xE000 {
+					return "", false // surrogates: left to the exact decoder
+				}
+				out = utf8.AppendRune(out, r)
+				i += 4
+			default:
+				return "", false
+			}
+			i++
+		case c < 0x80:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", false
+			}
+			out = append(out, b[i:i+size]...)
+			i += size
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,124 @@
+package jsonfast
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	kjson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+)
+
+// exact is the decoder the fast path must agree with.
+func exact(data []byte) (any, error) {
+	var v any
+	err := kjson.Unmarshal(data, &v)
+	return v, err
+}
+
+// agree fails the test when the fast path accepts data and disagrees with
+// the exact decoder. It reports whether the fast path declined.
+func agree(t testing.TB, data []byte) (declined bool) {
+	t.Helper()
+	got, ok := Decode(data)
+	want, err := exact(data)
+	if !ok {
+		return true
+	}
+	if err != nil {
+		t.Fatalf("fast path accepted %q, exact decoder failed: %v", data, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("fast path on %q:\n got %#v\nwant %#v", data, got, want)
+	}
+	return false
+}
+
+var cases = []string{
+	`{}`, `[]`, `null`, `true`, `false`, `0`, `-0`, `1`, `-1`, `1.0`, `1e2`, `1E+2`, `-1.5e-3`,
+	`9223372036854775807`, `9223372036854775808`, `-9223372036854775808`, `-9223372036854775809`,
+	`123456789012345678901234567890`, `1e400`, `-1e400`, `1e-400`, `01`, `1.`, `.5`, `-`, `+1`,
+	`"a"`, `"\u00e9\n\t\"\\\/\b\f\r"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\udc00x"`, "\"\xff\"", "\"a\xc3\"",
+	"\"\x01\"", `"é"`, `{"a":1,"a":2}`, `{"a":1,"A":2}`, `{"a":[1,2,{"b":null}]}`, ` {"a" : 1 } `,
+	`{"a":1,}`, `[1,]`, `[1 2]`, `{"a" 1}`, `{1:2}`, `tru`, `nul`, `{"a":1} x`, `{"a":1}{}`, ``, ` `,
+	`"\u0000"`, `"\uD7FF\uE000"`, `[[[[[]]]]]`, `{"a":{"b":{"c":[true,false,null,"x",1.25]}}}`,
+}
+
+func TestDecodeCases(t *testing.T) {
+	for _, c := range cases {
+		agree(t, []byte(c))
+	}
+	// Values that must take the fast path.
+	for _, c := range []string{`{"a":[1,2.5,"x",true,null,{}]}`, `123`, `"\u00e9"`, `-0`} {
+		if _, ok := Decode([]byte(c)); !ok {
+			t.Errorf("fast path declined %q", c)
+		}
+	}
+}
+
+func TestDecodeDeep(t *testing.T) {
+	for _, n := range []int{MaxDepth - 1, MaxDepth, MaxDepth + 1, 20000} {
+		data := []byte(strings.Repeat("[", n) + strings.Repeat("]", n))
+		agree(t, data)
+		data = []byte(strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n))
+		agree(t, data)
+	}
+}
+
+// TestDecodeCorpus compares the fast path with the exact decoder on every
+// JSON file of the shared corpus and the repository's testdata.
+func TestDecodeCorpus(t *testing.T) {
+	var files []string
+	for _, root := range []string{"../../../shared", "../../testdata", "../../schema/testdata", "../../conformance"} {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml")) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	if len(files) == 0 {
+		t.Skip("no JSON files")
+	}
+	declined, valid := 0, 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(f, ".yaml") {
+			// As kubectl sends it.
+			if data, err = yaml.YAMLToJSON(data); err != nil {
+				continue
+			}
+		}
+		if _, err := exact(data); err == nil {
+			valid++
+			if agree(t, data) {
+				declined++
+				t.Logf("declined %s", f)
+			}
+		} else {
+			agree(t, data)
+		}
+	}
+	t.Logf("fast path declined %d of %d valid JSON files (%d files)", declined, valid, len(files))
+	if declined*50 > valid {
+		t.Errorf("fast path declined %d of %d valid files", declined, valid)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, c := range cases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := append([]byte(nil), data...)
+		agree(t, data)
+		if string(in) != string(data) {
+			t.Fatal("input modified")
+		}
+	})
+}

@@ -1,0 +1,833 @@
+package schema
+
+import (
+	"encoding/base64"
+	"math"
+
+	"github.com/crdschema/crdschema/internal/jsonfast"
+)
+
+// The fast path of DecodeCRD and DecodeProps: the document is decoded once
+// into plain values (internal/jsonfast), which are then converted field by
+// field with the rules encoding/json applies to the wire structs (absent or
+// null leaves a field at its zero value, null empties a pointer, slice or
+// map, an empty array or object gives a non-nil empty slice or map, unknown
+// keys are ignored). Whatever these rules do not cover exactly (a value of
+// the wrong type, an integer field given a fraction or an out-of-range
+// number, a duplicate key, where encoding/json would merge) makes the
+// conversion decline, and the caller decodes the bytes with the exact
+// decoder, which also produces the exact error.
+
+// fastDecodeCRD decodes a CRD document, or declines with ok false.
+func fastDecodeCRD(data []byte) (crd *CRD, ok bool) {
+	v, ok := jsonfast.Decode(data)
+	if !ok {
+		return nil, false
+	}
+	doc, isMap := v.(map[string]any)
+	if !isMap {
+		return nil, false
+	}
+	var d fdec
+	av, _ := doc["apiVersion"].(string)
+	switch av {
+	case V1APIVersion:
+		var in v1CRD
+		d.v1CRD(doc, &in)
+		if d.fail {
+			return nil, false
+		}
+		return fromV1(&in), true
+	case V1beta1APIVersion:
+		var in v1beta1CRD
+		d.v1beta1CRD(doc, &in)
+		if d.fail {
+			return nil, false
+		}
+		return fromV1beta1(&in), true
+	}
+	return nil, false
+}
+
+// fastDecodeProps decodes a schema document into a fresh Props, or declines.
+func fastDecodeProps(data []byte) (*Props, bool) {
+	v, ok := jsonfast.Decode(data)
+	if !ok {
+		return nil, false
+	}
+	var d fdec
+	p := &Props{}
+	d.props(v, p)
+	if d.fail {
+		return nil, false
+	}
+	return p, true
+}
+
+// fdec converts plain values to the wire structs; fail records a decline.
+type fdec struct{ fail bool }
+
+// obj returns v as an object; nil (no fields) for null; declines otherwise.
+func (d *fdec) obj(v any) map[string]any {
+	switch x := v.(type) {
+	case map[string]any:
+		return x
+	case nil:
+		return nil
+	}
+	d.fail = true
+	return nil
+}
+
+func (d *fdec) str(v any, out *string) {
+	switch x := v.(type) {
+	case string:
+		*out = x
+	case nil:
+	default:
+		d.fail = true
+	}
+}
+
+func (d *fdec) strPtr(v any) *string {
+	switch x := v.(type) {
+	case string:
+		return &x
+	case nil:
+		return nil
+	}
+	d.fail = true
+	return nil
+}
+
+func (d *fdec) boolean(v any, out *bool) {
+	switch x := v.(type) {
+	case bool:
+		*out = x
+	case nil:
+	default:
+		d.fail = true
+	}
+}
+
+func (d *fdec) boolPtr(v any) *bool {
+	switch x := v.(type) {
+	case bool:
+		return &x
+	case nil:
+		return nil
+	}
+	d.fail = true
+	return nil
+}
+
+func (d *fdec) int64Ptr(v any) *int64 {
+	switch x := v.(type) {
+	case int64:
+		return &x
+	case nil:
+		return nil
+	}
+	d.fail = true
+	return nil
+}
+
+func (d *fdec) int32(v any, out *int32) {
+	switch x := v.(type) {
+	case int64:
+		if x < math.MinInt32 || x > math.MaxInt32 {
+			d.fail = true
+			return
+		}
+		*out = int32(x)
+	case nil:
+	default:
+		d.fail = true
+	}
+}
+
+func (d *fdec) float64Ptr(v any) *float64 {
+	switch x := v.(type) {
+	case int64:
+		f := float64(x)
+		return &f
+	case float64:
+		return &x
+	case nil:
+		return nil
+	}
+	d.fail = true
+	return nil
+}
+
+func (d *fdec) arr(v any) ([]any, bool) {
+	switch x := v.(type) {
+	case []any:
+		return x, true
+	case nil:
+		return nil, false
+	}
+	d.fail = true
+	return nil, false
+}
+
+func (d *fdec) strings(v any) []string {
+	a, ok := d.arr(v)
+	if !ok {
+		return nil
+	}
+	out := make([]string, len(a))
+	for i, e := range a {
+		d.str(e, &out[i])
+	}
+	return out
+}
+
+func (d *fdec) strMap(v any) map[string]string {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, e := range m {
+		var s string
+		d.str(e, &s)
+		out[k] = s
+	}
+	return out
+}
+
+func (d *fdec) meta(v any, out *ObjectMeta) {
+	for k, e := range d.obj(v) {
+		switch k {
+		case "name":
+			d.str(e, &out.Name)
+		case "generateName":
+			d.str(e, &out.GenerateName)
+		case "namespace":
+			d.str(e, &out.Namespace)
+		case "labels":
+			out.Labels = d.strMap(e)
+		case "annotations":
+			out.Annotations = d.strMap(e)
+		case "finalizers":
+			out.Finalizers = d.strings(e)
+		}
+	}
+}
+
+func (d *fdec) names(v any, out *Names) {
+	for k, e := range d.obj(v) {
+		switch k {
+		case "plural":
+			d.str(e, &out.Plural)
+		case "singular":
+			d.str(e, &out.Singular)
+		case "shortNames":
+			out.ShortNames = d.strings(e)
+		case "kind":
+			d.str(e, &out.Kind)
+		case "listKind":
+			d.str(e, &out.ListKind)
+		case "categories":
+			out.Categories = d.strings(e)
+		}
+	}
+}
+
+func (d *fdec) status(v any, out *CRDStatus) {
+	for k, e := range d.obj(v) {
+		if k == "storedVersions" {
+			out.StoredVersions = d.strings(e)
+		}
+	}
+}
+
+func (d *fdec) validation(v any) *Validation {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	out := &Validation{}
+	if e, ok := m["openAPIV3Schema"]; ok {
+		out.OpenAPIV3Schema = d.propsPtr(e)
+	}
+	return out
+}
+
+func (d *fdec) subresources(v any) *Subresources {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	out := &Subresources{}
+	for k, e := range m {
+		switch k {
+		case "status":
+			if d.obj(e) != nil {
+				out.Status = &struct{}{}
+			}
+		case "scale":
+			sm := d.obj(e)
+			if sm == nil {
+				continue
+			}
+			sc := &Scale{}
+			for sk, se := range sm {
+				switch sk {
+				case "specReplicasPath":
+					d.str(se, &sc.SpecReplicasPath)
+				case "statusReplicasPath":
+					d.str(se, &sc.StatusReplicasPath)
+				case "labelSelectorPath":
+					sc.LabelSelectorPath = d.strPtr(se)
+				}
+			}
+			out.Scale = sc
+		}
+	}
+	return out
+}
+
+func (d *fdec) selectableFields(v any) []SelectableField {
+	a, ok := d.arr(v)
+	if !ok {
+		return nil
+	}
+	out := make([]SelectableField, len(a))
+	for i, e := range a {
+		for k, fe := range d.obj(e) {
+			if k == "jsonPath" {
+				d.str(fe, &out[i].JSONPath)
+			}
+		}
+	}
+	return out
+}
+
+// column decodes a printer column; pathKey is the JSONPath field's key.
+func (d *fdec) column(v any, out *Column, pathKey string) {
+	for k, e := range d.obj(v) {
+		switch k {
+		case "name":
+			d.str(e, &out.Name)
+		case "type":
+			d.str(e, &out.Type)
+		case "format":
+			d.str(e, &out.Format)
+		case "description":
+			d.str(e, &out.Description)
+		case "priority":
+			d.int32(e, &out.Priority)
+		case pathKey:
+			d.str(e, &out.JSONPath)
+		}
+	}
+}
+
+func (d *fdec) v1Columns(v any) []v1Column {
+	a, ok := d.arr(v)
+	if !ok {
+		return nil
+	}
+	out := make([]v1Column, len(a))
+	for i, e := range a {
+		d.column(e, (*Column)(&out[i]), "jsonPath")
+	}
+	return out
+}
+
+func (d *fdec) v1beta1Columns(v any) []v1beta1Column {
+	a, ok := d.arr(v)
+	if !ok {
+		return nil
+	}
+	out := make([]v1beta1Column, len(a))
+	for i, e := range a {
+		d.column(e, (*Column)(&out[i]), "JSONPath")
+	}
+	return out
+}
+
+func (d *fdec) clientConfig(v any) *WebhookClientConfig {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	out := &WebhookClientConfig{}
+	for k, e := range m {
+		switch k {
+		case "url":
+			out.URL = d.strPtr(e)
+		case "service":
+			sm := d.obj(e)
+			if sm == nil {
+				continue
+			}
+			s := &ServiceReference{}
+			for sk, se := range sm {
+				switch sk {
+				case "namespace":
+					d.str(se, &s.Namespace)
+				case "name":
+					d.str(se, &s.Name)
+				case "path":
+					s.Path = d.strPtr(se)
+				case "port":
+					if se != nil {
+						var p int32
+						d.int32(se, &p)
+						s.Port = &p
+					}
+				}
+			}
+			out.Service = s
+		case "caBundle":
+			switch x := e.(type) {
+			case nil:
+			case string:
+				b := make([]byte, base64.StdEncoding.DecodedLen(len(x)))
+				n, err := base64.StdEncoding.Decode(b, []byte(x))
+				if err != nil {
+					d.fail = true
+				}
+				out.CABundle = b[:n]
+			default:
+				d.fail = true
+			}
+		}
+	}
+	return out
+}
+
+func (d *fdec) v1CRD(doc map[string]any, in *v1CRD) {
+	for k, e := range doc {
+		switch k {
+		case "apiVersion":
+			d.str(e, &in.APIVersion)
+		case "kind":
+			d.str(e, &in.Kind)
+		case "metadata":
+			d.meta(e, &in.Metadata)
+		case "status":
+			d.status(e, &in.Status)
+		case "spec":
+			s := &in.Spec
+			for sk, se := range d.obj(e) {
+				switch sk {
+				case "group":
+					d.str(se, &s.Group)
+				case "names":
+					d.names(se, &s.Names)
+				case "scope":
+					d.str(se, &s.Scope)
+				case "preserveUnknownFields":
+					d.boolean(se, &s.PreserveUnknownFields)
+				case "versions":
+					a, ok := d.arr(se)
+					if !ok {
+						s.Versions = nil
+						continue
+					}
+					s.Versions = make([]v1Version, len(a))
+					for i, ve := range a {
+						d.v1Version(ve, &s.Versions[i])
+					}
+				case "conversion":
+					cm := d.obj(se)
+					if cm == nil {
+						continue
+					}
+					c := &struct {
+						Strategy string `json:"strategy"`
+						Webhook  *struct {
+							ClientConfig             *WebhookClientConfig `json:"clientConfig,omitempty"`
+							ConversionReviewVersions []string             `json:"conversionReviewVersions"`
+						} `json:"webhook,omitempty"`
+					}{}
+					for ck, ce := range cm {
+						switch ck {
+						case "strategy":
+							d.str(ce, &c.Strategy)
+						case "webhook":
+							wm := d.obj(ce)
+							if wm == nil {
+								continue
+							}
+							w := &struct {
+								ClientConfig             *WebhookClientConfig `json:"clientConfig,omitempty"`
+								ConversionReviewVersions []string             `json:"conversionReviewVersions"`
+							}{}
+							for wk, we := range wm {
+								switch wk {
+								case "clientConfig":
+									w.ClientConfig = d.clientConfig(we)
+								case "conversionReviewVersions":
+									w.ConversionReviewVersions = d.strings(we)
+								}
+							}
+							c.Webhook = w
+						}
+					}
+					s.Conversion = c
+				}
+			}
+		}
+	}
+}
+
+func (d *fdec) v1Version(v any, out *v1Version) {
+	for k, e := range d.obj(v) {
+		switch k {
+		case "name":
+			d.str(e, &out.Name)
+		case "served":
+			d.boolean(e, &out.Served)
+		case "storage":
+			d.boolean(e, &out.Storage)
+		case "deprecated":
+			d.boolean(e, &out.Deprecated)
+		case "deprecationWarning":
+			out.DeprecationWarning = d.strPtr(e)
+		case "schema":
+			out.Schema = d.validation(e)
+		case "subresources":
+			out.Subresources = d.subresources(e)
+		case "additionalPrinterColumns":
+			out.AdditionalPrinterColumns = d.v1Columns(e)
+		case "selectableFields":
+			out.SelectableFields = d.selectableFields(e)
+		}
+	}
+}
+
+func (d *fdec) v1beta1CRD(doc map[string]any, in *v1beta1CRD) {
+	for k, e := range doc {
+		switch k {
+		case "apiVersion":
+			d.str(e, &in.APIVersion)
+		case "kind":
+			d.str(e, &in.Kind)
+		case "metadata":
+			d.meta(e, &in.Metadata)
+		case "status":
+			d.status(e, &in.Status)
+		case "spec":
+			s := &in.Spec
+			for sk, se := range d.obj(e) {
+				switch sk {
+				case "group":
+					d.str(se, &s.Group)
+				case "version":
+					d.str(se, &s.Version)
+				case "names":
+					d.names(se, &s.Names)
+				case "scope":
+					d.str(se, &s.Scope)
+				case "validation":
+					s.Validation = d.validation(se)
+				case "subresources":
+					s.Subresources = d.subresources(se)
+				case "versions":
+					a, ok := d.arr(se)
+					if !ok {
+						s.Versions = nil
+						continue
+					}
+					s.Versions = make([]v1beta1Version, len(a))
+					for i, ve := range a {
+						d.v1beta1Version(ve, &s.Versions[i])
+					}
+				case "additionalPrinterColumns":
+					s.AdditionalPrinterColumns = d.v1beta1Columns(se)
+				case "selectableFields":
+					s.SelectableFields = d.selectableFields(se)
+				case "conversion":
+					cm := d.obj(se)
+					if cm == nil {
+						continue
+					}
+					c := &v1beta1Conversion{}
+					for ck, ce := range cm {
+						switch ck {
+						case "strategy":
+							d.str(ce, &c.Strategy)
+						case "webhookClientConfig":
+							c.WebhookClientConfig = d.clientConfig(ce)
+						case "conversionReviewVersions":
+							c.ConversionReviewVersions = d.strings(ce)
+						}
+					}
+					s.Conversion = c
+				case "preserveUnknownFields":
+					s.PreserveUnknownFields = d.boolPtr(se)
+				}
+			}
+		}
+	}
+}
+
+func (d *fdec) v1beta1Version(v any, out *v1beta1Version) {
+	for k, e := range d.obj(v) {
+		switch k {
+		case "name":
+			d.str(e, &out.Name)
+		case "served":
+			d.boolean(e, &out.Served)
+		case "storage":
+			d.boolean(e, &out.Storage)
+		case "deprecated":
+			d.boolean(e, &out.Deprecated)
+		case "deprecationWarning":
+			out.DeprecationWarning = d.strPtr(e)
+		case "schema":
+			out.Schema = d.validation(e)
+		case "subresources":
+			out.Subresources = d.subresources(e)
+		case "additionalPrinterColumns":
+			out.AdditionalPrinterColumns = d.v1beta1Columns(e)
+		case "selectableFields":
+			out.SelectableFields = d.selectableFields(e)
+		}
+	}
+}
+
+func (d *fdec) propsPtr(v any) *Props {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	p := &Props{}
+	d.propsMap(m, p)
+	return p
+}
+
+// props decodes a schema into p (null leaves it at zero).
+func (d *fdec) props(v any, p *Props) {
+	d.propsMap(d.obj(v), p)
+}
+
+func (d *fdec) propsSlice(v any) []Props {
+	a, ok := d.arr(v)
+	if !ok {
+		return nil
+	}
+	out := make([]Props, len(a))
+	for i, e := range a {
+		d.props(e, &out[i])
+	}
+	return out
+}
+
+func (d *fdec) propsMapField(v any) map[string]Props {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]Props, len(m))
+	for k, e := range m {
+		var p Props
+		d.props(e, &p)
+		out[k] = p
+	}
+	return out
+}
+
+func (d *fdec) propsOrBool(v any) *PropsOrBool {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case bool:
+		return &PropsOrBool{Allows: x}
+	case map[string]any:
+		p := &Props{}
+		d.propsMap(x, p)
+		return &PropsOrBool{Allows: true, Schema: p}
+	}
+	d.fail = true
+	return nil
+}
+
+func (d *fdec) jsonPtr(v any) *JSON {
+	if v == nil {
+		return nil
+	}
+	return &JSON{Value: v}
+}
+
+func (d *fdec) propsMap(m map[string]any, p *Props) {
+	for k, e := range m {
+		switch k {
+		case "id":
+			d.str(e, &p.ID)
+		case "$schema":
+			d.str(e, &p.Schema)
+		case "$ref":
+			p.Ref = d.strPtr(e)
+		case "description":
+			d.str(e, &p.Description)
+		case "type":
+			d.str(e, &p.Type)
+		case "format":
+			d.str(e, &p.Format)
+		case "title":
+			d.str(e, &p.Title)
+		case "default":
+			p.Default = d.jsonPtr(e)
+		case "maximum":
+			p.Maximum = d.float64Ptr(e)
+		case "exclusiveMaximum":
+			d.boolean(e, &p.ExclusiveMaximum)
+		case "minimum":
+			p.Minimum = d.float64Ptr(e)
+		case "exclusiveMinimum":
+			d.boolean(e, &p.ExclusiveMinimum)
+		case "maxLength":
+			p.MaxLength = d.int64Ptr(e)
+		case "minLength":
+			p.MinLength = d.int64Ptr(e)
+		case "pattern":
+			d.str(e, &p.Pattern)
+		case "maxItems":
+			p.MaxItems = d.int64Ptr(e)
+		case "minItems":
+			p.MinItems = d.int64Ptr(e)
+		case "uniqueItems":
+			d.boolean(e, &p.UniqueItems)
+		case "multipleOf":
+			p.MultipleOf = d.float64Ptr(e)
+		case "enum":
+			a, ok := d.arr(e)
+			if !ok {
+				p.Enum = nil
+				continue
+			}
+			p.Enum = make([]JSON, len(a))
+			for i, x := range a {
+				p.Enum[i].Value = x
+			}
+		case "maxProperties":
+			p.MaxProperties = d.int64Ptr(e)
+		case "minProperties":
+			p.MinProperties = d.int64Ptr(e)
+		case "required":
+			p.Required = d.strings(e)
+		case "items":
+			switch x := e.(type) {
+			case nil:
+				p.Items = nil
+			case map[string]any:
+				s := &Props{}
+				d.propsMap(x, s)
+				p.Items = &PropsOrArray{Schema: s}
+			case []any:
+				p.Items = &PropsOrArray{Array: d.propsSlice(x)}
+			default:
+				// encoding/json hands the literal to UnmarshalJSON, which
+				// keeps neither a schema nor an array.
+				p.Items = &PropsOrArray{}
+			}
+		case "allOf":
+			p.AllOf = d.propsSlice(e)
+		case "oneOf":
+			p.OneOf = d.propsSlice(e)
+		case "anyOf":
+			p.AnyOf = d.propsSlice(e)
+		case "not":
+			p.Not = d.propsPtr(e)
+		case "properties":
+			p.Properties = d.propsMapField(e)
+		case "additionalProperties":
+			p.AdditionalProperties = d.propsOrBool(e)
+		case "patternProperties":
+			p.PatternProperties = d.propsMapField(e)
+		case "dependencies":
+			m := d.obj(e)
+			if m == nil {
+				p.Dependencies = nil
+				continue
+			}
+			deps := make(map[string]PropsOrStringArray, len(m))
+			for dk, de := range m {
+				var ps PropsOrStringArray
+				switch x := de.(type) {
+				case nil:
+				case map[string]any:
+					ps.Schema = &Props{}
+					d.propsMap(x, ps.Schema)
+				default:
+					// Arrays of names and other literals: left to the
+					// exact decoder.
+					d.fail = true
+				}
+				deps[dk] = ps
+			}
+			p.Dependencies = deps
+		case "additionalItems":
+			p.AdditionalItems = d.propsOrBool(e)
+		case "definitions":
+			p.Definitions = d.propsMapField(e)
+		case "externalDocs":
+			m := d.obj(e)
+			if m == nil {
+				p.ExternalDocs = nil
+				continue
+			}
+			x := &ExternalDocs{}
+			for xk, xe := range m {
+				switch xk {
+				case "description":
+					d.str(xe, &x.Description)
+				case "url":
+					d.str(xe, &x.URL)
+				}
+			}
+			p.ExternalDocs = x
+		case "example":
+			p.Example = d.jsonPtr(e)
+		case "nullable":
+			d.boolean(e, &p.Nullable)
+		case "x-kubernetes-preserve-unknown-fields":
+			p.XPreserveUnknownFields = d.boolPtr(e)
+		case "x-kubernetes-embedded-resource":
+			d.boolean(e, &p.XEmbeddedResource)
+		case "x-kubernetes-int-or-string":
+			d.boolean(e, &p.XIntOrString)
+		case "x-kubernetes-list-map-keys":
+			p.XListMapKeys = d.strings(e)
+		case "x-kubernetes-list-type":
+			p.XListType = d.strPtr(e)
+		case "x-kubernetes-map-type":
+			p.XMapType = d.strPtr(e)
+		case "x-kubernetes-validations":
+			a, ok := d.arr(e)
+			if !ok {
+				p.XValidations = nil
+				continue
+			}
+			p.XValidations = make([]ValidationRule, len(a))
+			for i, x := range a {
+				r := &p.XValidations[i]
+				for rk, re := range d.obj(x) {
+					switch rk {
+					case "rule":
+						d.str(re, &r.Rule)
+					case "message":
+						d.str(re, &r.Message)
+					case "messageExpression":
+						d.str(re, &r.MessageExpression)
+					case "reason":
+						r.Reason = d.strPtr(re)
+					case "fieldPath":
+						d.str(re, &r.FieldPath)
+					case "optionalOldSelf":
+						r.OptionalOldSelf = d.boolPtr(re)
+					}
+				}
+			}
+		}
+		if d.fail {
+			return
+		}
+	}
+}
