@@ -1,11 +1,14 @@
 package schema
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // inputFiles lists the differential tests' inputs: the shared corpus and
@@ -129,3 +132,74 @@ func FuzzFastDecodeCRD(f *testing.F) {
 }
 
 var _ = strings.Contains
+
+// agreeRead compares ReadDocuments with the exact reader on data.
+func agreeRead(t testing.TB, name string, data []byte) {
+	t.Helper()
+	in := string(data)
+	got, gerr := ReadDocuments(name, data)
+	if in != string(data) {
+		t.Fatal("ReadDocuments modified its input")
+	}
+	want, werr := readDocumentsExact(name, data)
+	if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+		t.Fatalf("%s: error %v, exact reader: %v", name, gerr, werr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range min(len(got), len(want)) {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Fatalf("%s: document %d (-exact +fast):\n%s\njson:\n%s", name, i, cmp.Diff(want[i].Value, got[i].Value), cmp.Diff(string(want[i].JSON), string(got[i].JSON)))
+			}
+		}
+		t.Fatalf("%s: %d documents, exact reader %d", name, len(got), len(want))
+	}
+}
+
+// chunksDeclined counts the YAML and JSON chunks of data the fast path
+// declines.
+func chunksDeclined(data []byte) (declined, total int) {
+	var chunks []chunk
+	if js, rest, _, err := splitJSON(data); len(bytes.TrimLeft(data, " \t\r\n")) > 0 && bytes.TrimLeft(data, " \t\r\n")[0] == '{' && err == nil {
+		chunks = js
+	} else {
+		_ = rest
+		chunks = splitStream(data)
+	}
+	for _, c := range chunks {
+		total++
+		if _, ok := fastChunk(c); !ok {
+			declined++
+		}
+	}
+	return declined, total
+}
+
+func TestFastReadAgrees(t *testing.T) {
+	files := inputFiles(t)
+	var crdDeclined, crdFiles, objDeclined, objChunks int
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agreeRead(t, f, data)
+		if !strings.Contains(f, "shared/corpus") {
+			continue
+		}
+		d, n := chunksDeclined(data)
+		if strings.Contains(f, "/crds/") {
+			crdFiles++
+			if d > 0 {
+				crdDeclined++
+				t.Logf("declined %s", f)
+			}
+		} else {
+			objDeclined += d
+			objChunks += n
+		}
+	}
+	t.Logf("fast path declined %d of %d corpus CRD files, %d of %d corpus object documents (%d files compared)", crdDeclined, crdFiles, objDeclined, objChunks, len(files))
+	if sharedCorpusPresent() && (crdDeclined*20 > crdFiles || objDeclined*10 > objChunks) {
+		t.Errorf("the fast path declines too much")
+	}
+}

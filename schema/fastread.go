@@ -2,8 +2,10 @@ package schema
 
 import (
 	"bytes"
+	"encoding/json"
 
 	"github.com/crdschema/crdschema/internal/jsonfast"
+	"github.com/crdschema/crdschema/internal/yamlfast"
 )
 
 // fastDoc is a chunk decoded by a fast path.
@@ -27,5 +29,16 @@ func fastChunk(c chunk) (fastDoc, bool) {
 		}
 		return fastDoc{json: c.data, value: v}, true
 	}
-	return fastDoc{}, false
+	v, ok := yamlfast.Decode(c.data)
+	if !ok {
+		return fastDoc{}, false
+	}
+	if v == nil {
+		return fastDoc{skip: true}, true
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		return fastDoc{}, false
+	}
+	return fastDoc{json: js, value: v}, true
 }
