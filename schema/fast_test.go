@@ -203,3 +203,30 @@ func TestFastReadAgrees(t *testing.T) {
 		t.Errorf("the fast path declines too much")
 	}
 }
+
+// readSeeds are YAML and JSON documents around the fast paths' edges.
+var readSeeds = []string{
+	"a: 1\nb: yes\nc: ~\nd: 0x1F\ne: 1.0\nf: -0.0\ng: 1e3\nh: 0o17\ni: 1_000\nj: .5\nk: .inf\nl: 2001-12-14\nm: 18446744073709551615\nn: 0b101\no: +12\np: 1e400\n",
+	"a:\n- x\n- y: 1\n  z: [] # c\n-\n  - q\nb: {}\n",
+	"a: plain text\n  continued here\n\n  after a blank\nb: 'single ''quoted''\n  folded'\nc: \"double \\t \\u00e9 \\x41\\\n  joined\\\n\n  x\"\n",
+	"a: |\n  literal\n   indented\n\n  end\nb: >-\n  folded\n  text\n\n   more\n  last\nc: |+\n  keep\n\nd: x\n",
+	"a: b: c\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "? a\n: b\n", "a: 1\na: 2\n", "y: 1\n", "1: a\n", "\"a\": 1\n'b': 2\n",
+	"a:\n  b: 1\n c: 2\n", "a: [1, 2]\n", "a: {b: 1}\n", "a: \"unterminated\n", "a:\tb\n", "a: b\r\n", "- 1\n- 2\n", "key: value # comment\n# trailing\n",
+	"a: |\n\n   x\n  y\n", "a: >\n  x\n\n  y\n    z\n  w\n", "a:\n  - |\n    x\n  - b\n", "- a: 1\n  b:\n  - 2\n", "a: x:y\nb: http://z\n",
+	"{\"a\": 1}\n{\"b\": [1, 2.5, \"x\"]}\n", "{\"a\": 1} x", "{\"kind\": \"List\", \"items\": [{\"a\": 1}]}", "kind: FooList\nitems:\n- a: 1\n- b: 2\n",
+}
+
+func FuzzFastRead(f *testing.F) {
+	for _, s := range readSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		agreeRead(t, "f.yaml", data)
+	})
+}
+
+func TestFastReadSeeds(t *testing.T) {
+	for _, s := range readSeeds {
+		agreeRead(t, "f.yaml", []byte(s))
+	}
+}

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/crdschema/crdschema/internal/jsonfast"
 	"github.com/crdschema/crdschema/internal/yamlfast"
@@ -36,9 +35,27 @@ func fastChunk(c chunk) (fastDoc, bool) {
 	if v == nil {
 		return fastDoc{skip: true}, true
 	}
-	js, err := json.Marshal(v)
-	if err != nil {
+	js, ok := jsonfast.Encode(v)
+	if !ok {
 		return fastDoc{}, false
 	}
 	return fastDoc{json: js, value: v}, true
+}
+
+// fastJSONStream reads a stream of JSON objects and arrays with
+// internal/jsonfast, or declines. Each document keeps a copy of its bytes.
+func fastJSONStream(name string, data []byte) ([]Document, bool) {
+	values, starts, ends, ok := jsonfast.DecodeStream(data)
+	if !ok {
+		return nil, false
+	}
+	var docs []Document
+	line, counted := 1, 0
+	for i, v := range values {
+		line += bytes.Count(data[counted:starts[i]], []byte("\n"))
+		counted = starts[i]
+		js := bytes.Clone(data[starts[i]:ends[i]])
+		docs = appendExpanded(docs, name, line, js, v)
+	}
+	return docs, true
 }

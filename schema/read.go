@@ -135,6 +135,11 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 	chunks := []chunk(nil)
 	trimmed := bytes.TrimLeftFunc(data, unicode.IsSpace)
 	if bytes.HasPrefix(trimmed, []byte("{")) {
+		if fast {
+			if docs, ok := fastJSONStream(name, data); ok {
+				return docs, nil
+			}
+		}
 		js, rest, restLine, err := splitJSON(data)
 		switch {
 		case err == nil:

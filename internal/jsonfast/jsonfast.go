@@ -380,3 +380,28 @@ func (d *decoder) str() (string, bool) {
 	}
 	return "", false
 }
+
+// DecodeStream decodes a stream of JSON objects and arrays separated by
+// optional whitespace, as consecutive encoding/json.Decoder.Decode calls
+// read it. For each value it returns its offsets in data. ok is false when
+// the stream holds anything else or Decode would decline on a value.
+func DecodeStream(data []byte) (values []any, starts, ends []int, ok bool) {
+	d := decoder{data: data}
+	for {
+		d.skipSpace()
+		if d.pos == len(data) {
+			return values, starts, ends, true
+		}
+		if c := data[d.pos]; c != '{' && c != '[' {
+			return nil, nil, nil, false
+		}
+		start := d.pos
+		v := d.value(0)
+		if d.fail {
+			return nil, nil, nil, false
+		}
+		values = append(values, v)
+		starts = append(starts, start)
+		ends = append(ends, d.pos)
+	}
+}

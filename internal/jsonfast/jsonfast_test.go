@@ -1,6 +1,8 @@
 package jsonfast
 
 import (
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -119,6 +121,49 @@ func FuzzDecode(f *testing.F) {
 		agree(t, data)
 		if string(in) != string(data) {
 			t.Fatal("input modified")
+		}
+	})
+}
+
+// agreeEncode compares Encode with encoding/json.Marshal on v.
+func agreeEncode(t testing.TB, v any) {
+	t.Helper()
+	got, ok := Encode(v)
+	want, err := json.Marshal(v)
+	if !ok {
+		return
+	}
+	if err != nil {
+		t.Fatalf("Encode accepted %#v, encoding/json failed: %v", v, err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("Encode(%#v) = %s, encoding/json: %s", v, got, want)
+	}
+}
+
+func TestEncode(t *testing.T) {
+	for _, v := range []any{
+		nil, true, false, int64(0), int64(-1), int64(math.MaxInt64), int64(math.MinInt64),
+		0.0, math.Copysign(0, -1), 1.5, 1e20, 1e21, 1e-6, 1e-7, 123456789e-15, -1e-300, math.MaxFloat64, math.SmallestNonzeroFloat64,
+		math.Inf(1), math.NaN(), "", "a\"\\<>&\b\f\n\r\t\x00\x1f\x7f é \u2028\u2029 \xff\xc3", "\U0001F600",
+		[]any{}, []any{nil, "x"}, map[string]any{}, map[string]any{"b": int64(1), "a": []any{map[string]any{"<": 1.25}}, "": nil},
+		map[string]any(nil), []any(nil), int(1), uint64(2), float32(1.5),
+	} {
+		agreeEncode(t, v)
+	}
+}
+
+func FuzzEncode(f *testing.F) {
+	for _, c := range cases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Any string, also as a key, and any decoded value.
+		agreeEncode(t, string(data))
+		agreeEncode(t, map[string]any{string(data): string(data)})
+		var v any
+		if err := kjson.Unmarshal(data, &v); err == nil {
+			agreeEncode(t, v)
 		}
 	})
 }

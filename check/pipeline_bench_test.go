@@ -1,0 +1,38 @@
+package check
+
+import (
+	"os"
+	"testing"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// BenchmarkCRDWorkflowsFromYAML is bench/'s crdschema side of
+// CRDFromYAML for the largest corpus CRD: read, decode, check, build.
+func BenchmarkCRDWorkflowsFromYAML(b *testing.B) {
+	data, err := os.ReadFile("../../shared/corpus/argo-workflows/crds/workflows.argoproj.io.yaml")
+	if err != nil {
+		b.Skip("corpus absent")
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		docs, err := schema.ReadDocuments("crd", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, d := range docs {
+			crd, err := schema.DecodeCRD(d.JSON)
+			if err != nil {
+				b.Fatal(err)
+			}
+			CRD(crd)
+			for _, v := range crd.Spec.Versions {
+				if p := crd.SchemaFor(v.Name); p != nil {
+					structural.New(p)
+				}
+			}
+		}
+	}
+}

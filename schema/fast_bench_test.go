@@ -1,0 +1,78 @@
+package schema
+
+import (
+	"os"
+	"testing"
+)
+
+const workflowsCRD = "../../shared/corpus/argo-workflows/crds/workflows.argoproj.io.yaml"
+
+func benchFile(b *testing.B) []byte {
+	data, err := os.ReadFile(workflowsCRD)
+	if err != nil {
+		b.Skip("corpus absent")
+	}
+	return data
+}
+
+func BenchmarkReadWorkflowsYAML(b *testing.B) {
+	data := benchFile(b)
+	for _, side := range []struct {
+		name string
+		f    func(string, []byte) ([]Document, error)
+	}{{"fast", ReadDocuments}, {"exact", readDocumentsExact}} {
+		b.Run(side.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := side.f("f", data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDecodeWorkflowsCRD(b *testing.B) {
+	docs, err := ReadDocuments("f", benchFile(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	js := docs[0].JSON
+	for _, side := range []struct {
+		name string
+		f    func([]byte) (*CRD, error)
+	}{{"fast", DecodeCRD}, {"exact", decodeCRDExact}} {
+		b.Run(side.name, func(b *testing.B) {
+			b.SetBytes(int64(len(js)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := side.f(js); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkReadWorkflowsJSON(b *testing.B) {
+	docs, err := ReadDocuments("f", benchFile(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	js := docs[0].JSON
+	for _, side := range []struct {
+		name string
+		f    func(string, []byte) ([]Document, error)
+	}{{"fast", ReadDocuments}, {"exact", readDocumentsExact}} {
+		b.Run(side.name, func(b *testing.B) {
+			b.SetBytes(int64(len(js)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := side.f("f", js); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
