@@ -74,10 +74,59 @@ func New(p *schema.Props) (*Schema, error) {
 	if p == nil {
 		return nil, nil
 	}
-	if err := buildable(p); err != nil {
-		return nil, err
+	if !allBuildable(*p) {
+		if err := buildable(p); err != nil {
+			return nil, err
+		}
 	}
 	return build(p), nil
+}
+
+// allBuildable reports whether buildable finds nothing wrong anywhere in the
+// tree. It visits the same nodes in any order and, taking the nodes by
+// value, copies no map entry to the heap; buildable then only runs to name
+// the first problem in the apiserver's order.
+func allBuildable(p schema.Props) bool {
+	if unsupportedKeyword(&p) {
+		return false
+	}
+	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
+		return false
+	}
+	if p.Not != nil && !allBuildable(*p.Not) {
+		return false
+	}
+	for _, l := range [3][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
+		for i := range l {
+			if !allBuildable(l[i]) {
+				return false
+			}
+		}
+	}
+	if p.Items != nil {
+		if len(p.Items.Array) > 0 {
+			return false
+		}
+		if p.Items.Schema != nil && !allBuildable(*p.Items.Schema) {
+			return false
+		}
+	}
+	for _, prop := range p.Properties {
+		if !allBuildable(prop) {
+			return false
+		}
+	}
+	if p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil {
+		return allBuildable(*p.AdditionalProperties.Schema)
+	}
+	return true
+}
+
+// unsupportedKeyword reports whether unsupported would return an error.
+func unsupportedKeyword(p *schema.Props) bool {
+	return p.ID != "" || p.Schema != "" || (p.Ref != nil && *p.Ref != "") ||
+		len(p.PatternProperties) > 0 || len(p.Dependencies) > 0 ||
+		p.AdditionalItems != nil || len(p.Definitions) > 0
 }
 
 // build converts a node known to be buildable.
@@ -104,10 +153,13 @@ func build(p *schema.Props) *Schema {
 		s.Items = build(p.Items.Schema)
 	}
 	if len(p.Properties) > 0 {
+		// Each child points to its own copy of its Props; the copies share
+		// one allocation.
 		s.Properties = make(map[string]*Schema, len(p.Properties))
-		for k := range p.Properties {
-			prop := p.Properties[k]
-			s.Properties[k] = build(&prop)
+		copies := make([]schema.Props, 0, len(p.Properties))
+		for k, prop := range p.Properties {
+			copies = append(copies, prop)
+			s.Properties[k] = build(&copies[len(copies)-1])
 		}
 	}
 	if ap := p.AdditionalProperties; ap != nil {
