@@ -225,10 +225,16 @@ func (p *parser) key(l, col int) (k string, after int, ok bool) {
 				if s == "<<" {
 					return "", 0, false
 				}
-				if v := resolve(s); v != any(s) {
-					if _, isStr := v.(string); !isStr {
-						return "", 0, false
-					}
+				// YAMLToJSON turns boolean and integer keys into their
+				// text; other non-string keys are left to it.
+				switch v := resolve(s).(type) {
+				case string:
+				case bool:
+					s = strconv.FormatBool(v)
+				case int64:
+					s = strconv.FormatInt(v, 10)
+				default:
+					return "", 0, false
 				}
 				return s, col + i + 1, true
 			}
@@ -328,7 +334,12 @@ func (p *parser) mappingFrom(col, l, first int) map[string]any {
 }
 
 // sequence reads a block sequence whose entries are at column col.
-func (p *parser) sequence(col int) []any {
+func (p *parser) sequence(col int) []any { return p.sequenceFrom(col, -1) }
+
+// sequenceFrom reads a block sequence whose entries are at column col and,
+// when first >= 0, whose first entry is at column col of line first after
+// an enclosing entry's "- " ("- - x").
+func (p *parser) sequenceFrom(col, first int) []any {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
@@ -337,13 +348,18 @@ func (p *parser) sequence(col int) []any {
 	}
 	a := make([]any, 0, 4)
 	for !p.fail {
-		l := p.nextContent(p.line)
-		if l < 0 || p.lines[l].indent < col || !p.isSeqEntry(l, col) {
-			break
-		}
-		if p.lines[l].indent > col {
-			p.decline()
-			return nil
+		l := first
+		if first >= 0 {
+			first = -1
+		} else {
+			l = p.nextContent(p.line)
+			if l < 0 || p.lines[l].indent < col || !p.isSeqEntry(l, col) {
+				break
+			}
+			if p.lines[l].indent > col {
+				p.decline()
+				return nil
+			}
 		}
 		t := p.text(l, col+1)
 		i := 0
@@ -354,8 +370,12 @@ func (p *parser) sequence(col int) []any {
 		rest := t[i:]
 		switch {
 		case len(rest) > 0 && rest[0] == '-' && (len(rest) == 1 || rest[1] == ' '):
-			p.decline() // "- - x"
-			return nil
+			if i == 0 {
+				p.decline()
+				return nil
+			}
+			a = append(a, p.sequenceFrom(at, l))
+			continue
 		case len(rest) > 0 && rest[0] != '#':
 			if _, _, isKey := p.key(l, at); isKey {
 				a = append(a, p.mappingFrom(at, l, at))
@@ -413,6 +433,15 @@ func (p *parser) valueAfter(l, at, n int, compact bool) any {
 	case '"', '\'':
 		return p.quoted(l, col, n)
 	case '[', '{':
+		if rest[0] == '[' && len(rest) > 1 && rest[1] != ']' {
+			a, ok := p.flowSequence(rest)
+			if !ok {
+				p.decline()
+				return nil
+			}
+			p.line = l + 1
+			return a
+		}
 		close := byte(']')
 		if rest[0] == '{' {
 			close = '}'
@@ -856,7 +885,7 @@ var declined = new(int)
 // would: YAML 1.1 null and booleans, integers as int64, floats as the JSON
 // decoder reads back their JSON encoding, the rest strings. It returns
 // declined for values the fast path leaves to yaml.v2 (infinities and NaN,
-// timestamps, 0b integers and floats with unusual syntax).
+// integers beyond int64, 0b integers, negative zero).
 func resolve(s string) any {
 	if s == "" {
 		return nil
@@ -891,10 +920,9 @@ func resolve(s string) any {
 		return s
 	}
 	// Signs and digits: yaml.v2 tries timestamps, integers (any base,
-	// underscores removed), unsigned integers, floats, then 0b integers.
-	if len(s) >= 5 && s[4] == '-' {
-		return declined // perhaps a timestamp
-	}
+	// underscores removed), unsigned integers, floats, then 0b integers. A
+	// timestamp is decoded into an interface as its text, and no text it
+	// accepts is also a number, so timestamps need no check of their own.
 	switch s {
 	case "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
 		return declined
@@ -987,4 +1015,74 @@ func floatValue(f float64) any {
 		return declined
 	}
 	return v
+}
+
+// flowSequence reads a flow sequence of scalars that lies on one line:
+// plain scalars of letters, digits and "_./-+=" (with inner spaces) and
+// single-line quoted scalars without quotes inside, separated by commas. t
+// starts at '['.
+func (p *parser) flowSequence(t []byte) ([]any, bool) {
+	a := make([]any, 0, 4)
+	i := 1
+	for {
+		for i < len(t) && t[i] == ' ' {
+			i++
+		}
+		if i >= len(t) {
+			return nil, false
+		}
+		switch c := t[i]; {
+		case c == '"' || c == '\'':
+			end := i + 1
+			for end < len(t) && t[end] != c && t[end] != '\\' {
+				end++
+			}
+			if end >= len(t) || t[end] != c || (end+1 < len(t) && t[end+1] == c) {
+				return nil, false
+			}
+			a = append(a, string(t[i+1:end]))
+			i = end + 1
+		case flowPlain(c):
+			j := i
+			for j < len(t) && (flowPlain(t[j]) || t[j] == ' ') {
+				j++
+			}
+			item := trimRight(t[i:j])
+			if item[0] == '-' && (len(item) == 1 || item[1] == ' ') {
+				return nil, false
+			}
+			v := resolve(p.intern(item))
+			if v == declined {
+				return nil, false
+			}
+			a = append(a, v)
+			i = j
+		default:
+			return nil, false
+		}
+		for i < len(t) && t[i] == ' ' {
+			i++
+		}
+		if i >= len(t) {
+			return nil, false
+		}
+		switch t[i] {
+		case ',':
+			i++
+			continue
+		case ']':
+			if !restIsComment(t[i+1:], false) || (i+1 < len(t) && t[i+1] == '#') {
+				return nil, false
+			}
+			return a, true
+		}
+		return nil, false
+	}
+}
+
+// flowPlain reports whether c may appear in a plain scalar of a flow
+// sequence the fast path reads.
+func flowPlain(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '.' || c == '/' || c == '-' || c == '+' || c == '='
 }

@@ -1,0 +1,115 @@
+package yamlfast
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	kjson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/internal/jsonfast"
+)
+
+// agree fails when Decode accepts data but disagrees with YAMLToJSON and
+// apimachinery's decoder, on the value or on the JSON. It reports whether
+// Decode declined.
+func agree(t testing.TB, data []byte) (declined bool) {
+	t.Helper()
+	in := string(data)
+	got, ok := Decode(data)
+	if in != string(data) {
+		t.Fatal("Decode modified its input")
+	}
+	if !ok {
+		return true
+	}
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		t.Fatalf("Decode accepted %q, YAMLToJSON failed: %v", data, err)
+	}
+	var want any
+	if err := kjson.Unmarshal(js, &want); err != nil {
+		t.Fatalf("Decode accepted %q, the JSON decoder failed: %v", data, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Decode(%q):\n got %#v\nwant %#v", data, got, want)
+	}
+	if got != nil {
+		enc, ok := jsonfast.Encode(got)
+		if !ok || string(enc) != string(js) {
+			t.Fatalf("Decode(%q): JSON %s, YAMLToJSON %s", data, enc, js)
+		}
+	}
+	return false
+}
+
+var seeds = []string{
+	"a: 1\nb: yes\nc: ~\nd: 0x1F\ne: 1.0\nf: 1e3\ng: 0o17\nh: 1_000\ni: +12\nj: 1e400\nk: 0755\nl: -0\nm: 9223372036854775807\nn: 9223372036854775808\no: 1.5e-7\np: 1e21\n",
+	"a: 2001-12-14\nb: 2001-12-14T21:59:43.10-05:00\nc: 2001-12-14 21:59:43.10\nd: 0000-1111\ne: 1234-5\n2001-12-14: x\non: 1\n1: 2\n0x10: 3\n",
+	"a: .5\nb: .inf\nc: 2001-12-14\nd: 0b101\ne: -0.0\nf: On\ng: NULL\nh: nul\ni: 1.2.3\nj: -\nk: +\nl: 12:30\n",
+	"kind: FooList\nitems:\n- a: 1\n  b:\n  - x\n  -\n    - q\n- c: [] # c\n  d: {}\n",
+	"a: plain text\n  continued here\n\n  after a blank\nb: 'single ''quoted''\n  folded'\nc: \"double \\t \\u00e9 \\x41\\\n  joined\\\n\n  x\"\n",
+	"a: |\n  literal\n   indented\n\n  end\nb: >-\n  folded\n  text\n\n   more\n  last\nc: |+\n  keep\n\nd: x\n",
+	"a: >\n  x\n\n  y\n    z\n  w\n", "a:\n  - |\n    x\n  - b\n", "a: x:y\nb: http://z\n", "\"a\": 1\n'b': 2\n", "key: value # comment\n# trailing\n",
+	"a: b: c\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "? a\n: b\n", "a: 1\na: 2\n", "y: 1\n", "1: a\n", "a:\n  b: 1\n c: 2\n", "a: [1, 2]\n",
+	"a: \"unterminated\n", "a: [x, \"y\", 'z', 1, -1, 1.5, yes, ~, a b ]\nb: [a,]\nc: [a # x]\n", "a: [x, \"y\", 'z', 1, -1, 1.5, yes, ~, a b ] # c\n", "a: ['x''y']\n", "a:\n- - x\n  - - y\n    - z\n- - - w\n", "a: |\n\n   x\n  y\n", "a: 'x'#c\n", "a: \"\\/\"\n", "a: <tag>&amp;\n", "a: \"\\u2028\\L\\N\\_\\P\\e\\0\"\n",
+	"metadata:\n  name: x\n  annotations:\n    a.b/c: \"true\"\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: 'It is\n          long'\n        type: object\n",
+}
+
+func TestDecodeSeeds(t *testing.T) {
+	accepted := 0
+	for _, s := range seeds {
+		if !agree(t, []byte(s)) {
+			accepted++
+		}
+	}
+	if accepted < len(seeds)/3 {
+		t.Errorf("Decode accepted only %d of %d seeds", accepted, len(seeds))
+	}
+}
+
+// TestDecodeCorpus compares Decode with sigs.k8s.io/yaml on every YAML
+// document of the shared corpus and conformance batches and of testdata.
+func TestDecodeCorpus(t *testing.T) {
+	var files []string
+	for _, root := range []string{"../../../shared", "../../testdata", "../../schema/testdata"} {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	if len(files) == 0 {
+		t.Skip("no YAML files")
+	}
+	docs, declined := 0, 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, doc := range strings.Split(strings.TrimPrefix(string(data), "---\n"), "\n---\n") {
+			docs++
+			if agree(t, []byte(doc)) {
+				declined++
+			}
+		}
+	}
+	t.Logf("Decode declined %d of %d documents (%d files)", declined, docs, len(files))
+	if declined*10 > docs {
+		t.Errorf("Decode declined %d of %d documents", declined, docs)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		agree(t, data)
+	})
+}
