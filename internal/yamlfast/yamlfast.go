@@ -17,6 +17,7 @@
 package yamlfast
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -232,6 +233,11 @@ func (p *parser) key(l, col int) (k string, after int, ok bool) {
 				case bool:
 					s = strconv.FormatBool(v)
 				case int64:
+					// Only for a yaml.v2 integer: a float with an integral
+					// value is an int64 here but a float key there.
+					if _, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64); err != nil {
+						return "", 0, false
+					}
 					s = strconv.FormatInt(v, 10)
 				default:
 					return "", 0, false
@@ -433,7 +439,7 @@ func (p *parser) valueAfter(l, at, n int, compact bool) any {
 	case '"', '\'':
 		return p.quoted(l, col, n)
 	case '[', '{':
-		if rest[0] == '[' && len(rest) > 1 && rest[1] != ']' {
+		if rest[0] == '[' && len(bytes.TrimLeft(rest[1:], " ")) > 0 && bytes.TrimLeft(rest[1:], " ")[0] != ']' {
 			a, ok := p.flowSequence(rest)
 			if !ok {
 				p.decline()
@@ -446,7 +452,11 @@ func (p *parser) valueAfter(l, at, n int, compact bool) any {
 		if rest[0] == '{' {
 			close = '}'
 		}
-		if len(rest) < 2 || rest[1] != close || !restIsComment(rest[2:], false) {
+		k := 1
+		for k < len(rest) && rest[k] == ' ' {
+			k++
+		}
+		if k >= len(rest) || rest[k] != close || !restIsComment(rest[k+1:], false) {
 			p.decline()
 			return nil
 		}
@@ -793,13 +803,20 @@ func unquoteLine(t []byte) (string, bool) {
 func (p *parser) blockScalar(l, col, n int) any {
 	h := p.text(l, col)
 	literal := h[0] == '|'
-	chomp := 0
+	chomp, explicit := 0, 0
 	i := 1
-	if i < len(h) && (h[i] == '-' || h[i] == '+') {
-		if h[i] == '-' {
-			chomp = -1
-		} else {
+	for k := 0; k < 2 && i < len(h); k++ {
+		switch c := h[i]; {
+		case chomp == 0 && (c == '-' || c == '+'):
 			chomp = 1
+			if c == '-' {
+				chomp = -1
+			}
+		case explicit == 0 && c >= '1' && c <= '9':
+			explicit = int(c - '0')
+		default:
+			k = 2
+			continue
 		}
 		i++
 	}
@@ -820,29 +837,37 @@ func (p *parser) blockScalar(l, col, n int) any {
 	}
 	first := p.lines[next].indent
 	indent := max(maxInd, first, n+1, 1)
+	if explicit > 0 {
+		indent = n + explicit
+	}
 	if first < indent {
 		p.decline()
 		return nil
 	}
 	s := p.buf[:0]
-	trailing := next - (l + 1)
+	trailing := 0
 	leadingBreak := false
 	leadingBlank := false
-	cur := next
+	cur := l + 1
 	for cur < len(p.lines) {
 		ln := p.lines[cur]
 		if ln.end-ln.start < indent || ln.indent < indent {
-			// A blank line (a break) or the end of the scalar.
+			// A blank line (a break, unless the input ends without a
+			// newline) or the end of the scalar.
 			if ln.kind == blankLine {
-				trailing++
+				if ln.end < len(p.data) {
+					trailing++
+				}
 				cur++
 				continue
 			}
 			break
 		}
 		if ln.end-ln.start == indent {
-			// Exactly the indentation: a break.
-			trailing++
+			// Exactly the indentation: a break, as above.
+			if ln.end < len(p.data) {
+				trailing++
+			}
 			cur++
 			continue
 		}
