@@ -13,6 +13,7 @@ package jsonfast
 import (
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth is the nesting depth beyond which Decode declines.
@@ -35,10 +36,34 @@ func Decode(data []byte) (v any, ok bool) {
 }
 
 type decoder struct {
-	data []byte
-	pos  int
-	fail bool
-	buf  []byte
+	data  []byte
+	pos   int
+	fail  bool
+	buf   []byte
+	arena []byte // the unused tail of a block that short strings share
+}
+
+// arenaBlock is the size of the blocks short strings are carved from.
+const arenaBlock = 4096
+
+// newString returns b as a string. Short strings are carved from a shared
+// block, which saves an allocation each; a block's bytes are written once,
+// before any string refers to them, and never again.
+func (d *decoder) newString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > 128 {
+		return string(b)
+	}
+	if len(b) > len(d.arena) {
+		// No block needs to be larger than the input.
+		d.arena = make([]byte, max(len(b), min(arenaBlock, len(d.data)-d.pos)))
+	}
+	dst := d.arena[:len(b)]
+	copy(dst, b)
+	d.arena = d.arena[len(b):]
+	return unsafe.String(&dst[0], len(dst))
 }
 
 func (d *decoder) skipSpace() {
@@ -292,7 +317,7 @@ func (d *decoder) str() (string, bool) {
 				return "", false
 			}
 			d.pos = i + 1
-			return string(b[start:i]), true
+			return d.newString(b[start:i]), true
 		}
 		if c == '\\' {
 			break
@@ -319,7 +344,7 @@ func (d *decoder) str() (string, bool) {
 		case c == '"':
 			d.pos = i + 1
 			d.buf = out
-			return string(out), true
+			return d.newString(out), true
 		case c < 0x20:
 			return "", false
 		case c == '\\':
