@@ -2,6 +2,7 @@ package check
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/crdschema/crdschema/schema"
@@ -31,6 +32,46 @@ func BenchmarkCRDWorkflowsFromYAML(b *testing.B) {
 			for _, v := range crd.Spec.Versions {
 				if p := crd.SchemaFor(v.Name); p != nil {
 					structural.New(p)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkCRDAllFromYAML is the same over every corpus CRD file.
+func BenchmarkCRDAllFromYAML(b *testing.B) {
+	files, _ := filepath.Glob("../../shared/corpus/*/crds/*.yaml")
+	if len(files) == 0 {
+		b.Skip("corpus absent")
+	}
+	var datas [][]byte
+	var n int64
+	for _, f := range files {
+		d, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		datas = append(datas, d)
+		n += int64(len(d))
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, data := range datas {
+			docs, err := schema.ReadDocuments("crd", data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, d := range docs {
+				crd, err := schema.DecodeCRD(d.JSON)
+				if err != nil {
+					b.Fatal(err)
+				}
+				CRD(crd)
+				for _, v := range crd.Spec.Versions {
+					if p := crd.SchemaFor(v.Name); p != nil {
+						structural.New(p)
+					}
 				}
 			}
 		}

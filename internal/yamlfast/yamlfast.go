@@ -31,11 +31,10 @@ import (
 // comments only) gives nil with ok true. Only documents whose root is a
 // block mapping starting at column 0 are read.
 func Decode(data []byte) (v any, ok bool) {
-	if !charsOK(data) {
+	p := parser{data: data}
+	if !p.splitLines() {
 		return nil, false
 	}
-	p := parser{data: data}
-	p.splitLines()
 	l := p.nextContent(0)
 	if l < 0 {
 		return nil, true
@@ -48,41 +47,6 @@ func Decode(data []byte) (v any, ok bool) {
 		return nil, false
 	}
 	return m, true
-}
-
-// charsOK reports whether data holds only characters the fast path reads
-// the way yaml.v2 does: printable ASCII, newlines and printable non-ASCII
-// characters other than YAML 1.1's line breaks and the byte order mark. It
-// also declines directives and document markers at the start of a line.
-func charsOK(data []byte) bool {
-	bol := true
-	for i := 0; i < len(data); {
-		c := data[i]
-		if bol {
-			switch c {
-			case '%':
-				return false
-			case '-', '.':
-				if i+2 < len(data) && data[i+1] == c && data[i+2] == c {
-					return false
-				}
-			}
-		}
-		bol = c == '\n'
-		if c >= 0x20 && c < 0x7f || c == '\n' {
-			i++
-			continue
-		}
-		if c < 0x80 {
-			return false
-		}
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
-			return false
-		}
-		i += size
-	}
-	return true
 }
 
 type line struct {
@@ -109,33 +73,61 @@ type parser struct {
 // maxDepth bounds nesting; deeper documents are declined.
 const maxDepth = 500
 
-func (p *parser) splitLines() {
-	n := 0
-	for _, c := range p.data {
-		if c == '\n' {
-			n++
+// splitLines splits the input into lines. It reports false, declining,
+// when the input holds characters the fast path does not read the way
+// yaml.v2 does (anything but printable ASCII, newlines and printable
+// non-ASCII characters other than YAML 1.1's line breaks and the byte order
+// mark) or a directive or document marker at the start of a line.
+func (p *parser) splitLines() bool {
+	d := p.data
+	p.lines = make([]line, 0, bytes.Count(d, []byte{'\n'})+1)
+	for pos := 0; pos < len(d); {
+		end := bytes.IndexByte(d[pos:], '\n')
+		if end < 0 {
+			end = len(d)
+		} else {
+			end += pos
 		}
-	}
-	p.lines = make([]line, 0, n+1)
-	for pos := 0; pos < len(p.data); {
-		end := pos
-		for end < len(p.data) && p.data[end] != '\n' {
-			end++
+		ln := d[pos:end]
+		if len(ln) > 0 {
+			switch c := ln[0]; c {
+			case '%':
+				return false
+			case '-', '.':
+				if len(ln) >= 3 && ln[1] == c && ln[2] == c {
+					return false
+				}
+			}
 		}
-		ind := pos
-		for ind < end && p.data[ind] == ' ' {
+		for i := 0; i < len(ln); i++ {
+			c := ln[i]
+			if c >= 0x20 && c < 0x7f {
+				continue
+			}
+			if c < 0x80 {
+				return false
+			}
+			r, size := utf8.DecodeRune(ln[i:])
+			if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+				return false
+			}
+			i += size - 1
+		}
+		ind := 0
+		for ind < len(ln) && ln[ind] == ' ' {
 			ind++
 		}
-		l := line{start: pos, end: end, indent: ind - pos, kind: textLine}
+		l := line{start: pos, end: end, indent: ind, kind: textLine}
 		switch {
-		case ind == end:
+		case ind == len(ln):
 			l.kind = blankLine
-		case p.data[ind] == '#':
+		case ln[ind] == '#':
 			l.kind = commentLine
 		}
 		p.lines = append(p.lines, l)
 		pos = end + 1
 	}
+	return true
 }
 
 // nextContent returns the first line from l on that is neither blank nor a
