@@ -230,3 +230,24 @@ func TestFastReadSeeds(t *testing.T) {
 		agreeRead(t, "f.yaml", []byte(s))
 	}
 }
+
+// TestFastPathTaken makes sure the fast paths run on typical documents
+// rather than declining, so that the differential tests test something.
+func TestFastPathTaken(t *testing.T) {
+	for _, s := range []string{
+		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: as.b.io\nspec:\n  group: b.io\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: 'A is\n          an example'\n        properties:\n          mode:\n            enum: [a, \"b\", 1, 1.5, yes]\n            description: |2-\n\n\n                indented\n              text\n            default: 010\n",
+		"y: 1\noff: 2\n1_0: 3\n2001-12-14: 5\n",
+		"a: \"x\\\n\n  y\\ \\\"z \\u00e9\\U0001F600\"\nb: 'p\n\n  q'\n",
+		"a:\n- - x\n  - - y\n- [ ]\n- { }\n",
+		"{\"a\": 1, \"b\": [1.5, -0]}\n",
+	} {
+		if d, n := chunksDeclined([]byte(s)); d > 0 {
+			t.Errorf("fast path declined %d of %d documents of %q", d, n, s)
+		}
+		agreeRead(t, "f.yaml", []byte(s))
+	}
+	crd := "{\"apiVersion\":\"apiextensions.k8s.io/v1beta1\",\"spec\":{\"version\":\"v1\",\"conversion\":{\"strategy\":\"Webhook\",\"webhookClientConfig\":{\"caBundle\":\"QUJD\",\"service\":{\"name\":\"s\",\"namespace\":\"n\",\"port\":null}}}}}"
+	if agreeCRD(t, []byte(crd)) {
+		t.Errorf("fast CRD decoding declined %s", crd)
+	}
+}
