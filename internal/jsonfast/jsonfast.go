@@ -147,11 +147,12 @@ func (d *decoder) object(depth int) any {
 		if d.fail {
 			return nil
 		}
-		if _, dup := m[k]; dup {
-			d.fail = true
+		n := len(m)
+		m[k] = v
+		if len(m) == n {
+			d.fail = true // a duplicate key
 			return nil
 		}
-		m[k] = v
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			break
