@@ -73,7 +73,7 @@ func TestDecodeDeep(t *testing.T) {
 // JSON file of the shared corpus and the repository's testdata.
 func TestDecodeCorpus(t *testing.T) {
 	var files []string
-	for _, root := range []string{"../../../shared", "../../testdata", "../../schema/testdata", "../../conformance"} {
+	for _, root := range []string{"../../../shared/corpus", "../../../shared/conformance", "../../testdata", "../../schema/testdata", "../../conformance"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml")) {
 				files = append(files, p)

@@ -73,9 +73,13 @@ func TestDecodeSeeds(t *testing.T) {
 
 // TestDecodeCorpus compares Decode with sigs.k8s.io/yaml on every YAML
 // document of the shared corpus and conformance batches and of testdata.
+// The roots are directories below ../shared, not ../shared itself, which
+// may be a symbolic link that WalkDir would not follow. The corpus CRDs,
+// as generators write them, must almost all take the fast path; the other
+// inputs are full of deliberately odd YAML, where declining is right.
 func TestDecodeCorpus(t *testing.T) {
 	var files []string
-	for _, root := range []string{"../../../shared", "../../testdata", "../../schema/testdata"} {
+	for _, root := range []string{"../../../shared/corpus", "../../../shared/conformance", "../../testdata", "../../schema/testdata"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
 				files = append(files, p)
@@ -86,22 +90,34 @@ func TestDecodeCorpus(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no YAML files")
 	}
-	docs, declined := 0, 0
+	docs, declined, crdDocs, crdDeclined := 0, 0, 0, 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
+		corpusCRD := strings.Contains(filepath.ToSlash(f), "shared/corpus/") && strings.Contains(filepath.ToSlash(f), "/crds/")
 		for _, doc := range strings.Split(strings.TrimPrefix(string(data), "---\n"), "\n---\n") {
+			d := agree(t, []byte(doc))
 			docs++
-			if agree(t, []byte(doc)) {
+			if d {
 				declined++
+			}
+			if corpusCRD {
+				crdDocs++
+				if d {
+					crdDeclined++
+				}
 			}
 		}
 	}
-	t.Logf("Decode declined %d of %d documents (%d files)", declined, docs, len(files))
-	if declined*10 > docs {
-		t.Errorf("Decode declined %d of %d documents", declined, docs)
+	t.Logf("Decode declined %d of %d documents (%d files); %d of %d corpus CRD documents", declined, docs, len(files), crdDeclined, crdDocs)
+	if crdDocs == 0 {
+		t.Log("../shared/corpus absent: the decline rate on generated CRDs is not checked")
+		return
+	}
+	if crdDeclined*50 > crdDocs {
+		t.Errorf("Decode declined %d of %d corpus CRD documents", crdDeclined, crdDocs)
 	}
 }
 
