@@ -50,7 +50,7 @@ func LoadCRD(data []byte) (*CRD, error) {
 	if found == nil {
 		return nil, errors.New("no CustomResourceDefinition")
 	}
-	crd, err := schema.DecodeCRD(found.JSON)
+	crd, err := schema.DecodeCRDDocument(*found)
 	if err != nil {
 		return nil, fmt.Errorf("cannot decode CustomResourceDefinition: %w", err)
 	}

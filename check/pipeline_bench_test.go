@@ -24,7 +24,7 @@ func BenchmarkCRDWorkflowsFromYAML(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, d := range docs {
-			crd, err := schema.DecodeCRD(d.JSON)
+			crd, err := schema.DecodeCRDDocument(d)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -63,7 +63,7 @@ func BenchmarkCRDAllFromYAML(b *testing.B) {
 				b.Fatal(err)
 			}
 			for _, d := range docs {
-				crd, err := schema.DecodeCRD(d.JSON)
+				crd, err := schema.DecodeCRDDocument(d)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/crdschema/crdschema/internal/jsonfast"
 )
 
 // inputFiles lists the differential tests' inputs: the shared corpus and
@@ -145,6 +147,12 @@ func agreeRead(t testing.TB, name string, data []byte) {
 	if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
 		t.Fatalf("%s: error %v, exact reader: %v", name, gerr, werr)
 	}
+	for i := range got {
+		checkPlain(t, name, &got[i])
+		// The exact reader never marks a document plain; the rest must
+		// be identical.
+		got[i].plain = false
+	}
 	if !reflect.DeepEqual(got, want) {
 		for i := range min(len(got), len(want)) {
 			if !reflect.DeepEqual(got[i], want[i]) {
@@ -249,5 +257,21 @@ func TestFastPathTaken(t *testing.T) {
 	crd := "{\"apiVersion\":\"apiextensions.k8s.io/v1beta1\",\"spec\":{\"version\":\"v1\",\"conversion\":{\"strategy\":\"Webhook\",\"webhookClientConfig\":{\"caBundle\":\"QUJD\",\"service\":{\"name\":\"s\",\"namespace\":\"n\",\"port\":null}}}}}"
 	if agreeCRD(t, []byte(crd)) {
 		t.Errorf("fast CRD decoding declined %s", crd)
+	}
+}
+
+// checkPlain verifies the promise of a document marked plain: its Value is
+// exactly what jsonfast decodes from its JSON.
+func checkPlain(t testing.TB, name string, d *Document) {
+	t.Helper()
+	if !d.plain {
+		return
+	}
+	v, ok := jsonfast.Decode(d.JSON)
+	if !ok {
+		t.Fatalf("%s: document %d is marked plain, but jsonfast declines its JSON %.200q", name, d.Index, d.JSON)
+	}
+	if !reflect.DeepEqual(v, d.Value) {
+		t.Fatalf("%s: document %d is marked plain, but its JSON decodes differently (-value +decoded):\n%s", name, d.Index, cmp.Diff(d.Value, v))
 	}
 }

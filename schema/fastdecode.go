@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/crdschema/crdschema/internal/jsonfast"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // The fast path of DecodeCRD and DecodeProps: the document is decoded once
@@ -28,7 +29,16 @@ func fastDecodeCRD(data []byte) (crd *CRD, ok bool) {
 	if !isMap {
 		return nil, false
 	}
-	var d fdec
+	// The decoded value is private to this call: JSON values may be kept
+	// as they are.
+	return crdFromValue(doc, false)
+}
+
+// crdFromValue converts a decoded CRD document, or declines. With copyJSON,
+// JSON values (default, example, enum entries) are deep-copied so that the
+// CRD shares no map or slice with doc.
+func crdFromValue(doc map[string]any, copyJSON bool) (crd *CRD, ok bool) {
+	d := fdec{copyJSON: copyJSON}
 	av, _ := doc["apiVersion"].(string)
 	switch av {
 	case V1APIVersion:
@@ -65,7 +75,11 @@ func fastDecodeProps(data []byte) (*Props, bool) {
 }
 
 // fdec converts plain values to the wire structs; fail records a decline.
-type fdec struct{ fail bool }
+// copyJSON makes it deep-copy the JSON values it keeps.
+type fdec struct {
+	fail     bool
+	copyJSON bool
+}
 
 // obj returns v as an object; nil (no fields) for null; declines otherwise.
 func (d *fdec) obj(v any) map[string]any {
@@ -652,7 +666,71 @@ func (d *fdec) jsonPtr(v any) *JSON {
 	if v == nil {
 		return nil
 	}
-	return &JSON{Value: v}
+	return &JSON{Value: d.json(v)}
+}
+
+// json returns a JSON value to keep: v itself, or with copyJSON a deep copy.
+// A copy is only made of a value that is its own JSON decoding (see
+// plainJSON); anything else makes the conversion decline.
+func (d *fdec) json(v any) any {
+	if !d.copyJSON {
+		return v
+	}
+	if !plainJSON(v, 0) {
+		d.fail = true
+		return nil
+	}
+	return jsonvalue.DeepCopy(v)
+}
+
+// plainJSON reports whether v is what internal/jsonfast would decode from
+// v's JSON encoding: no nil map or slice behind a non-nil interface, no
+// float64 that encodes as an integer jsonfast reads back as int64, no
+// other types, and not nested deeper than jsonfast reads.
+func plainJSON(v any, depth int) bool {
+	if depth > jsonfast.MaxDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case nil, bool, string, int64:
+		return true
+	case float64:
+		_, isInt := floatAsJSONInt(x)
+		return !isInt && !math.IsInf(x, 0) && !math.IsNaN(x)
+	case map[string]any:
+		if x == nil {
+			return false
+		}
+		for _, e := range x {
+			if !plainJSON(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if x == nil {
+			return false
+		}
+		for _, e := range x {
+			if !plainJSON(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// floatAsJSONInt reports whether encoding/json writes f without a fraction
+// or exponent and the digits fit an int64, so that decoding gives int64.
+func floatAsJSONInt(f float64) (int64, bool) {
+	if f != math.Trunc(f) || math.Abs(f) >= 1e21 {
+		return 0, false
+	}
+	if f < -9.223372036854775808e18 || f >= 9.223372036854775808e18 {
+		return 0, false
+	}
+	return int64(f), true
 }
 
 func (d *fdec) propsMap(m map[string]any, p *Props) {
@@ -704,7 +782,7 @@ func (d *fdec) propsMap(m map[string]any, p *Props) {
 			}
 			p.Enum = make([]JSON, len(a))
 			for i, x := range a {
-				p.Enum[i].Value = x
+				p.Enum[i].Value = d.json(x)
 			}
 		case "maxProperties":
 			p.MaxProperties = d.int64Ptr(e)

@@ -55,7 +55,7 @@ func fastJSONStream(name string, data []byte) ([]Document, bool) {
 		line += bytes.Count(data[counted:starts[i]], []byte("\n"))
 		counted = starts[i]
 		js := bytes.Clone(data[starts[i]:ends[i]])
-		docs = appendExpanded(docs, name, line, js, v)
+		docs = appendExpanded(docs, name, line, js, v, true)
 	}
 	return docs, true
 }

@@ -33,6 +33,12 @@ type Document struct {
 	Object map[string]any
 	// Value is the decoded document, whatever its type.
 	Value any
+
+	// plain is true when Value is exactly what internal/jsonfast.Decode
+	// returns for JSON (which then holds no duplicate keys): JSON was
+	// decoded by jsonfast, or encoded from a Value read by yamlfast.
+	// DecodeCRDDocument then converts Value instead of decoding JSON again.
+	plain bool
 }
 
 // InputError is an input that cannot be read or decoded. It names the file
@@ -163,7 +169,7 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 				if d.skip {
 					continue
 				}
-				docs = appendExpanded(docs, name, c.line, d.json, d.value)
+				docs = appendExpanded(docs, name, c.line, d.json, d.value, true)
 				continue
 			}
 		}
@@ -182,7 +188,7 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 		if err := kjson.Unmarshal(js, &v); err != nil {
 			return nil, &InputError{File: name, Line: c.line, Err: err}
 		}
-		docs = appendExpanded(docs, name, c.line, js, v)
+		docs = appendExpanded(docs, name, c.line, js, v, false)
 	}
 	return docs, nil
 }
@@ -270,7 +276,10 @@ func yamlErrorLine(err error, start int) int {
 	return start + n - 1
 }
 
-func appendExpanded(docs []Document, name string, line int, js []byte, v any) []Document {
+// appendExpanded appends the document (js, v), or the items of a List
+// document. plain says whether v is exactly jsonfast's decoding of js; the
+// items of a List are re-encoded and never count as plain.
+func appendExpanded(docs []Document, name string, line int, js []byte, v any, plain bool) []Document {
 	obj, _ := v.(map[string]any)
 	if obj != nil {
 		if kind, _ := obj["kind"].(string); strings.HasSuffix(kind, "List") {
@@ -287,5 +296,5 @@ func appendExpanded(docs []Document, name string, line int, js []byte, v any) []
 			}
 		}
 	}
-	return append(docs, Document{File: name, Index: len(docs), Line: line, JSON: js, Object: obj, Value: v})
+	return append(docs, Document{File: name, Index: len(docs), Line: line, JSON: js, Object: obj, Value: v, plain: plain})
 }

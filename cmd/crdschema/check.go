@@ -124,7 +124,7 @@ func checkDocument(d schema.Document) (checkResult, error) {
 		return r, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d is not a mapping", d.Index)}
 	}
 	if schema.IsCRD(d.Object) {
-		crd, err := schema.DecodeCRD(d.JSON)
+		crd, err := schema.DecodeCRDDocument(d)
 		if err != nil {
 			return r, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)}
 		}

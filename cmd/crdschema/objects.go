@@ -221,7 +221,7 @@ func loadCRDs(paths []string, stdin io.Reader) ([]*crdEntry, error) {
 			if d.Object == nil || !schema.IsCRD(d.Object) {
 				continue
 			}
-			crd, err := schema.DecodeCRD(d.JSON)
+			crd, err := schema.DecodeCRDDocument(d)
 			if err != nil {
 				return nil, &schema.InputError{File: f, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)}
 			}
