@@ -159,9 +159,16 @@ func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
 // node checks p at path and everything below it. isRoot is true for the
 // schema root only.
 func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot bool) {
-	if p == nil {
-		return
+	if p != nil {
+		w.visit(*p, path, ctx, isRoot)
 	}
+}
+
+// visit is node for a non-nil node. The node is passed by value: the
+// entries of properties and definitions maps can only be copied, and a copy
+// whose address went down the recursion would be moved to the heap.
+func (w *walker) visit(node schema.Props, path *field.Path, ctx nodeContext, isRoot bool) {
+	p := &node
 	start := len(w.errs)
 	w.keywords(p, path, ctx)
 
@@ -191,8 +198,7 @@ func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot
 				sub = sub.forbidDefaults("in top-level " + name)
 			}
 		}
-		prop := p.Properties[name]
-		w.node(&prop, path.Child("properties").Key(name), sub, false)
+		w.visit(p.Properties[name], path.Child("properties").Key(name), sub, false)
 	}
 
 	nested := ctx
@@ -208,8 +214,7 @@ func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot
 		w.node(&p.AnyOf[i], path.Child("anyOf").Index(i), nested, false)
 	}
 	for _, name := range sortedKeys(p.Definitions) {
-		def := p.Definitions[name]
-		w.node(&def, path.Child("definitions").Key(name), nested, false)
+		w.visit(p.Definitions[name], path.Child("definitions").Key(name), nested, false)
 	}
 	if p.Items != nil {
 		sub := ctx

@@ -15,7 +15,10 @@ import (
 // additionalProperties (any key). A node that cannot be built as a
 // structural schema accepts every path, as the apiserver does.
 func fieldPathValid(p *schema.Props, path string) bool {
-	s, err := structural.New(p)
+	// structural.New keeps p; a copy keeps the walker's nodes (map entries
+	// copied to its stack) from escaping to the heap on every node.
+	q := *p
+	s, err := structural.New(&q)
 	if err != nil {
 		return true
 	}
