@@ -137,7 +137,7 @@ type nodeContext struct {
 	// uncorrelatable is the highest ancestor below which old and new
 	// values cannot be correlated (items of a list that is not a map list),
 	// where a rule must not use oldSelf; nil if there is none.
-	uncorrelatable *field.Path
+	uncorrelatable lazyPath
 }
 
 func (c nodeContext) forbidDefaults(reason string) nodeContext {
@@ -152,6 +152,13 @@ type walker struct {
 	// static checks; unlike errs, they do not keep ancestors' rules from
 	// being looked at.
 	ruleErrs field.ErrorList
+	// keys is a stack of sorted map keys shared by the nodes being
+	// visited (see pushSortedKeys).
+	keys []string
+	// pathSteps and pathMemo are the path stack of lazyPath: the steps
+	// from the root to the node being visited, and the paths built so far.
+	pathSteps []pathStep
+	pathMemo  []*field.Path
 }
 
 func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
@@ -160,37 +167,52 @@ func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
 // schema root only.
 func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot bool) {
 	if p != nil {
-		w.visit(*p, path, ctx, isRoot)
+		w.visit(*p, w.rootPath(path), ctx, isRoot)
 	}
 }
 
-// visit is node for a non-nil node. The node is passed by value: the
-// entries of properties and definitions maps can only be copied, and a copy
-// whose address went down the recursion would be moved to the heap.
-func (w *walker) visit(node schema.Props, path *field.Path, ctx nodeContext, isRoot bool) {
+// child checks the node p (if any) at the step st below parent.
+func (w *walker) child(p *schema.Props, parent lazyPath, st pathStep, ctx nodeContext) {
+	if p != nil {
+		w.childValue(*p, parent, st, ctx)
+	}
+}
+
+// childValue checks the node p at the step st below parent. The node is
+// passed by value: the entries of properties and definitions maps can only
+// be copied, and a copy whose address went down the recursion would be
+// moved to the heap.
+func (w *walker) childValue(p schema.Props, parent lazyPath, st pathStep, ctx nodeContext) {
+	w.visit(p, w.push(parent, st), ctx, false)
+}
+
+// visit checks a node and everything below it.
+func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot bool) {
 	p := &node
 	start := len(w.errs)
-	w.keywords(p, path, ctx)
+	w.keywords(p, lp, ctx)
 
 	if p.UniqueItems {
-		w.add(field.Forbidden(path.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+		w.add(field.Forbidden(lp.path().Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
 	}
 
 	if ap := p.AdditionalProperties; ap != nil {
 		if len(p.Properties) != 0 && (!ap.Allows || ap.Schema != nil) {
-			w.add(field.Forbidden(path.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+			w.add(field.Forbidden(lp.path().Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
 		}
 		sub := ctx
 		if ctx.insideMeta {
 			sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
 		}
-		w.node(ap.Schema, path.Child("additionalProperties"), sub, false)
+		w.child(ap.Schema, lp, pathStep{name: "additionalProperties", index: -1}, sub)
 	}
 
-	for _, name := range sortedKeys(p.Properties) {
+	keys := w.pushSortedKeys(p.Properties)
+	for i := keys; i < len(w.keys); i++ {
+		name := w.keys[i]
 		sub := ctx
-		if !mapIsCorrelatable(p.XMapType) && sub.uncorrelatable == nil {
-			sub.uncorrelatable = path
+		if !mapIsCorrelatable(p.XMapType) && !sub.uncorrelatable.isSet() {
+			sub.uncorrelatable = lp
 		}
 		if (isRoot || p.XEmbeddedResource) && isMetaField(name) {
 			sub.insideMeta = true
@@ -198,93 +220,109 @@ func (w *walker) visit(node schema.Props, path *field.Path, ctx nodeContext, isR
 				sub = sub.forbidDefaults("in top-level " + name)
 			}
 		}
-		w.visit(p.Properties[name], path.Child("properties").Key(name), sub, false)
+		w.childValue(p.Properties[name], lp, pathStep{name: "properties", key: name, hasKey: true, index: -1}, sub)
 	}
+	w.keys = w.keys[:keys]
 
 	nested := ctx
 	nested.rules = false
-	w.node(p.Not, path.Child("not"), nested, false)
+	w.child(p.Not, lp, pathStep{name: "not", index: -1}, nested)
 	for i := range p.AllOf {
-		w.node(&p.AllOf[i], path.Child("allOf").Index(i), nested, false)
+		w.child(&p.AllOf[i], lp, pathStep{name: "allOf", index: i}, nested)
 	}
 	for i := range p.OneOf {
-		w.node(&p.OneOf[i], path.Child("oneOf").Index(i), nested, false)
+		w.child(&p.OneOf[i], lp, pathStep{name: "oneOf", index: i}, nested)
 	}
 	for i := range p.AnyOf {
-		w.node(&p.AnyOf[i], path.Child("anyOf").Index(i), nested, false)
+		w.child(&p.AnyOf[i], lp, pathStep{name: "anyOf", index: i}, nested)
 	}
-	for _, name := range sortedKeys(p.Definitions) {
-		w.visit(p.Definitions[name], path.Child("definitions").Key(name), nested, false)
+	keys = w.pushSortedKeys(p.Definitions)
+	for i := keys; i < len(w.keys); i++ {
+		name := w.keys[i]
+		w.childValue(p.Definitions[name], lp, pathStep{name: "definitions", key: name, hasKey: true, index: -1}, nested)
 	}
+	w.keys = w.keys[:keys]
 	if p.Items != nil {
 		sub := ctx
-		if (p.XListType == nil || *p.XListType != "map") && sub.uncorrelatable == nil {
-			sub.uncorrelatable = path
+		if (p.XListType == nil || *p.XListType != "map") && !sub.uncorrelatable.isSet() {
+			sub.uncorrelatable = lp
 		}
-		w.node(p.Items.Schema, path.Child("items"), sub, false)
+		w.child(p.Items.Schema, lp, pathStep{name: "items", index: -1}, sub)
 		for i := range p.Items.Array {
-			w.node(&p.Items.Array[i], path.Child("items").Index(i), sub, false)
+			w.child(&p.Items.Array[i], lp, pathStep{name: "items", index: i}, sub)
 		}
 	}
 	for _, name := range sortedKeys(p.Dependencies) {
-		w.node(p.Dependencies[name].Schema, path.Child("dependencies").Key(name), nested, false)
+		w.child(p.Dependencies[name].Schema, lp, pathStep{name: "dependencies", key: name, hasKey: true, index: -1}, nested)
 	}
 
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
-		w.add(field.Invalid(path.Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
+		w.add(field.Invalid(lp.path().Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
 	}
-	w.mapType(p, path)
-	w.listType(p, path)
-	w.validationRules(p, path)
+	w.mapType(p, lp)
+	w.listType(p, lp)
+	w.validationRules(p, lp)
 	if ctx.rules && len(w.errs) == start {
-		w.oldSelfRules(p, path, ctx)
+		w.oldSelfRules(p, lp, ctx)
 	}
+}
+
+// pushSortedKeys appends the keys of m, sorted, to w.keys and returns where
+// they start. The caller reads them by index (nested calls may grow w.keys)
+// and truncates w.keys back to that start when done.
+func (w *walker) pushSortedKeys(m map[string]schema.Props) int {
+	start := len(w.keys)
+	for k := range m {
+		w.keys = append(w.keys, k)
+	}
+	slices.Sort(w.keys[start:])
+	return start
 }
 
 // keywords checks the keywords of one node that a CRD schema must not use,
 // and defaults where they are forbidden.
-func (w *walker) keywords(p *schema.Props, path *field.Path, ctx nodeContext) {
+func (w *walker) keywords(p *schema.Props, lp lazyPath, ctx nodeContext) {
 	if p.Type != "" && !contains(openAPIV3Types, p.Type) {
-		w.add(field.NotSupported(path.Child("type"), p.Type, openAPIV3Types))
+		w.add(field.NotSupported(lp.path().Child("type"), p.Type, openAPIV3Types))
 	}
 	if p.Default != nil && !ctx.allowDefaults {
 		detail := "must not be set"
 		if ctx.noDefaultsReason != "" {
 			detail += " " + ctx.noDefaultsReason
 		}
-		w.add(field.Forbidden(path.Child("default"), detail))
+		w.add(field.Forbidden(lp.path().Child("default"), detail))
 	}
 	if p.ID != "" {
-		w.add(field.Forbidden(path.Child("id"), "id is not supported"))
+		w.add(field.Forbidden(lp.path().Child("id"), "id is not supported"))
 	}
 	if p.AdditionalItems != nil {
-		w.add(field.Forbidden(path.Child("additionalItems"), "additionalItems is not supported"))
+		w.add(field.Forbidden(lp.path().Child("additionalItems"), "additionalItems is not supported"))
 	}
 	if len(p.PatternProperties) != 0 {
-		w.add(field.Forbidden(path.Child("patternProperties"), "patternProperties is not supported"))
+		w.add(field.Forbidden(lp.path().Child("patternProperties"), "patternProperties is not supported"))
 	}
 	if len(p.Definitions) != 0 {
-		w.add(field.Forbidden(path.Child("definitions"), "definitions is not supported"))
+		w.add(field.Forbidden(lp.path().Child("definitions"), "definitions is not supported"))
 	}
 	if p.Dependencies != nil {
-		w.add(field.Forbidden(path.Child("dependencies"), "dependencies is not supported"))
+		w.add(field.Forbidden(lp.path().Child("dependencies"), "dependencies is not supported"))
 	}
 	if p.Ref != nil {
-		w.add(field.Forbidden(path.Child("$ref"), "$ref is not supported"))
+		w.add(field.Forbidden(lp.path().Child("$ref"), "$ref is not supported"))
 	}
 	if p.Type == "null" {
-		w.add(field.Forbidden(path.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+		w.add(field.Forbidden(lp.path().Child("type"), "type cannot be set to null, use nullable as an alternative"))
 	}
 	if p.Items != nil && len(p.Items.Array) != 0 {
-		w.add(field.Forbidden(path.Child("items"), "items must be a schema object and not an array"))
+		w.add(field.Forbidden(lp.path().Child("items"), "items must be a schema object and not an array"))
 	}
 	if ctx.insideMeta && p.XEmbeddedResource {
-		w.add(field.Forbidden(path.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+		w.add(field.Forbidden(lp.path().Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
 	}
 }
 
 // mapType checks x-kubernetes-map-type.
-func (w *walker) mapType(p *schema.Props, path *field.Path) {
+func (w *walker) mapType(p *schema.Props, lp lazyPath) {
 	if p.XMapType == nil {
 		return
 	}
@@ -292,18 +330,18 @@ func (w *walker) mapType(p *schema.Props, path *field.Path) {
 	switch p.Type {
 	case "object":
 	case "":
-		w.add(field.Required(path.Child("type"), need))
+		w.add(field.Required(lp.path().Child("type"), need))
 	default:
-		w.add(field.Invalid(path.Child("type"), p.Type, need))
+		w.add(field.Invalid(lp.path().Child("type"), p.Type, need))
 	}
 	if mt := *p.XMapType; mt != "atomic" && mt != "granular" {
-		w.add(field.NotSupported(path.Child("x-kubernetes-map-type"), mt, []string{"atomic", "granular"}))
+		w.add(field.NotSupported(lp.path().Child("x-kubernetes-map-type"), mt, []string{"atomic", "granular"}))
 	}
 }
 
 // listType checks x-kubernetes-list-type, x-kubernetes-list-map-keys and
 // the items of set and map lists.
-func (w *walker) listType(p *schema.Props, path *field.Path) {
+func (w *walker) listType(p *schema.Props, lp lazyPath) {
 	lt := ""
 	if p.XListType != nil {
 		lt = *p.XListType
@@ -318,60 +356,60 @@ func (w *walker) listType(p *schema.Props, path *field.Path) {
 	switch {
 	case p.XListType != nil && p.Type != "array":
 		if p.Type == "" {
-			w.add(field.Required(path.Child("type"), needArray))
+			w.add(field.Required(lp.path().Child("type"), needArray))
 		} else {
-			w.add(field.Invalid(path.Child("type"), p.Type, needArray))
+			w.add(field.Invalid(lp.path().Child("type"), p.Type, needArray))
 		}
 	case lt == "set" && items != nil:
 		switch items.Type {
 		case "array":
 			if items.XListType != nil && *items.XListType != "atomic" {
-				w.add(field.Invalid(path.Child("items", "x-kubernetes-list-type"), *items.XListType, atomicItems))
+				w.add(field.Invalid(lp.path().Child("items", "x-kubernetes-list-type"), *items.XListType, atomicItems))
 			}
 		case "object":
 			if items.XMapType == nil || *items.XMapType != "atomic" {
-				w.add(field.Invalid(path.Child("items", "x-kubernetes-map-type"), items.XListType, atomicItems))
+				w.add(field.Invalid(lp.path().Child("items", "x-kubernetes-map-type"), items.XListType, atomicItems))
 			}
 		}
 	}
 
 	if p.XListType != nil && lt != "atomic" && lt != "set" && lt != "map" {
-		w.add(field.NotSupported(path.Child("x-kubernetes-list-type"), lt, []string{"atomic", "set", "map"}))
+		w.add(field.NotSupported(lp.path().Child("x-kubernetes-list-type"), lt, []string{"atomic", "set", "map"}))
 	}
 
 	if len(p.XListMapKeys) > 0 {
 		const needMap = "must be map if x-kubernetes-list-map-keys is non-empty"
 		if p.XListType == nil {
-			w.add(field.Required(path.Child("x-kubernetes-list-type"), needMap))
+			w.add(field.Required(lp.path().Child("x-kubernetes-list-type"), needMap))
 		} else if lt != "map" {
-			w.add(field.Invalid(path.Child("x-kubernetes-list-type"), lt, needMap))
+			w.add(field.Invalid(lp.path().Child("x-kubernetes-list-type"), lt, needMap))
 		}
 	}
 
 	if lt == "map" {
-		w.mapListShape(p, items, path)
+		w.mapListShape(p, items, lp)
 	}
 	if (lt == "set" || lt == "map") && items != nil {
-		w.mapListKeys(p, items, lt, path)
+		w.mapListKeys(p, items, lt, lp)
 	}
 }
 
 // mapListShape checks the shape of a list with x-kubernetes-list-type=map:
 // keys given, object items, keys naming scalar item properties, no
 // duplicate keys.
-func (w *walker) mapListShape(p, items *schema.Props, path *field.Path) {
+func (w *walker) mapListShape(p, items *schema.Props, lp lazyPath) {
 	if len(p.XListMapKeys) == 0 {
-		w.add(field.Required(path.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+		w.add(field.Required(lp.path().Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
 	}
 	switch {
 	case p.Items == nil:
-		w.add(field.Required(path.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+		w.add(field.Required(lp.path().Child("items"), "must have a schema if x-kubernetes-list-type is map"))
 		return
 	case items == nil:
-		w.add(field.Invalid(path.Child("items"), "", "must only have a single schema if x-kubernetes-list-type is map"))
+		w.add(field.Invalid(lp.path().Child("items"), "", "must only have a single schema if x-kubernetes-list-type is map"))
 		return
 	case items.Type != "object":
-		w.add(field.Invalid(path.Child("items", "type"), items.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+		w.add(field.Invalid(lp.path().Child("items", "type"), items.Type, "must be object if parent array's x-kubernetes-list-type is map"))
 		return
 	}
 	seen := make(map[string]bool, len(p.XListMapKeys))
@@ -379,13 +417,13 @@ func (w *walker) mapListShape(p, items *schema.Props, path *field.Path) {
 		if prop, ok := items.Properties[k]; ok {
 			if prop.Type == "array" || prop.Type == "object" {
 				// The apiserver reports the items' type as the bad value.
-				w.add(field.Invalid(path.Child("items", "properties").Key(k).Child("type"), items.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+				w.add(field.Invalid(lp.path().Child("items", "properties").Key(k).Child("type"), items.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
 			}
 		} else {
-			w.add(field.Invalid(path.Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "entries must all be names of item properties"))
+			w.add(field.Invalid(lp.path().Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "entries must all be names of item properties"))
 		}
 		if seen[k] {
-			w.add(field.Invalid(path.Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "must not contain duplicate entries"))
+			w.add(field.Invalid(lp.path().Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "must not contain duplicate entries"))
 		}
 		seen[k] = true
 	}
@@ -393,9 +431,9 @@ func (w *walker) mapListShape(p, items *schema.Props, path *field.Path) {
 
 // mapListKeys checks the items of set and map lists: not nullable, and map
 // keys required or defaulted and not nullable.
-func (w *walker) mapListKeys(p, items *schema.Props, lt string, path *field.Path) {
+func (w *walker) mapListKeys(p, items *schema.Props, lt string, lp lazyPath) {
 	if items.Nullable {
-		w.add(field.Forbidden(path.Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
+		w.add(field.Forbidden(lp.path().Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
 	}
 	if lt != "map" {
 		return
@@ -409,12 +447,12 @@ func (w *walker) mapListKeys(p, items *schema.Props, lt string, path *field.Path
 		if !ok {
 			continue
 		}
-		kp := path.Child("items", "properties").Key(k)
+		kp := func() *field.Path { return lp.path().Child("items", "properties").Key(k) }
 		if !required[k] && prop.Default == nil {
-			w.add(field.Required(kp.Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+			w.add(field.Required(kp().Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
 		}
 		if prop.Nullable {
-			w.add(field.Forbidden(kp.Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+			w.add(field.Forbidden(kp().Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
 		}
 	}
 }
@@ -422,35 +460,35 @@ func (w *walker) mapListKeys(p, items *schema.Props, lt string, path *field.Path
 // validationRules checks what can be checked of x-kubernetes-validations
 // without compiling CEL: rule, message, messageExpression, reason and
 // fieldPath.
-func (w *walker) validationRules(p *schema.Props, path *field.Path) {
+func (w *walker) validationRules(p *schema.Props, lp lazyPath) {
 	for i, r := range p.XValidations {
-		rp := path.Child("x-kubernetes-validations").Index(i)
+		rp := func() *field.Path { return lp.path().Child("x-kubernetes-validations").Index(i) }
 		rule := strings.TrimSpace(r.Rule)
 		msg := strings.TrimSpace(r.Message)
 		switch {
 		case rule == "":
-			w.add(field.Required(rp.Child("rule"), "rule is not specified"))
+			w.add(field.Required(rp().Child("rule"), "rule is not specified"))
 		case r.Message != "" && msg == "":
-			w.add(field.Invalid(rp.Child("message"), r.Message, "must be non-empty if specified"))
+			w.add(field.Invalid(rp().Child("message"), r.Message, "must be non-empty if specified"))
 		case hasLineBreak(msg):
-			w.add(field.Invalid(rp.Child("message"), r.Message, "must not contain line breaks"))
+			w.add(field.Invalid(rp().Child("message"), r.Message, "must not contain line breaks"))
 		case hasLineBreak(rule) && msg == "":
-			w.add(field.Required(rp.Child("message"), "message must be specified if rule contains line breaks"))
+			w.add(field.Required(rp().Child("message"), "message must be specified if rule contains line breaks"))
 		}
 		if r.MessageExpression != "" && strings.TrimSpace(r.MessageExpression) == "" {
-			w.add(field.Required(rp.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+			w.add(field.Required(rp().Child("messageExpression"), "messageExpression must be non-empty if specified"))
 		}
 		if r.Reason != nil && !contains(validationReasons, *r.Reason) {
-			w.add(field.NotSupported(rp.Child("reason"), *r.Reason, validationReasons))
+			w.add(field.NotSupported(rp().Child("reason"), *r.Reason, validationReasons))
 		}
 		if r.FieldPath != "" && strings.TrimSpace(r.FieldPath) == "" {
-			w.add(field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
+			w.add(field.Invalid(rp().Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
 		}
 		if hasLineBreak(r.FieldPath) {
-			w.add(field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
+			w.add(field.Invalid(rp().Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
 		}
 		if r.FieldPath != "" && !fieldPathValid(p, r.FieldPath) {
-			w.add(field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be a valid path"))
+			w.add(field.Invalid(rp().Child("fieldPath"), r.FieldPath, "must be a valid path"))
 		}
 	}
 }
@@ -564,15 +602,15 @@ func mapIsCorrelatable(mapType *string) bool {
 // Compiling CEL is out of scope: whether a rule uses oldSelf is decided by
 // looking for the oldSelf variable in its text, and compilation errors
 // themselves are not reported.
-func (w *walker) oldSelfRules(p *schema.Props, path *field.Path, ctx nodeContext) {
+func (w *walker) oldSelfRules(p *schema.Props, lp lazyPath, ctx nodeContext) {
 	for i, r := range p.XValidations {
-		rp := path.Child("x-kubernetes-validations").Index(i)
+		rp := func() *field.Path { return lp.path().Child("x-kubernetes-validations").Index(i) }
 		if usesOldSelf(r.Rule) {
-			if ctx.uncorrelatable != nil {
-				w.ruleErrs = append(w.ruleErrs, field.Invalid(rp.Child("rule"), r.Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", ctx.uncorrelatable)))
+			if ctx.uncorrelatable.isSet() {
+				w.ruleErrs = append(w.ruleErrs, field.Invalid(rp().Child("rule"), r.Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", ctx.uncorrelatable.path())))
 			}
 		} else if r.OptionalOldSelf != nil {
-			w.ruleErrs = append(w.ruleErrs, field.Invalid(rp.Child("optionalOldSelf"), *r.OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
+			w.ruleErrs = append(w.ruleErrs, field.Invalid(rp().Child("optionalOldSelf"), *r.OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
 		}
 	}
 }

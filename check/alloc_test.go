@@ -1,0 +1,66 @@
+package check
+
+import (
+	"fmt"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/schema"
+)
+
+// TestWalkAllocations makes sure the per-node walk allocates nothing per
+// node of a schema without errors: field paths are built only for errors,
+// map entries are not copied to the heap, and sorted keys share one stack.
+func TestWalkAllocations(t *testing.T) {
+	s := "object"
+	leaf := schema.Props{Type: "string", XValidations: []schema.ValidationRule{{Rule: "self.size() > 0"}}}
+	root := &schema.Props{Type: s, Properties: map[string]schema.Props{}}
+	for i := range 200 {
+		inner := schema.Props{Type: s, Properties: map[string]schema.Props{"a": leaf, "b": leaf}}
+		list := schema.Props{Type: "array", Items: &schema.PropsOrArray{Schema: &inner}}
+		root.Properties[fmt.Sprintf("p%03d", i)] = schema.Props{Type: s, Properties: map[string]schema.Props{"list": list, "leaf": leaf}}
+	}
+	path := field.NewPath("spec", "validation", "openAPIV3Schema")
+	w := &walker{}
+	walk := func() {
+		w.errs, w.ruleErrs = w.errs[:0], w.ruleErrs[:0]
+		w.node(root, path, nodeContext{allowDefaults: true, rules: true}, true)
+	}
+	walk() // grow the walker's stacks
+	if len(w.errs)+len(w.ruleErrs) > 0 {
+		t.Fatalf("unexpected errors: %v", append(w.errs, w.ruleErrs...))
+	}
+	// 1,400 nodes; only the root's "in top-level" reasons may allocate.
+	if n := testing.AllocsPerRun(10, walk); n > 10 {
+		t.Errorf("walking 1,400 error-free nodes allocated %v times", n)
+	}
+}
+
+// TestLazyPathErrors checks that errors deep in the walk and the
+// uncorrelatable ancestor named in a message get the paths they had when
+// every path was built eagerly.
+func TestLazyPathErrors(t *testing.T) {
+	leaf := schema.Props{Type: "string", XValidations: []schema.ValidationRule{{Rule: "self == oldSelf"}}}
+	items := schema.Props{Type: "object", Properties: map[string]schema.Props{"b": {Type: "integer", UniqueItems: true}, "c": leaf}}
+	root := &schema.Props{Type: "object", Properties: map[string]schema.Props{
+		"a": {Type: "array", Items: &schema.PropsOrArray{Schema: &items}},
+		"z": {Type: "null", AllOf: []schema.Props{{}, {ID: "x"}}},
+	}}
+	w := &walker{}
+	w.node(root, field.NewPath("r"), nodeContext{allowDefaults: true, rules: true}, true)
+	var got []string
+	for _, e := range append(w.errs, w.ruleErrs...) {
+		got = append(got, e.Field+": "+e.Detail)
+	}
+	want := []string{
+		"r.properties[a].items.properties[b].uniqueItems: uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
+		`r.properties[z].type: supported values: "array", "boolean", "integer", "number", "object", "string"`,
+		"r.properties[z].type: type cannot be set to null, use nullable as an alternative",
+		"r.properties[z].allOf[1].id: id is not supported",
+		"r.properties[a].items.properties[c].x-kubernetes-validations[0].rule: oldSelf cannot be used on the uncorrelatable portion of the schema within r.properties[a]",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("errors:\n%q\nwant\n%q", got, want)
+	}
+}
