@@ -2,7 +2,7 @@ package structural
 
 import (
 	"fmt"
-	"regexp"
+	"regexp/syntax"
 	"sort"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -184,7 +184,9 @@ func validateJunctors(p *schema.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldP
 		errs = append(errs, validateNested(p.Not, false, fldPath.Child("not"))...)
 	}
 	if p.Pattern != "" {
-		if _, err := regexp.Compile(p.Pattern); err != nil {
+		// Only parsing can fail in regexp.Compile (with the Perl flags
+		// it uses); its error is the one the apiserver quotes.
+		if _, err := syntax.Parse(p.Pattern, syntax.Perl); err != nil {
 			errs = append(errs, field.Invalid(fldPath.Child("pattern"), p.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
 		}
 	}
