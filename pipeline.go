@@ -72,10 +72,9 @@ func (s *Schema) coerceWith(obj map[string]any, opts embedded.CoerceOptions, dro
 	}
 	var paths []prune.Path
 	if !s.preserveUnknownFields {
-		paths = prune.Prune(obj, s.s, prune.Options{ResourceRoot: true, ReturnPaths: true})
-		if dropNulls {
-			defaulting.DropNulls(obj, s.s)
-		}
+		// The apiserver prunes and then drops nulls with the same schema;
+		// one walk does both.
+		paths = prune.Prune(obj, s.s, prune.Options{ResourceRoot: true, ReturnPaths: true, DropNulls: dropNulls})
 	}
 	embeddedPaths, errs := embedded.CoerceEmbedded(obj, s.s, opts)
 	if len(errs) > 0 {

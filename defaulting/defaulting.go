@@ -17,6 +17,7 @@ package defaulting
 
 import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -28,47 +29,7 @@ import (
 //
 // obj is typically the whole custom resource (map[string]any) and s the
 // schema of its root; a nil s does nothing.
-func DropNulls(obj any, s *structural.Schema) {
-	if s == nil || (len(s.Properties) == 0 && s.Items == nil &&
-		(s.AdditionalProperties == nil || s.AdditionalProperties.Schema == nil)) {
-		// No schema below s: nothing can be dropped.
-		return
-	}
-	switch x := obj.(type) {
-	case map[string]any:
-		for k, v := range x {
-			c := fieldSchema(s, k)
-			if c == nil {
-				continue
-			}
-			if v == nil {
-				if !c.Nullable && !c.HasDefault {
-					delete(x, k)
-				}
-				continue
-			}
-			DropNulls(v, c)
-		}
-	case []any:
-		if s.Items == nil {
-			return
-		}
-		for _, v := range x {
-			DropNulls(v, s.Items)
-		}
-	}
-}
-
-// fieldSchema is the schema of field k of an object with schema s, or nil.
-func fieldSchema(s *structural.Schema, k string) *structural.Schema {
-	if c, ok := s.Properties[k]; ok {
-		return c
-	}
-	if s.AdditionalProperties != nil {
-		return s.AdditionalProperties.Schema
-	}
-	return nil
-}
+func DropNulls(obj any, s *structural.Schema) { nulls.Drop(obj, s) }
 
 // Default applies, in place, the defaults of the schema s to obj:
 //

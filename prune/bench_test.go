@@ -123,9 +123,18 @@ func TestPruneCleanAllocatesNothing(t *testing.T) {
 		"spec":{"list":[{"a":"b"},{"a":"c"}],"m":{"k":1},"free":{"x":{"y":"z"},"other":[1,2]}}}`), &obj); err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(100, func() {
-		prune.Prune(obj, s, prune.Options{ResourceRoot: true})
-	}); n != 0 {
-		t.Fatalf("pruning a clean object allocates %v times", n)
+	for _, opts := range []prune.Options{
+		{ResourceRoot: true},
+		{ResourceRoot: true, ReturnPaths: true},
+		{ResourceRoot: true, DropNulls: true},
+		{ResourceRoot: true, ReturnPaths: true, DropNulls: true},
+	} {
+		if n := testing.AllocsPerRun(100, func() {
+			if ps := prune.Prune(obj, s, opts); len(ps) > 0 {
+				t.Fatalf("pruned %v from a clean object", ps)
+			}
+		}); n != 0 {
+			t.Errorf("%+v: pruning a clean object allocates %v times", opts, n)
+		}
 	}
 }

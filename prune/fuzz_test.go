@@ -7,6 +7,7 @@ import (
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/schema"
@@ -33,7 +34,8 @@ func deepCopy(v any) any {
 
 // FuzzPrune prunes arbitrary objects against arbitrary schemas: no panic,
 // pruning twice is pruning once, every reported path existed in the input
-// and is gone from the output, and the schema is never changed. It also
+// and is gone from the output, Options.DropNulls gives Prune followed by
+// defaulting.DropNulls, and the schema is never changed. It also
 // runs the prune verb's metadata coercion for resource roots.
 func FuzzPrune(f *testing.F) {
 	f.Add([]byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"}}}}}`),
@@ -44,6 +46,10 @@ func FuzzPrune(f *testing.F) {
 		[]byte(`{"m":{"a.b":{"apiVersion":1,"metadata":{"labels":{"a":1},"x":2}},"":{"metadata":"s"}}}`), true)
 	f.Add([]byte(`{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","additionalProperties":false}}}}`),
 		[]byte(`{"apiVersion":"v1","l":[{"a":{"b":1}},[{"c":1}],null,3]}`), false)
+	f.Add([]byte(`{"type":"object","properties":{"metadata":{"type":"object","properties":{"name":{"type":"string"}}},"spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"properties":{"a":{"type":"string"},"l":{"type":"array","items":{"type":"object","properties":{"b":{"type":"string"},"d":{"type":"string","default":"x"}}}}}}}}`),
+		[]byte(`{"metadata":{"name":null},"kind":null,"spec":{"a":null,"u":null,"l":[null,{"b":null,"c":null,"d":null}]}}`), true)
+	f.Add([]byte(`{"type":"object","properties":{"e":{"type":"object","x-kubernetes-embedded-resource":true,"additionalProperties":{"type":"object","properties":{"n":{"type":"string"}}}}}}`),
+		[]byte(`{"e":{"metadata":{"n":null},"kind":null,"x":{"n":null,"m":null}},"z":null}`), false)
 	f.Fuzz(func(t *testing.T, schemaJSON, objectJSON []byte, root bool) {
 		var p schema.Props
 		if err := schema.DecodeProps(schemaJSON, &p); err != nil {
@@ -76,6 +82,20 @@ func FuzzPrune(f *testing.F) {
 		silent := deepCopy(in)
 		if ps := prune.Prune(silent, s, prune.Options{ResourceRoot: root}); ps != nil || !reflect.DeepEqual(silent, obj) {
 			t.Fatal("pruning without paths differs")
+		}
+
+		// Dropping nulls in the pruning walk is pruning, then DropNulls.
+		want := deepCopy(obj)
+		defaulting.DropNulls(want, s)
+		for _, track := range []bool{false, true} {
+			got := deepCopy(in)
+			ps := prune.Prune(got, s, prune.Options{ResourceRoot: root, ReturnPaths: track, DropNulls: true})
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("pruning with DropNulls (paths %v) differs from Prune + DropNulls:\n got %v\nwant %v", track, got, want)
+			}
+			if track && !reflect.DeepEqual(prune.Strings(ps), prune.Strings(paths)) {
+				t.Fatalf("pruning with DropNulls reports %v, want %v", ps, paths)
+			}
 		}
 
 		if m, ok := obj.(map[string]any); ok && root {

@@ -24,8 +24,10 @@
 package prune
 
 import (
+	"slices"
 	"sort"
 
+	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -36,6 +38,12 @@ type Options struct {
 	ResourceRoot bool
 	// ReturnPaths asks Prune to return the paths of the removed fields.
 	ReturnPaths bool
+	// DropNulls also removes, in the same walk, the null object fields
+	// whose schema is neither nullable nor has a default, as the apiserver
+	// does right after pruning a request: the result is that of Prune
+	// followed by defaulting.DropNulls(obj, s). Removed nulls are not
+	// reported as pruned.
+	DropNulls bool
 }
 
 // Prune removes, in place, every field of obj that s does not specify, and
@@ -48,11 +56,11 @@ type Options struct {
 //
 // Unknown fields under the root's metadata are not pruned here; package
 // embedded coerces metadata and reports its unknown fields.
+//
+// Without paths, and with paths until the first removed field, Prune
+// allocates nothing.
 func Prune(obj any, s *structural.Schema, opts Options) []Path {
-	var t *tracker
-	if opts.ReturnPaths {
-		t = &tracker{}
-	}
+	w := walker{track: opts.ReturnPaths, dropNulls: opts.DropNulls}
 	embedded := opts.ResourceRoot
 	if s == nil && opts.ResourceRoot {
 		s = &structural.Schema{}
@@ -60,12 +68,17 @@ func Prune(obj any, s *structural.Schema, opts Options) []Path {
 	if s != nil && s.EmbeddedResource {
 		embedded = true
 	}
-	prune(obj, s, embedded, t)
-	if t == nil {
-		return nil
+	switch x := obj.(type) {
+	case map[string]any:
+		w.object(x, s, embedded, true)
+	case []any:
+		w.list(x, s, embedded)
 	}
-	sortPaths(t.out)
-	return t.out
+	for _, p := range w.out {
+		slices.Reverse(p)
+	}
+	sortPaths(w.out)
+	return w.out
 }
 
 // sortPaths sorts ps by their rendered form.
@@ -97,120 +110,201 @@ func isMetaField(k string) bool {
 	return k == "apiVersion" || k == "kind" || k == "metadata"
 }
 
-// tracker records the removed fields' paths. A nil tracker records nothing,
-// so the walk is the same code with and without paths.
-type tracker struct {
-	stack []Element
-	out   []Path
-}
-
-func (t *tracker) push(e Element) {
-	if t != nil {
-		t.stack = append(t.stack, e)
-	}
-}
-
-func (t *tracker) pop() {
-	if t != nil {
-		t.stack = t.stack[:len(t.stack)-1]
-	}
-}
-
-// record notes the removal of key k of the object at the current path. The
-// apiserver does not report apiVersion, kind and metadata removed from the
-// top level of a value that is not a resource root.
-func (t *tracker) record(k string) {
-	if t == nil || (len(t.stack) == 0 && isMetaField(k)) {
-		return
-	}
-	p := make(Path, len(t.stack)+1)
-	copy(p, t.stack)
-	p[len(t.stack)] = Field(k)
-	t.out = append(t.out, p)
-}
-
 func isEmbedded(s *structural.Schema) bool { return s != nil && s.EmbeddedResource }
 
-// prune prunes x against s; embedded says x's node is an embedded resource
-// (or the resource root).
-func prune(x any, s *structural.Schema, embedded bool, t *tracker) {
-	if s != nil && s.PreserveUnknownFields {
-		if !embedded && s.PruneNoop() {
-			return
-		}
-		keep(x, s, embedded, t)
+// walker holds what a Prune call needs throughout the walk.
+//
+// A removed field's path is built leaf first while the walk returns from
+// it: the walk keeps no stack of the path it is at, so tracking paths
+// allocates nothing until a field is removed.
+type walker struct {
+	track     bool
+	dropNulls bool
+	// out are the removed fields' paths, in the order of removal, each
+	// reversed (leaf first) until Prune returns.
+	out []Path
+}
+
+// record notes the removal of key k of an object; top says the object is
+// the value Prune was called with. The apiserver does not report
+// apiVersion, kind and metadata removed from the top level of a value that
+// is not a resource root.
+func (w *walker) record(k string, top bool) {
+	if !w.track || (top && isMetaField(k)) {
 		return
 	}
-	switch x := x.(type) {
-	case map[string]any:
-		if s == nil {
-			for k := range x {
-				t.record(k)
-				delete(x, k)
-			}
+	p := make(Path, 1, 8)
+	p[0] = Field(k)
+	w.out = append(w.out, p)
+}
+
+// up adds e to the paths recorded since the n-th, as the walk returns from
+// the value at e.
+func (w *walker) up(n int, e Element) {
+	for i := n; i < len(w.out); i++ {
+		w.out[i] = append(w.out[i], e)
+	}
+}
+
+// object prunes the object x against s; embedded says x is an embedded
+// resource (or the resource root).
+func (w *walker) object(x map[string]any, s *structural.Schema, embedded, top bool) {
+	if s == nil {
+		if !w.track {
+			clear(x)
 			return
 		}
-		for k, v := range x {
+		for k := range x {
+			w.record(k, top)
+			delete(x, k)
+		}
+		return
+	}
+	if s.PreserveUnknownFields {
+		if embedded || !s.PruneNoop() {
+			w.keepObject(x, s, embedded)
+		}
+		return
+	}
+	ap := s.AdditionalProperties
+	for k, v := range x {
+		c, ok := s.Properties[k]
+		if !ok {
 			if embedded && isMetaField(k) {
+				w.metaField(x, k, v, s)
 				continue
 			}
-			if c, ok := s.Properties[k]; ok {
-				t.push(Field(k))
-				prune(v, c, isEmbedded(c), t)
-				t.pop()
-			} else if ap := s.AdditionalProperties; ap != nil {
-				t.push(Field(k))
-				prune(v, ap.Schema, isEmbedded(ap.Schema), t)
-				t.pop()
-			} else {
-				t.record(k)
+			if ap == nil {
+				w.record(k, top)
 				delete(x, k)
+				continue
 			}
+			c = ap.Schema
+		} else if embedded && isMetaField(k) {
+			w.metaField(x, k, v, s)
+			continue
+		}
+		w.field(x, k, v, c)
+	}
+}
+
+// keepObject walks the object x below a preserve-unknown-fields node s (not
+// nil): unknown keys stay, specified ones are pruned by their schemas.
+func (w *walker) keepObject(x map[string]any, s *structural.Schema, embedded bool) {
+	ap := s.AdditionalProperties
+	for k, v := range x {
+		if embedded && isMetaField(k) {
+			w.metaField(x, k, v, s)
+			continue
+		}
+		c, ok := s.Properties[k]
+		if !ok {
+			if ap == nil {
+				continue
+			}
+			c = ap.Schema
+		}
+		w.field(x, k, v, c)
+	}
+}
+
+// field prunes the value v of key k of the object x against its
+// schema c, and drops it if it is a droppable null.
+func (w *walker) field(x map[string]any, k string, v any, c *structural.Schema) {
+	switch v := v.(type) {
+	case nil:
+		if w.dropNulls && nulls.Droppable(c) {
+			delete(x, k)
+		}
+	case map[string]any:
+		n := len(w.out)
+		w.object(v, c, isEmbedded(c), false)
+		if len(w.out) > n {
+			w.up(n, Field(k))
 		}
 	case []any:
-		var items *structural.Schema
-		if s != nil {
-			items = s.Items
-		}
-		for i, v := range x {
-			t.push(Index(i))
-			prune(v, items, isEmbedded(items), t)
-			t.pop()
+		n := len(w.out)
+		w.list(v, c, isEmbedded(c))
+		if len(w.out) > n {
+			w.up(n, Field(k))
 		}
 	}
 }
 
-// keep walks x under a preserve-unknown-fields node s: unknown keys stay,
-// specified ones are pruned by their schemas, and list items are walked the
-// same way with the items schema, as the apiserver does.
-func keep(x any, s *structural.Schema, embedded bool, t *tracker) {
-	if s == nil {
+// metaField handles the implicitly specified key k of an embedded resource
+// x with schema s: never pruned, but its nulls are dropped as anywhere else.
+func (w *walker) metaField(x map[string]any, k string, v any, s *structural.Schema) {
+	if !w.dropNulls {
 		return
 	}
-	switch x := x.(type) {
-	case map[string]any:
-		for k, v := range x {
-			if embedded && isMetaField(k) {
-				continue
-			}
-			if c, ok := s.Properties[k]; ok {
-				t.push(Field(k))
-				prune(v, c, isEmbedded(c), t)
-				t.pop()
-			} else if ap := s.AdditionalProperties; ap != nil {
-				t.push(Field(k))
-				prune(v, ap.Schema, isEmbedded(ap.Schema), t)
-				t.pop()
-			}
+	c := nulls.FieldSchema(s, k)
+	if c == nil {
+		return
+	}
+	if v == nil {
+		if nulls.Droppable(c) {
+			delete(x, k)
 		}
-	case []any:
-		if s.Items == nil {
+		return
+	}
+	nulls.Drop(v, c)
+}
+
+// list prunes the items of the list x against s's items; embedded says s
+// is an embedded resource (or the resource root).
+func (w *walker) list(x []any, s *structural.Schema, embedded bool) {
+	var items *structural.Schema
+	if s != nil {
+		if s.PreserveUnknownFields {
+			if embedded || !s.PruneNoop() {
+				w.keepList(x, s)
+			}
 			return
 		}
-		for i, v := range x {
-			t.push(Index(i))
-			keep(v, s.Items, isEmbedded(s.Items), t)
-			t.pop()
+		items = s.Items
+	}
+	emb := isEmbedded(items)
+	for i, v := range x {
+		switch v := v.(type) {
+		case map[string]any:
+			n := len(w.out)
+			w.object(v, items, emb, false)
+			if len(w.out) > n {
+				w.up(n, Index(i))
+			}
+		case []any:
+			n := len(w.out)
+			w.list(v, items, emb)
+			if len(w.out) > n {
+				w.up(n, Index(i))
+			}
+		}
+	}
+}
+
+// keepList walks the items of the list x below a preserve-unknown-fields
+// node s (not nil) as the apiserver does: with s's items schema, still
+// keeping unknown keys.
+func (w *walker) keepList(x []any, s *structural.Schema) {
+	items := s.Items
+	if items == nil {
+		return
+	}
+	emb := isEmbedded(items)
+	for i, v := range x {
+		switch v := v.(type) {
+		case map[string]any:
+			n := len(w.out)
+			w.keepObject(v, items, emb)
+			if len(w.out) > n {
+				w.up(n, Index(i))
+			}
+		case []any:
+			n := len(w.out)
+			w.keepList(v, items)
+			if len(w.out) > n {
+				w.up(n, Index(i))
+			}
 		}
 	}
 }
