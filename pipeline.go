@@ -107,10 +107,9 @@ func checkTypeMeta(obj map[string]any, parseGroupVersion bool) *field.Error {
 }
 
 // dropNullsAndDefault drops non-nullable nulls without default, then
-// defaults.
+// defaults, in one walk.
 func (s *Schema) dropNullsAndDefault(obj map[string]any) {
-	defaulting.DropNulls(obj, s.v.served)
-	defaulting.Default(obj, s.v.served)
+	defaulting.DropNullsAndDefault(obj, s.v.served)
 }
 
 // applyDefaults defaults a decoded object in place.

@@ -223,10 +223,7 @@ func benchDefault(b *testing.B, s *objSet, mutating bool) {
 		run = runMutating
 	}
 	b.Run("crdschema", func(b *testing.B) {
-		run(b, s, func(i int, o map[string]any) {
-			defaulting.DropNulls(o, s.vs[i].csServed)
-			defaulting.Default(o, s.vs[i].csServed)
-		})
+		run(b, s, func(i int, o map[string]any) { defaulting.DropNullsAndDefault(o, s.vs[i].csServed) })
 	})
 	b.Run("reference", func(b *testing.B) {
 		run(b, s, func(i int, o map[string]any) {

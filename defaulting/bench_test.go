@@ -85,7 +85,8 @@ func loadCorpus(b *testing.B) []corpusCase {
 }
 
 // BenchmarkDefault runs DropNulls and Default over the corpus examples:
-// "fresh" on copies of the objects as written, "defaulted" on objects that
+// "fresh" on copies of the objects as written ("fresh-one-walk" with
+// DropNullsAndDefault), "defaulted" on objects that
 // were already defaulted (nothing left to do: no allocations).
 func BenchmarkDefault(b *testing.B) {
 	cases := loadCorpus(b)
@@ -101,6 +102,20 @@ func BenchmarkDefault(b *testing.B) {
 			for i, c := range cases {
 				DropNulls(objs[i], c.s)
 				Default(objs[i], c.s)
+			}
+		}
+	})
+	b.Run("fresh-one-walk", func(b *testing.B) {
+		b.ReportAllocs()
+		objs := make([]any, len(cases))
+		for b.Loop() {
+			b.StopTimer()
+			for i, c := range cases {
+				objs[i] = DeepCopy(c.obj)
+			}
+			b.StartTimer()
+			for i, c := range cases {
+				DropNullsAndDefault(objs[i], c.s)
 			}
 		}
 	})
@@ -131,5 +146,8 @@ func TestNothingToDefaultAllocatesNothing(t *testing.T) {
 		Default(obj, s)
 	}); n != 0 {
 		t.Errorf("%v allocations, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { DropNullsAndDefault(obj, s) }); n != 0 {
+		t.Errorf("DropNullsAndDefault: %v allocations, want 0", n)
 	}
 }

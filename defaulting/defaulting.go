@@ -3,7 +3,7 @@
 // the apiserver's results.
 //
 // Objects are plain JSON values (map[string]any, []any, string, bool,
-// int64, float64, json.Number, nil). Both walkers change the object in
+// int64, float64, json.Number, nil). The walkers change the object in
 // place, as the apiserver does; the schema is never changed, and every
 // default is deep-copied into the object, so defaulted objects share no
 // memory with the schema or with each other.
@@ -13,6 +13,8 @@
 //
 //	defaulting.DropNulls(obj, s)
 //	defaulting.Default(obj, s)
+//
+// DropNullsAndDefault does the same in one walk.
 package defaulting
 
 import (
@@ -50,7 +52,8 @@ func DropNulls(obj any, s *structural.Schema) { nulls.Drop(obj, s) }
 // allocating. A nil s does nothing.
 //
 // Run DropNulls first to get the apiserver's behaviour: it removes the
-// non-nullable nulls that have no default, which Default would keep.
+// non-nullable nulls that have no default, which Default would keep;
+// DropNullsAndDefault does both in one walk.
 func Default(obj any, s *structural.Schema) {
 	if !s.HasDefaultsBelow() {
 		return
@@ -59,22 +62,14 @@ func Default(obj any, s *structural.Schema) {
 	case map[string]any:
 		defaultObject(x, s)
 	case []any:
-		it := s.Items
-		if it == nil {
-			return
-		}
-		for i, v := range x {
-			if v == nil && it.HasDefault && !it.Nullable {
-				v = DeepCopy(it.Default)
-				x[i] = v
-			}
-			Default(v, it)
-		}
+		defaultList(x, s)
 	}
 }
 
+// defaultObject defaults x against s, which has defaults below it.
 func defaultObject(x map[string]any, s *structural.Schema) {
-	for k, c := range s.Properties {
+	for _, k := range s.DefaultingProperties() {
+		c := s.Properties[k]
 		v, found := x[k]
 		if c.HasDefault && (!found || (v == nil && !c.Nullable)) {
 			v, found = DeepCopy(c.Default), true
@@ -101,6 +96,127 @@ func defaultObject(x map[string]any, s *structural.Schema) {
 			x[k] = v
 		}
 		Default(v, c)
+	}
+}
+
+// defaultList defaults the items of x against s, which has defaults below
+// it.
+func defaultList(x []any, s *structural.Schema) {
+	it := s.Items
+	if it == nil {
+		return
+	}
+	for i, v := range x {
+		if v == nil && it.HasDefault && !it.Nullable {
+			v = DeepCopy(it.Default)
+			x[i] = v
+		}
+		Default(v, it)
+	}
+}
+
+// DropNullsAndDefault is DropNulls followed by Default, in one walk over
+// obj: it removes, in place, the object fields whose value is null and whose
+// schema is neither nullable nor has a default, and applies the defaults of
+// s. The result is exactly that of
+//
+//	DropNulls(obj, s)
+//	Default(obj, s)
+//
+// including for defaults that hold nulls themselves: a default is copied in
+// after the nulls are dropped, so its nulls are kept. This is what the
+// apiserver does to a request after pruning it (with the schema whose
+// defaults were pruned, see PruneDefaults). An object with nothing to drop
+// or default is left untouched without allocating. A nil s does nothing.
+func DropNullsAndDefault(obj any, s *structural.Schema) {
+	switch x := obj.(type) {
+	case map[string]any:
+		dropAndDefaultObject(x, s)
+	case []any:
+		dropAndDefaultList(x, s)
+	}
+}
+
+// dropAndDefaultObject is DropNullsAndDefault for an object.
+func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
+	if nulls.Leaf(s) {
+		return
+	}
+	if !s.HasDefaultsBelow() {
+		nulls.Drop(x, s)
+		return
+	}
+	var apSchema *structural.Schema
+	if s.AdditionalProperties != nil {
+		apSchema = s.AdditionalProperties.Schema
+	}
+	// seen counts the defaulting properties present in x: when all are,
+	// no default is missing.
+	seen := 0
+	for k, v := range x {
+		c, isProp := s.Properties[k]
+		if !isProp {
+			if c = apSchema; c == nil {
+				continue
+			}
+		} else if c.HasDefault || c.HasDefaultsBelow() {
+			seen++
+		}
+		switch v := v.(type) {
+		case nil:
+			switch {
+			case c.Nullable:
+			case !c.HasDefault:
+				delete(x, k)
+			default:
+				d := DeepCopy(c.Default)
+				x[k] = d
+				Default(d, c)
+			}
+		case map[string]any:
+			dropAndDefaultObject(v, c)
+		case []any:
+			dropAndDefaultList(v, c)
+		}
+	}
+	if names := s.DefaultingProperties(); seen < len(names) {
+		for _, k := range names {
+			c := s.Properties[k]
+			if !c.HasDefault {
+				continue
+			}
+			if _, found := x[k]; !found {
+				d := DeepCopy(c.Default)
+				x[k] = d
+				Default(d, c)
+			}
+		}
+	}
+}
+
+// dropAndDefaultList is DropNullsAndDefault for a list.
+func dropAndDefaultList(x []any, s *structural.Schema) {
+	if s == nil || s.Items == nil {
+		return
+	}
+	if !s.HasDefaultsBelow() {
+		nulls.Drop(x, s)
+		return
+	}
+	it := s.Items
+	for i, v := range x {
+		switch v := v.(type) {
+		case nil:
+			if it.HasDefault && !it.Nullable {
+				d := DeepCopy(it.Default)
+				x[i] = d
+				Default(d, it)
+			}
+		case map[string]any:
+			dropAndDefaultObject(v, it)
+		case []any:
+			dropAndDefaultList(v, it)
+		}
 	}
 }
 

@@ -31,3 +31,29 @@ func Example() {
 	fmt.Println(string(out))
 	// Output: {"spec":{"cronSpec":"5 0 * * *","note":null,"replicas":3}}
 }
+
+// DropNullsAndDefault does what DropNulls and Default do, in one walk over
+// the object.
+func ExampleDropNullsAndDefault() {
+	var p schema.Props
+	_ = schema.DecodeProps([]byte(`{
+	  "type": "object",
+	  "properties": {"spec": {"type": "object", "properties": {
+	    "ports": {"type": "array", "items": {"type": "object", "properties": {
+	      "port":     {"type": "integer"},
+	      "protocol": {"type": "string", "default": "TCP"}}}},
+	    "image": {"type": "string"},
+	    "note":  {"type": "string", "nullable": true}}}}}`), &p)
+	s, _ := structural.New(&p)
+	s = defaulting.PruneDefaults(s)
+
+	obj := map[string]any{"spec": map[string]any{
+		"image": nil, "note": nil,
+		"ports": []any{map[string]any{"port": int64(80)}, map[string]any{"port": nil, "protocol": "UDP"}},
+	}}
+	defaulting.DropNullsAndDefault(obj, s)
+
+	out, _ := json.Marshal(obj)
+	fmt.Println(string(out))
+	// Output: {"spec":{"note":null,"ports":[{"port":80,"protocol":"TCP"},{"protocol":"UDP"}]}}
+}

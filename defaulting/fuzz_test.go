@@ -12,12 +12,15 @@ import (
 
 // FuzzDefault defaults arbitrary JSON objects with arbitrary schemas: no
 // panic, the schema never changes (nor through the defaulted object),
-// Default and DropNulls are idempotent, and so is the whole pipeline
+// DropNullsAndDefault is DropNulls then Default, Default and DropNulls are
+// idempotent, and so is the whole pipeline
 // unless a default itself holds a null that DropNulls removes.
 // Seeds are in testdata/fuzz/FuzzDefault.
 func FuzzDefault(f *testing.F) {
 	f.Add([]byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"foo":{"type":"string","default":"default"},"bar":{"type":"string","nullable":true},"baz":{"type":"string"}}}}}`),
 		[]byte(`{"spec":{"foo":null,"bar":null,"baz":null}}`))
+	f.Add([]byte(`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"object","default":{"a":null,"b":1},"properties":{"a":{"type":"string"},"b":{"type":"integer"},"c":{"type":"array","items":{"type":"string","default":"x"}}}}},"l":{"type":"array","items":{"type":"object","nullable":true,"properties":{"d":{"type":"object","default":{"e":null},"properties":{"e":{"type":"string"}}}}}}}}`),
+		[]byte(`{"m":{"k":null,"j":{"a":null,"c":[null,"y"]}},"l":[null,{},{"d":null},{"d":{"e":null}}],"z":null}`))
 	f.Fuzz(func(t *testing.T, schemaJSON, objJSON []byte) {
 		p := &schema.Props{}
 		if schema.DecodeProps(schemaJSON, p) != nil {
@@ -34,9 +37,27 @@ func FuzzDefault(f *testing.F) {
 			return
 		}
 		ps := PruneDefaults(s)
+		combined := DeepCopy(obj)
+		unpruned, unprunedCombined := DeepCopy(obj), DeepCopy(obj)
 		DropNulls(obj, ps)
 		Default(obj, ps)
 		once := DeepCopy(obj)
+
+		// The one-walk form gives the two walks' result, with the served
+		// schema and with the schema as written.
+		DropNullsAndDefault(combined, ps)
+		if !reflect.DeepEqual(combined, once) {
+			t.Fatalf("DropNullsAndDefault differs from DropNulls + Default:\n got %v\nwant %v", combined, once)
+		}
+		DropNulls(unpruned, s)
+		Default(unpruned, s)
+		DropNullsAndDefault(unprunedCombined, s)
+		if !reflect.DeepEqual(unprunedCombined, unpruned) {
+			t.Fatalf("DropNullsAndDefault differs from DropNulls + Default (unpruned schema):\n got %v\nwant %v", unprunedCombined, unpruned)
+		}
+		mutateAll(combined)
+		mutateAll(unpruned)
+		mutateAll(unprunedCombined)
 
 		Default(obj, ps)
 		if !reflect.DeepEqual(obj, once) {

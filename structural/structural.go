@@ -51,6 +51,9 @@ type Schema struct {
 	defaultBelow  bool
 	embeddedBelow bool
 	pruneNoop     bool
+	// defaulting are the names of the properties with a default at or
+	// below them, sorted.
+	defaulting []string
 }
 
 // AdditionalProperties is the additionalProperties keyword: a schema, or a
@@ -259,9 +262,14 @@ func (s *Schema) summarize() {
 		s.defaultBelow = s.defaultBelow || c.HasDefault || c.defaultBelow
 		s.embeddedBelow = s.embeddedBelow || c.embeddedBelow
 	}
-	for _, c := range s.Properties {
+	s.defaulting = nil
+	for k, c := range s.Properties {
 		visit(c)
+		if c != nil && (c.HasDefault || c.defaultBelow) {
+			s.defaulting = append(s.defaulting, k)
+		}
 	}
+	sort.Strings(s.defaulting)
 	visit(s.Items)
 	if s.AdditionalProperties != nil {
 		visit(s.AdditionalProperties.Schema)
@@ -275,6 +283,16 @@ func (s *Schema) summarize() {
 // properties, items or additionalProperties) has a default. Walkers use it to
 // skip subtrees with nothing to default.
 func (s *Schema) HasDefaultsBelow() bool { return s != nil && s.defaultBelow }
+
+// DefaultingProperties returns the names of the properties whose schema has
+// a default or has defaults below it, sorted: the only properties defaulting
+// needs to look at. The slice is shared; do not change it.
+func (s *Schema) DefaultingProperties() []string {
+	if s == nil {
+		return nil
+	}
+	return s.defaulting
+}
 
 // HasEmbeddedResource reports whether this node or any node below it is an
 // x-kubernetes-embedded-resource.
