@@ -69,7 +69,7 @@ func Default(obj any, s *structural.Schema) {
 // defaultObject defaults x against s, which has defaults below it.
 func defaultObject(x map[string]any, s *structural.Schema) {
 	for _, k := range s.DefaultingProperties() {
-		c := s.Properties[k]
+		c, _ := s.Property(k)
 		v, found := x[k]
 		if c.HasDefault && (!found || (v == nil && !c.Nullable)) {
 			v, found = DeepCopy(c.Default), true
@@ -88,7 +88,7 @@ func defaultObject(x map[string]any, s *structural.Schema) {
 		return
 	}
 	for k, v := range x {
-		if _, isProp := s.Properties[k]; isProp {
+		if _, isProp := s.Property(k); isProp {
 			continue
 		}
 		if v == nil && c.HasDefault && !c.Nullable {
@@ -154,7 +154,7 @@ func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
 	// no default is missing.
 	seen := 0
 	for k, v := range x {
-		c, isProp := s.Properties[k]
+		c, isProp := s.Property(k)
 		if !isProp {
 			if c = apSchema; c == nil {
 				continue
@@ -181,7 +181,7 @@ func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
 	}
 	if names := s.DefaultingProperties(); seen < len(names) {
 		for _, k := range names {
-			c := s.Properties[k]
+			c, _ := s.Property(k)
 			if !c.HasDefault {
 				continue
 			}

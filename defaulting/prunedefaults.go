@@ -55,14 +55,15 @@ type defaultPruner struct{ opts PruneOptions }
 // fields at s, so a default at s is pruned as the only item of depth nested
 // lists pruned by keeper.
 func (p defaultPruner) node(s *structural.Schema, root bool, keeper *structural.Schema, depth int) *structural.Schema {
-	out := s
-	own := func() *structural.Schema {
-		if out == s {
-			c := *s
-			out = &c
-		}
-		return out
-	}
+	// The changes to s, made on a derived copy at the end when there are
+	// any.
+	var (
+		def      any
+		defSet   bool
+		props    map[string]*structural.Schema
+		apSchema *structural.Schema
+		items    *structural.Schema
+	)
 	if s.HasDefault {
 		d := DeepCopy(s.Default)
 		if p.opts.CoerceEmbedded != nil && s.HasEmbeddedResource() && !root {
@@ -81,49 +82,61 @@ func (p defaultPruner) node(s *structural.Schema, root bool, keeper *structural.
 			prune.Prune(d, s, prune.Options{})
 		}
 		if !reflect.DeepEqual(d, s.Default) {
-			own().Default = d
+			def, defSet = d, true
 		}
 	}
-	if !s.HasDefaultsBelow() {
-		return out
-	}
-	// The pruner treats the resource root as an embedded resource.
-	embedded := s.EmbeddedResource || root
-	copiedProps := false
-	for k, c := range s.Properties {
-		if embedded && (k == "apiVersion" || k == "kind" || k == "metadata") {
-			// The pruner never enters these fields: defaults at and
-			// below them stay as they are.
-			continue
-		}
-		if nc := p.node(c, false, nil, 0); nc != c {
-			o := own()
-			if !copiedProps {
-				copiedProps = true
-				o.Properties = make(map[string]*structural.Schema, len(s.Properties))
-				for k2, c2 := range s.Properties {
-					o.Properties[k2] = c2
-				}
+	if s.HasDefaultsBelow() {
+		// The pruner treats the resource root as an embedded resource.
+		embedded := s.EmbeddedResource || root
+		for k, c := range s.Properties {
+			if embedded && (k == "apiVersion" || k == "kind" || k == "metadata") {
+				// The pruner never enters these fields: defaults at
+				// and below them stay as they are.
+				continue
 			}
-			o.Properties[k] = nc
+			if nc := p.node(c, false, nil, 0); nc != c {
+				if props == nil {
+					props = make(map[string]*structural.Schema, len(s.Properties))
+					for k2, c2 := range s.Properties {
+						props[k2] = c2
+					}
+				}
+				props[k] = nc
+			}
+		}
+		if ap := s.AdditionalProperties; ap != nil && ap.Schema != nil {
+			if nc := p.node(ap.Schema, false, nil, 0); nc != ap.Schema {
+				apSchema = nc
+			}
+		}
+		if s.Items != nil {
+			k, n := keeper, depth+1
+			if s.PreserveUnknownFields {
+				k, n = s, 1
+			}
+			if k == nil {
+				n = 0
+			}
+			if nc := p.node(s.Items, false, k, n); nc != s.Items {
+				items = nc
+			}
 		}
 	}
-	if ap := s.AdditionalProperties; ap != nil && ap.Schema != nil {
-		if nc := p.node(ap.Schema, false, nil, 0); nc != ap.Schema {
-			own().AdditionalProperties = &structural.AdditionalProperties{Allows: ap.Allows, Schema: nc}
-		}
+	if !defSet && props == nil && apSchema == nil && items == nil {
+		return s
 	}
-	if s.Items != nil {
-		k, n := keeper, depth+1
-		if s.PreserveUnknownFields {
-			k, n = s, 1
+	return s.Derive(func(c *structural.Schema) {
+		if defSet {
+			c.Default = def
 		}
-		if k == nil {
-			n = 0
+		if props != nil {
+			c.Properties = props
 		}
-		if nc := p.node(s.Items, false, k, n); nc != s.Items {
-			own().Items = nc
+		if apSchema != nil {
+			c.AdditionalProperties = &structural.AdditionalProperties{Allows: s.AdditionalProperties.Allows, Schema: apSchema}
 		}
-	}
-	return out
+		if items != nil {
+			c.Items = items
+		}
+	})
 }

@@ -168,7 +168,7 @@ func (w *walker) object(x map[string]any, s *structural.Schema, embedded, top bo
 	}
 	ap := s.AdditionalProperties
 	for k, v := range x {
-		c, ok := s.Properties[k]
+		c, ok := s.Property(k)
 		if !ok {
 			if embedded && isMetaField(k) {
 				w.metaField(x, k, v, s)
@@ -197,7 +197,7 @@ func (w *walker) keepObject(x map[string]any, s *structural.Schema, embedded boo
 			w.metaField(x, k, v, s)
 			continue
 		}
-		c, ok := s.Properties[k]
+		c, ok := s.Property(k)
 		if !ok {
 			if ap == nil {
 				continue

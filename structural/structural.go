@@ -54,6 +54,8 @@ type Schema struct {
 	// defaulting are the names of the properties with a default at or
 	// below them, sorted.
 	defaulting []string
+	// index is Properties as a hash table for Property.
+	index propIndex
 }
 
 // AdditionalProperties is the additionalProperties keyword: a schema, or a
@@ -263,6 +265,7 @@ func (s *Schema) summarize() {
 		s.embeddedBelow = s.embeddedBelow || c.embeddedBelow
 	}
 	s.defaulting = nil
+	s.index = newPropIndex(s.Properties)
 	for k, c := range s.Properties {
 		visit(c)
 		if c != nil && (c.HasDefault || c.defaultBelow) {
@@ -292,6 +295,33 @@ func (s *Schema) DefaultingProperties() []string {
 		return nil
 	}
 	return s.defaulting
+}
+
+// Property returns the schema of property k, and whether there is one. It
+// is s.Properties[k], faster: the walkers look up every key of an object.
+func (s *Schema) Property(k string) (*Schema, bool) {
+	if s == nil {
+		return nil, false
+	}
+	if len(s.index.slots) == 0 {
+		// No properties, or a node that New did not build.
+		c, ok := s.Properties[k]
+		return c, ok
+	}
+	return s.index.lookup(k)
+}
+
+// Derive returns a copy of s changed by change, with the facts this
+// package precomputes about a node (HasDefaultsBelow, PruneNoop,
+// DefaultingProperties, the index Property uses…) computed for the copy.
+// It is how a schema derived from another one is built (PruneDefaults
+// derives the schema the apiserver defaults with); s is not changed, and
+// the children change sets must be complete schemas themselves.
+func (s *Schema) Derive(change func(*Schema)) *Schema {
+	c := *s
+	change(&c)
+	c.summarize()
+	return &c
 }
 
 // HasEmbeddedResource reports whether this node or any node below it is an

@@ -14,7 +14,7 @@ func Droppable(c *structural.Schema) bool {
 // FieldSchema is the schema of field k of an object with schema s: its
 // properties entry, else the additionalProperties schema, else nil.
 func FieldSchema(s *structural.Schema, k string) *structural.Schema {
-	if c, ok := s.Properties[k]; ok {
+	if c, ok := s.Property(k); ok {
 		return c
 	}
 	if s.AdditionalProperties != nil {

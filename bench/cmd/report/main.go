@@ -176,7 +176,7 @@ func render(res map[string]result, raw []byte, benchtime string, count int, took
 	r.p("")
 	r.p("Both sides run in one process on the same inputs; every benchmark is `Benchmark<Op>/<input>/{crdschema,reference}`. Ratios are reference ns/op ÷ crdschema ns/op (higher is better for crdschema); \"× walk\" is an operation's time ÷ the time of a bare recursive walk visiting every value of the same objects (`BenchmarkWalk`, the floor).")
 	r.p("")
-	r.p("**Method for in-place operations** (prune, drop nulls + default): each iteration works on fresh deep copies, made in chunks of up to 16 MB of objects with the timer stopped once per chunk, so neither the copies' time nor their allocations are counted. On the `clean` inputs (the objects after the whole create pipeline: nothing to prune, no null, nothing to default) nothing changes, so no copies are made. Value validation does not change objects.")
+	r.p("**Method for in-place operations** (prune, drop nulls + default): each iteration works on fresh deep copies, made in chunks of up to 16 MB of objects with the timer stopped once per chunk and a garbage collection after each chunk, so neither the copies' time, their allocations nor the collection work they cause are counted. On the `clean` inputs (the objects after the whole create pipeline: nothing to prune, no null, nothing to default) nothing changes, so no copies are made. Value validation does not change objects.")
 	r.p("")
 
 	r.targets()
