@@ -139,7 +139,7 @@ func DropNullsAndDefault(obj any, s *structural.Schema) {
 
 // dropAndDefaultObject is DropNullsAndDefault for an object.
 func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
-	if nulls.Leaf(s) {
+	if s.IsLeaf() {
 		return
 	}
 	if !s.HasDefaultsBelow() {

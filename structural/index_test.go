@@ -43,6 +43,22 @@ func TestProperty(t *testing.T) {
 	if c, ok := hand.Property("a"); !ok || c != hand.Properties["a"] {
 		t.Error("Property misses the property of a schema New did not build")
 	}
+	if hand.IsLeaf() || !(&structural.Schema{}).IsLeaf() || !nilSchema.IsLeaf() {
+		t.Error("IsLeaf is wrong for schemas New did not build")
+	}
+	for js, leaf := range map[string]bool{
+		`{"type":"string"}`:                                                       true,
+		`{"type":"object","additionalProperties":true}`:                           true,
+		`{"type":"object","additionalProperties":{"type":"string"}}`:              false,
+		`{"type":"array","items":{"type":"string"}}`:                              false,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`:                  false,
+		`{"type":"object","x-kubernetes-preserve-unknown-fields":true}`:           true,
+		`{"type":"object","x-kubernetes-embedded-resource":true,"properties":{}}`: true,
+	} {
+		if got := build(t, js).IsLeaf(); got != leaf {
+			t.Errorf("IsLeaf(%s) = %v, want %v", js, got, leaf)
+		}
+	}
 }
 
 // TestDerive checks that a derived node's precomputed facts are its own.

@@ -56,7 +56,17 @@ type Schema struct {
 	defaulting []string
 	// index is Properties as a hash table for Property.
 	index propIndex
+	// shape says whether a schema is specified below the node: leaf or
+	// nested, or unknown (zero) in a node New did not build.
+	shape uint8
 }
+
+// The values of Schema.shape.
+const (
+	shapeUnknown uint8 = iota
+	shapeLeaf
+	shapeNested
+)
 
 // AdditionalProperties is the additionalProperties keyword: a schema, or a
 // bare boolean (Schema nil).
@@ -280,6 +290,10 @@ func (s *Schema) summarize() {
 	// A bare additionalProperties (true or false) below preserve-unknown-fields
 	// still prunes everything inside the map's values, as the apiserver does.
 	s.pruneNoop = s.PreserveUnknownFields && !s.EmbeddedResource && !hasNested && s.AdditionalProperties == nil
+	s.shape = shapeNested
+	if !hasNested {
+		s.shape = shapeLeaf
+	}
 }
 
 // HasDefaultsBelow reports whether any node strictly below this one (through
@@ -322,6 +336,23 @@ func (s *Schema) Derive(change func(*Schema)) *Schema {
 	change(&c)
 	c.summarize()
 	return &c
+}
+
+// IsLeaf reports whether no schema is specified below s: no properties,
+// no items and no additionalProperties schema (nil is a leaf). Walkers
+// that only act where a schema is specified stop there.
+func (s *Schema) IsLeaf() bool {
+	if s == nil {
+		return true
+	}
+	switch s.shape {
+	case shapeLeaf:
+		return true
+	case shapeNested:
+		return false
+	}
+	return len(s.Properties) == 0 && s.Items == nil &&
+		(s.AdditionalProperties == nil || s.AdditionalProperties.Schema == nil)
 }
 
 // HasEmbeddedResource reports whether this node or any node below it is an

@@ -23,42 +23,59 @@ func FieldSchema(s *structural.Schema, k string) *structural.Schema {
 	return nil
 }
 
-// Leaf reports whether no schema is specified below s (nil included): no
-// properties, items or additionalProperties schema, so that nothing below
-// s can be dropped.
-func Leaf(s *structural.Schema) bool {
-	return s == nil || (len(s.Properties) == 0 && s.Items == nil &&
-		(s.AdditionalProperties == nil || s.AdditionalProperties.Schema == nil))
-}
-
 // Drop removes, in place, every object field of obj whose value is null and
 // whose schema is Droppable, at any depth. Nulls in arrays are kept, and
 // values without a schema are not looked at.
 func Drop(obj any, s *structural.Schema) {
-	if Leaf(s) {
-		return
-	}
 	switch x := obj.(type) {
 	case map[string]any:
-		for k, v := range x {
-			c := FieldSchema(s, k)
-			if c == nil {
-				continue
-			}
-			if v == nil {
-				if Droppable(c) {
-					delete(x, k)
-				}
-				continue
-			}
-			Drop(v, c)
-		}
+		dropObject(x, s)
 	case []any:
-		if s.Items == nil {
-			return
+		dropList(x, s)
+	}
+}
+
+func dropObject(x map[string]any, s *structural.Schema) {
+	if s.IsLeaf() {
+		return
+	}
+	var ap *structural.Schema
+	if s.AdditionalProperties != nil {
+		ap = s.AdditionalProperties.Schema
+	}
+	for k, v := range x {
+		c, ok := s.Property(k)
+		if !ok {
+			c = ap
 		}
-		for _, v := range x {
-			Drop(v, s.Items)
+		if c == nil {
+			continue
+		}
+		switch v := v.(type) {
+		case nil:
+			if Droppable(c) {
+				delete(x, k)
+			}
+		case map[string]any:
+			dropObject(v, c)
+		case []any:
+			dropList(v, c)
+		}
+	}
+}
+
+func dropList(x []any, s *structural.Schema) {
+	if s == nil || s.Items.IsLeaf() {
+		// No items schema, or nothing below it to drop from.
+		return
+	}
+	it := s.Items
+	for _, v := range x {
+		switch v := v.(type) {
+		case map[string]any:
+			dropObject(v, it)
+		case []any:
+			dropList(v, it)
 		}
 	}
 }
