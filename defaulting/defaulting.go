@@ -150,8 +150,8 @@ func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
 	if s.AdditionalProperties != nil {
 		apSchema = s.AdditionalProperties.Schema
 	}
-	// seen counts the defaulting properties present in x: when all are,
-	// no default is missing.
+	// seen counts the properties with a default present in x: when all
+	// are, no default is missing.
 	seen := 0
 	for k, v := range x {
 		c, isProp := s.Property(k)
@@ -159,7 +159,7 @@ func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
 			if c = apSchema; c == nil {
 				continue
 			}
-		} else if c.HasDefault || c.HasDefaultsBelow() {
+		} else if c.HasDefault {
 			seen++
 		}
 		switch v := v.(type) {
@@ -179,13 +179,10 @@ func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
 			dropAndDefaultList(v, c)
 		}
 	}
-	if names := s.DefaultingProperties(); seen < len(names) {
+	if names := s.PropertiesWithDefault(); seen < len(names) {
 		for _, k := range names {
-			c, _ := s.Property(k)
-			if !c.HasDefault {
-				continue
-			}
 			if _, found := x[k]; !found {
+				c, _ := s.Property(k)
 				d := DeepCopy(c.Default)
 				x[k] = d
 				Default(d, c)

@@ -68,6 +68,9 @@ func TestDerive(t *testing.T) {
 		t.Fatalf("HasDefaultsBelow %v, DefaultingProperties %v", s.HasDefaultsBelow(), s.DefaultingProperties())
 	}
 	a := s.Properties["a"]
+	if len(s.PropertiesWithDefault()) != 0 || fmt.Sprint(a.PropertiesWithDefault()) != "[b]" || fmt.Sprint(a.DefaultingProperties()) != "[b]" {
+		t.Fatalf("PropertiesWithDefault %v and %v, DefaultingProperties of a %v", s.PropertiesWithDefault(), a.PropertiesWithDefault(), a.DefaultingProperties())
+	}
 	plain := a.Derive(func(c *structural.Schema) {
 		c.Properties = map[string]*structural.Schema{"b": build(t, `{"type":"string"}`)}
 	})

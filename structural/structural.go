@@ -54,6 +54,8 @@ type Schema struct {
 	// defaulting are the names of the properties with a default at or
 	// below them, sorted.
 	defaulting []string
+	// withDefault are the names of the properties with a default, sorted.
+	withDefault []string
 	// index is Properties as a hash table for Property.
 	index propIndex
 	// shape says whether a schema is specified below the node: leaf or
@@ -274,15 +276,19 @@ func (s *Schema) summarize() {
 		s.defaultBelow = s.defaultBelow || c.HasDefault || c.defaultBelow
 		s.embeddedBelow = s.embeddedBelow || c.embeddedBelow
 	}
-	s.defaulting = nil
+	s.defaulting, s.withDefault = nil, nil
 	s.index = newPropIndex(s.Properties)
 	for k, c := range s.Properties {
 		visit(c)
 		if c != nil && (c.HasDefault || c.defaultBelow) {
 			s.defaulting = append(s.defaulting, k)
 		}
+		if c != nil && c.HasDefault {
+			s.withDefault = append(s.withDefault, k)
+		}
 	}
 	sort.Strings(s.defaulting)
+	sort.Strings(s.withDefault)
 	visit(s.Items)
 	if s.AdditionalProperties != nil {
 		visit(s.AdditionalProperties.Schema)
@@ -353,6 +359,16 @@ func (s *Schema) IsLeaf() bool {
 	}
 	return len(s.Properties) == 0 && s.Items == nil &&
 		(s.AdditionalProperties == nil || s.AdditionalProperties.Schema == nil)
+}
+
+// PropertiesWithDefault returns the names of the properties whose schema
+// has a default, sorted: those defaulting adds when absent. The slice is
+// shared; do not change it.
+func (s *Schema) PropertiesWithDefault() []string {
+	if s == nil {
+		return nil
+	}
+	return s.withDefault
 }
 
 // HasEmbeddedResource reports whether this node or any node below it is an
