@@ -161,6 +161,12 @@ func csCheck(data []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return csCheckCRD(crd), nil
+}
+
+// csCheckCRD checks a decoded CRD and builds every version's structural
+// schema; it returns the number of errors.
+func csCheckCRD(crd *schema.CRD) int {
 	n := len(check.CRD(crd))
 	for _, v := range crd.Spec.Versions {
 		if p := crd.SchemaFor(v.Name); p != nil {
@@ -169,7 +175,7 @@ func csCheck(data []byte) (int, error) {
 			}
 		}
 	}
-	return n, nil
+	return n
 }
 
 // csFromYAML is crdschema's read + decode + check + build of a CRD file.
@@ -180,11 +186,13 @@ func csFromYAML(data []byte) (int, error) {
 	}
 	n := 0
 	for _, d := range docs {
-		m, err := csCheck(d.JSON)
+		// As the command and LoadCRD do: convert the value already read
+		// instead of decoding the document's JSON again.
+		crd, err := schema.DecodeCRDDocument(d)
 		if err != nil {
 			return 0, err
 		}
-		n += m
+		n += csCheckCRD(crd)
 	}
 	return n, nil
 }
