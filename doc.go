@@ -39,8 +39,9 @@
 //     returns a nil Object with a FieldValueInvalid error at that path;
 //  4. default: apply the schema's defaults (deep copies), also to
 //     non-nullable nulls;
-//  5. validate: OpenAPI v3 value validation (the kube-openapi validator the
-//     apiserver uses), ObjectMeta of the root and of embedded resources,
+//  5. validate: OpenAPI v3 value validation (the results of the
+//     kube-openapi validator the apiserver uses, from checks compiled once
+//     per schema), ObjectMeta of the root and of embedded resources,
 //     x-kubernetes-list-type set and map uniqueness, the scale subresource's
 //     replica paths.
 //
@@ -67,8 +68,9 @@
 //   - defaulting drops non-nullable nulls and applies defaults.
 //   - embedded coerces and validates the TypeMeta and ObjectMeta of the
 //     resource root and of embedded resources.
-//   - validation validates values against the full schema (kube-openapi's
-//     validator) and checks list-type set and map uniqueness.
+//   - validation validates values against the full schema (compiled checks
+//     giving kube-openapi's results) and checks list-type set and map
+//     uniqueness.
 //   - cmd/crdschema is the command (check, prune, default, apply) with a
 //     stable -o json contract.
 //
