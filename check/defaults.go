@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -72,7 +73,7 @@ func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, r
 		}
 		w.walk(pth.Child("items"), s.Items, resource, false, m, insideMeta)
 	}
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range sortedkeys.Of(s.Properties) {
 		sub := s.Properties[k]
 		subMeta := insideMeta
 		if resourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind") {

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -252,7 +253,7 @@ func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot b
 			w.child(&p.Items.Array[i], lp, pathStep{name: "items", index: i}, sub)
 		}
 	}
-	for _, name := range sortedKeys(p.Dependencies) {
+	for _, name := range sortedkeys.Of(p.Dependencies) {
 		w.child(p.Dependencies[name].Schema, lp, pathStep{name: "dependencies", key: name, hasKey: true, index: -1}, nested)
 	}
 
@@ -498,15 +499,6 @@ func hasLineBreak(s string) bool { return strings.ContainsAny(s, "\n\r") }
 
 func isMetaField(name string) bool {
 	return name == "metadata" || name == "kind" || name == "apiVersion"
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // rootKeyword is one keyword of a schema node, in the order the apiserver's

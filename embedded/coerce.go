@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -142,7 +143,7 @@ func (c *coercer) walk(x any, s *structural.Schema) {
 	}
 	switch x := x.(type) {
 	case map[string]any:
-		keys := sortedKeys(x)
+		keys := sortedkeys.Of(x)
 		var before map[string]any
 		if s.EmbeddedResource {
 			// The apiserver walks on below apiVersion, kind and metadata

@@ -3,11 +3,11 @@ package embedded
 import (
 	"encoding/json"
 	"math"
-	"sort"
 	"strconv"
 	"time"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/prune"
 )
 
@@ -222,7 +222,7 @@ func (d *metaDecoder) unknownField(k string) {
 // the unstructured converter writes it.
 func (d *metaDecoder) decodeStruct(m map[string]any, s *structSpec) map[string]any {
 	out := map[string]any{}
-	for _, k := range sortedKeys(m) {
+	for _, k := range sortedkeys.Of(m) {
 		if d.hard != nil {
 			return out
 		}
@@ -306,7 +306,7 @@ func (d *metaDecoder) decodeField(v any, f *fieldSpec) (any, bool) {
 			return nil, false
 		}
 		out := make(map[string]any, len(m))
-		for _, k := range sortedKeys(m) {
+		for _, k := range sortedkeys.Of(m) {
 			s, _ := d.decodeString(m[k], "string")
 			out[k] = s
 		}
@@ -413,15 +413,6 @@ func (d *metaDecoder) decodeTime(v any) (time.Time, bool) {
 	return t, true
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // metaResult is what the ObjectMeta round trip makes of a metadata value.
 type metaResult struct {
 	// meta is the metadata as the round trip writes it, with the
@@ -440,7 +431,7 @@ type metaResult struct {
 func roundTrip(m map[string]any, track bool) metaResult {
 	r := metaResult{meta: map[string]any{}}
 	var firstSoft, firstHard error
-	for _, k := range sortedKeys(m) {
+	for _, k := range sortedkeys.Of(m) {
 		f, ok := objectMetaSpec.fields[k]
 		if !ok {
 			if track {

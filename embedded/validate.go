@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -11,6 +10,7 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -254,7 +254,7 @@ func (m *objectMeta) validate(fldPath *field.Path, requiresNamespace bool, nameF
 	}
 
 	labels := fldPath.Child("labels")
-	for _, k := range validateSortedKeys(m.labels) {
+	for _, k := range sortedkeys.Of(m.labels) {
 		for _, msg := range utilvalidation.IsQualifiedName(k) {
 			errs = append(errs, field.Invalid(labels, k, msg))
 		}
@@ -265,7 +265,7 @@ func (m *objectMeta) validate(fldPath *field.Path, requiresNamespace bool, nameF
 
 	annotations := fldPath.Child("annotations")
 	size := 0
-	for _, k := range validateSortedKeys(m.annotations) {
+	for _, k := range sortedkeys.Of(m.annotations) {
 		for _, msg := range utilvalidation.IsQualifiedName(strings.ToLower(k)) {
 			errs = append(errs, field.Invalid(annotations, k, msg))
 		}
@@ -392,7 +392,7 @@ func validateEmbedded(fldPath *field.Path, x any, s *structural.Schema, forceEmb
 		if s.EmbeddedResource || forceEmbedded {
 			errs = append(errs, ValidateEmbeddedResource(fldPath, x)...)
 		}
-		for _, k := range validateSortedKeys(x) {
+		for _, k := range sortedkeys.Of(x) {
 			if c, ok := s.Properties[k]; ok {
 				errs = append(errs, validateEmbedded(fldPath.Child(k), x[k], c, false)...)
 			} else if s.AdditionalProperties != nil {
@@ -468,15 +468,4 @@ func metaJSONKind(v any) string {
 		return "null"
 	}
 	return "number"
-}
-
-// validateSortedKeys returns the keys of m in order, so errors come out in a
-// stable order.
-func validateSortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

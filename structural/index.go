@@ -1,9 +1,6 @@
 package structural
 
-import (
-	"maps"
-	"slices"
-)
+import "github.com/crdschema/crdschema/internal/sortedkeys"
 
 // propIndex is an open-addressing hash table of a node's properties. Its
 // hash reads only the length and three bytes of a key, which is enough to
@@ -35,7 +32,7 @@ func newPropIndex(props map[string]*Schema) propIndex {
 	t := propIndex{slots: make([]propSlot, 1<<bits), shift: 32 - bits}
 	mask := uint32(len(t.slots) - 1)
 	// In sorted order, so that equal schemas get equal tables.
-	for _, k := range slices.Sorted(maps.Keys(props)) {
+	for _, k := range sortedkeys.Of(props) {
 		c := props[k]
 		i := t.slot(k)
 		for t.slots[i].used {

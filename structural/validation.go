@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/intorstring"
 	"github.com/crdschema/crdschema/schema"
 )
@@ -64,7 +65,7 @@ func validateInvariants(s *Schema, lvl level, fldPath *field.Path) field.ErrorLi
 	}
 	errs = append(errs, validateInvariants(s.Items, atItems, fldPath.Child("items"))...)
 
-	for _, k := range sortedKeys(s.Properties) {
+	for _, k := range sortedkeys.Of(s.Properties) {
 		errs = append(errs, validateInvariants(s.Properties[k], atField, fldPath.Child("properties").Key(k))...)
 	}
 
@@ -308,15 +309,6 @@ func nestedCompleteness(v *schema.Props, s *Schema, sPath, vPath *field.Path) fi
 		errs = append(errs, nestedCompleteness(&prop, sk, sPath.Child("properties").Key(k), vk)...)
 	}
 	return errs
-}
-
-func sortedKeys(m map[string]*Schema) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func sortedPropKeys(m map[string]schema.Props) []string {

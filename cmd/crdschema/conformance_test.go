@@ -5,10 +5,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -160,7 +161,7 @@ func compareLines(verb string, got, want []line, keep errorFilter, tl *tally) {
 			}
 		}
 		if !sameKeys(wp, gp) {
-			tl.fail("%s: errors\n got %v\nwant %v", key(w), sortedKeys(gp), sortedKeys(wp))
+			tl.fail("%s: errors\n got %v\nwant %v", key(w), slices.Sorted(maps.Keys(gp)), slices.Sorted(maps.Keys(wp)))
 			continue
 		}
 		for k, d := range wp {
@@ -188,15 +189,6 @@ func sameKeys(a, b map[string]string) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // jsonEqual compares two JSON documents as values (1 equals 1.0).

@@ -15,7 +15,6 @@ package gen
 import (
 	"fmt"
 	"math/rand"
-	"sort"
 	"strings"
 )
 
@@ -152,16 +151,6 @@ func (g *Gen) formatted(f string) any {
 		return pick[any](g, "1h", "forever")
 	}
 	return "x"
-}
-
-// sortedKeys returns m's keys in order, so that iteration is deterministic.
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // uniqueGroup returns a fresh API group name.

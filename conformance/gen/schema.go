@@ -1,6 +1,10 @@
 package gen
 
-import "strings"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
 // forbidden are keywords and values the apiserver rejects in CRD schemas.
 var forbidden = []func(g *Gen, s Schema){
@@ -300,7 +304,7 @@ func (g *Gen) properties(depth, n int) map[string]any {
 // a property.
 func (g *Gen) requiredOf(props map[string]any) []any {
 	var req []any
-	for _, k := range sortedKeys(props) {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
 		if g.chance(0.5) && !strings.HasPrefix(k, rawMarker) {
 			req = append(req, k)
 		}
@@ -352,7 +356,7 @@ func (g *Gen) junctors(s Schema, depth int) {
 		switch g.r.Intn(9) {
 		case 0, 1:
 			if len(props) > 0 {
-				k := pick(g, sortedKeys(props)...)
+				k := pick(g, slices.Sorted(maps.Keys(props))...)
 				j["properties"] = map[string]any{k: Schema{"minLength": int64(1)}}
 			} else {
 				j["minProperties"] = int64(1)
@@ -377,7 +381,7 @@ func (g *Gen) junctors(s Schema, depth int) {
 			j["required"] = []any{g.plainKey()}
 		case 5:
 			if len(props) > 0 {
-				if k := pick(g, sortedKeys(props)...); !strings.HasPrefix(k, rawMarker) {
+				if k := pick(g, slices.Sorted(maps.Keys(props))...); !strings.HasPrefix(k, rawMarker) {
 					j["required"] = []any{k}
 				}
 			} else {

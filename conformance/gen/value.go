@@ -1,6 +1,10 @@
 package gen
 
-import "strings"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
 // junk returns an arbitrary JSON value, depth levels deep at most.
 func (g *Gen) junk(depth int) any {
@@ -76,7 +80,7 @@ func (g *Gen) objectValue(s Schema, depth int) map[string]any {
 		return m
 	}
 	if props, ok := s["properties"].(map[string]any); ok {
-		for _, k := range sortedKeys(props) {
+		for _, k := range slices.Sorted(maps.Keys(props)) {
 			if g.chance(0.7) {
 				ps, _ := props[k].(Schema)
 				m[k] = g.value(ps, depth-1)

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -139,28 +141,19 @@ func rejectionSet(errs []fieldError) map[string]bool {
 func errorDiffs(verb, k string, exp, got []fieldError) []Diff {
 	es, gs := errorSet(exp), errorSet(got)
 	var diffs []Diff
-	for _, p := range sortedSet(es) {
+	for _, p := range slices.Sorted(maps.Keys(es)) {
 		if !gs[p] {
 			t, f, _ := strings.Cut(p, " @ ")
 			diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: crdschema lacks %s at %s", verb, t, normPath(f)), Text: "missing error " + p})
 		}
 	}
-	for _, p := range sortedSet(gs) {
+	for _, p := range slices.Sorted(maps.Keys(gs)) {
 		if !es[p] {
 			t, f, _ := strings.Cut(p, " @ ")
 			diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: crdschema adds %s at %s", verb, t, normPath(f)), Text: "extra error " + p})
 		}
 	}
 	return diffs
-}
-
-func sortedSet(s map[string]bool) []string {
-	var l []string
-	for k := range s {
-		l = append(l, k)
-	}
-	sort.Strings(l)
-	return l
 }
 
 // compareCheck compares two check lines.
@@ -290,7 +283,7 @@ func firstDiff(a, b any, path string) (string, string, bool) {
 		if !ok {
 			return path, "type", false
 		}
-		for _, k := range sortedKeysOf(av) {
+		for _, k := range slices.Sorted(maps.Keys(av)) {
 			if _, ok := bv[k]; !ok {
 				return join(path, k), "crdschema lacks the field", false
 			}
@@ -298,7 +291,7 @@ func firstDiff(a, b any, path string) (string, string, bool) {
 				return p, w, false
 			}
 		}
-		for _, k := range sortedKeysOf(bv) {
+		for _, k := range slices.Sorted(maps.Keys(bv)) {
 			if _, ok := av[k]; !ok {
 				return join(path, k), "crdschema has an extra field", false
 			}
@@ -330,15 +323,6 @@ func join(path, k string) string {
 		return k
 	}
 	return path + "." + k
-}
-
-func sortedKeysOf(m map[string]any) []string {
-	l := make([]string, 0, len(m))
-	for k := range m {
-		l = append(l, k)
-	}
-	sort.Strings(l)
-	return l
 }
 
 var bracket = regexp.MustCompile(`\[[^\]]*\]`)

@@ -2,8 +2,10 @@ package diff
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema/conformance/gen"
@@ -81,7 +83,7 @@ func deepCopy(v any) any {
 func paths(v any, prefix []any, out *[][]any) {
 	switch v := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeysOf(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			p := append(append([]any(nil), prefix...), k)
 			*out = append(*out, p)
 			paths(v[k], p, out)

@@ -10,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -113,15 +115,6 @@ func isCase(b *gen.Batch, file string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // oracleCrashed reports whether the oracle died of a panic in the
@@ -334,7 +327,7 @@ func Run(opts Options) (*Result, error) {
 			if len(skipped) > 0 {
 				res.OracleCrashes++
 				res.CrashedCases += len(skipped)
-				for _, f := range sortedKeys(skipped) {
+				for _, f := range slices.Sorted(maps.Keys(skipped)) {
 					fmt.Fprintf(opts.Log, "oracle crashed on a document (case not compared): %s: %s: %s\n", j.verb, f, firstLine(skipped[f]))
 				}
 			}
