@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
@@ -95,7 +96,7 @@ func (w *defaultsWalker) checkDefault(pth *field.Path, s *structural.Schema, res
 	if !defaultIsPruned(s, resourceRoot) {
 		w.errs = append(w.errs, field.Invalid(dpath, s.Default, "must not have unknown fields"))
 	}
-	v := deepCopyJSON(s.Default)
+	v := jsonvalue.DeepCopy(s.Default)
 	if err := coerceMetadata(dpath, v, s, resourceRoot); err != nil {
 		w.errs = append(w.errs, err)
 	} else if errs := validateMetadata(dpath, v, s, resourceRoot); len(errs) > 0 {
@@ -109,7 +110,7 @@ func (w *defaultsWalker) checkDefault(pth *field.Path, s *structural.Schema, res
 // the resource whose schema is resource, reached from it by meta.
 func (w *defaultsWalker) checkMetaDefault(pth *field.Path, s, resource *structural.Schema, meta []step) {
 	dpath := pth.Child("default")
-	obj := surroundingObject(deepCopyJSON(s.Default), meta)
+	obj := surroundingObject(jsonvalue.DeepCopy(s.Default), meta)
 	if err := coerceMetadata(nil, obj, resource, true); err != nil {
 		w.errs = append(w.errs, field.Invalid(dpath, s.Default, "must result in valid metadata: "+err.Error()))
 	} else if errs := validateMetadata(nil, obj, resource, true); len(errs) > 0 {
@@ -143,28 +144,10 @@ func surroundingObject(v any, meta []step) map[string]any {
 	return obj
 }
 
-func deepCopyJSON(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopyJSON(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopyJSON(e)
-		}
-		return out
-	}
-	return v
-}
-
 // defaultIsPruned reports whether pruning s's default against s changes
 // nothing. resourceRoot keeps apiVersion, kind and metadata.
 func defaultIsPruned(s *structural.Schema, resourceRoot bool) bool {
-	v := deepCopyJSON(s.Default)
+	v := jsonvalue.DeepCopy(s.Default)
 	prune.Prune(v, s, prune.Options{ResourceRoot: resourceRoot})
 	return reflect.DeepEqual(v, s.Default)
 }

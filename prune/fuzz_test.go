@@ -14,24 +14,6 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}
-
 // FuzzPrune prunes arbitrary objects against arbitrary schemas: no panic,
 // pruning twice is pruning once, every reported path existed in the input
 // and is gone from the output, Options.DropNulls gives Prune followed by
@@ -64,7 +46,7 @@ func FuzzPrune(f *testing.F) {
 		if err := utiljson.Unmarshal(objectJSON, &obj); err != nil {
 			return
 		}
-		in := deepCopy(obj)
+		in := defaulting.DeepCopy(obj)
 
 		paths := prune.Prune(obj, s, prune.Options{ResourceRoot: root, ReturnPaths: true})
 		for _, path := range paths {
@@ -75,20 +57,20 @@ func FuzzPrune(f *testing.F) {
 				t.Fatalf("reported %s, still in the output", path)
 			}
 		}
-		once := deepCopy(obj)
+		once := defaulting.DeepCopy(obj)
 		if again := prune.Prune(obj, s, prune.Options{ResourceRoot: root, ReturnPaths: true}); len(again) > 0 || !reflect.DeepEqual(obj, once) {
 			t.Fatalf("pruning twice differs from pruning once: %v", again)
 		}
-		silent := deepCopy(in)
+		silent := defaulting.DeepCopy(in)
 		if ps := prune.Prune(silent, s, prune.Options{ResourceRoot: root}); ps != nil || !reflect.DeepEqual(silent, obj) {
 			t.Fatal("pruning without paths differs")
 		}
 
 		// Dropping nulls in the pruning walk is pruning, then DropNulls.
-		want := deepCopy(obj)
+		want := defaulting.DeepCopy(obj)
 		defaulting.DropNulls(want, s)
 		for _, track := range []bool{false, true} {
-			got := deepCopy(in)
+			got := defaulting.DeepCopy(in)
 			ps := prune.Prune(got, s, prune.Options{ResourceRoot: root, ReturnPaths: track, DropNulls: true})
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("pruning with DropNulls (paths %v) differs from Prune + DropNulls:\n got %v\nwant %v", track, got, want)
@@ -117,7 +99,7 @@ func FuzzPrune(f *testing.F) {
 					t.Fatalf("coercing twice differs: %v %v\n%s\n%s", ps, errs, b, b2)
 				}
 			}
-			embedded.Coerce(deepCopy(in).(map[string]any), s, embedded.CoerceOptions{ReturnPaths: true})
+			embedded.Coerce(defaulting.DeepCopy(in).(map[string]any), s, embedded.CoerceOptions{ReturnPaths: true})
 		}
 		if !reflect.DeepEqual(s, pristine) {
 			t.Fatal("the schema changed")
