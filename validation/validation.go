@@ -3,7 +3,6 @@ package validation
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -12,6 +11,7 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
 	"k8s.io/kube-openapi/pkg/validation/validate"
 
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -140,6 +140,8 @@ func (v *Validator) Validate(obj any) field.ErrorList {
 // root gets fldPath itself, one at spec.replicas gets
 // fldPath.Child("spec.replicas"). This is what the apiserver runs on default
 // values (with fldPath ending in .default); list types are not checked there.
+// The errors are sorted by field, type and detail (the engine's own order
+// follows map iteration).
 func (v *Validator) ValidateValue(fldPath *field.Path, value any) field.ErrorList {
 	return v.validateValue(fldPath, value, true)
 }
@@ -164,7 +166,7 @@ func (v *Validator) validateValue(fldPath *field.Path, value any, useCompiled bo
 			if len(w.errs) == 0 {
 				return nil
 			}
-			return sortErrors(toFieldErrors(fldPath, dedupErrors(w.errs)))
+			return toFieldErrors(fldPath, dedupErrors(w.errs))
 		}
 	}
 	return v.validateWithEngine(fldPath, value)
@@ -193,24 +195,8 @@ func dedupErrors(errs []error) []error {
 	return out
 }
 
-// sortErrors orders errors by field, type and detail, so that the output
-// does not depend on map iteration order (the engine's does).
-func sortErrors(errs field.ErrorList) field.ErrorList {
-	sort.SliceStable(errs, func(i, j int) bool {
-		a, b := errs[i], errs[j]
-		if a.Field != b.Field {
-			return a.Field < b.Field
-		}
-		if a.Type != b.Type {
-			return a.Type < b.Type
-		}
-		return a.Detail < b.Detail
-	})
-	return errs
-}
-
 // toFieldErrors turns the engine's errors into field errors, as the
-// apiserver does.
+// apiserver does, sorted by field, type and detail.
 func toFieldErrors(fldPath *field.Path, result []error) field.ErrorList {
 	var errs field.ErrorList
 	for _, err := range result {
@@ -251,6 +237,7 @@ func toFieldErrors(fldPath *field.Path, result []error) field.ErrorList {
 			errs = append(errs, field.Invalid(p, value, verr.Error()))
 		}
 	}
+	errorsort.Sort(errs)
 	return errs
 }
 
