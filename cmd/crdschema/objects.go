@@ -132,7 +132,11 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		if len(r.errs) > 0 {
 			status = 1
 		}
-		res := objectResult{File: d.File, Document: d.Index, Object: r.object, Pruned: sortedUnique(r.pruned), Errors: toJSONErrors(r.errs)}
+		pruned := r.pruned // sorted and unique, from the root pipeline
+		if pruned == nil {
+			pruned = []string{} // the contract's JSON has "pruned": []
+		}
+		res := objectResult{File: d.File, Document: d.Index, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs)}
 		if o.output == "json" {
 			if err := enc.Encode(res); err != nil {
 				fmt.Fprintf(stderr, "crdschema: %v\n", err)
@@ -172,21 +176,6 @@ func printObjectYAML(stdout, stderr io.Writer, r objectResult, first *bool) erro
 	*first = false
 	_, err = stdout.Write(b)
 	return err
-}
-
-func sortedUnique(in []string) []string {
-	out := make([]string, 0, len(in))
-	out = append(out, in...)
-	sort.Strings(out)
-	n := 0
-	for i, s := range out {
-		if i > 0 && s == out[n-1] {
-			continue
-		}
-		out[n] = s
-		n++
-	}
-	return out[:n]
 }
 
 func loadBareSchema(path string, stdin io.Reader) (*target, error) {
