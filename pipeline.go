@@ -126,7 +126,7 @@ func (s *Schema) validate(obj map[string]any) field.ErrorList {
 	// validates a create: a generated name, the request's namespace. Most
 	// objects already hold it so, and are validated as they are.
 	withMeta := obj
-	if !metaAsCreated(meta, s.namespaced) {
+	if !embedded.MetaIsAsCreated(meta, s.namespaced) {
 		withMeta = make(map[string]any, len(obj))
 		for k, v := range obj {
 			withMeta[k] = v
@@ -137,26 +137,6 @@ func (s *Schema) validate(obj map[string]any) field.ErrorList {
 	errs = append(errs, s.validateScale(obj)...)
 	errs = append(errs, embedded.Validate(nil, obj, s.s, false)...)
 	return errs
-}
-
-// metaAsCreated reports whether embedded.MetaForCreate(meta, namespaced)
-// would hold the same as meta: meta is an object, not generating a name,
-// with a namespace exactly when the resource is namespaced.
-func metaAsCreated(meta map[string]any, namespaced bool) bool {
-	if meta == nil {
-		return false
-	}
-	if name, _ := meta["name"].(string); name == "" {
-		if gen, _ := meta["generateName"].(string); gen != "" {
-			return false
-		}
-	}
-	if !namespaced {
-		_, found := meta["namespace"]
-		return !found
-	}
-	ns, _ := meta["namespace"].(string)
-	return ns != ""
 }
 
 // validateScale checks the replica paths of the scale subresource: spec

@@ -65,23 +65,50 @@ const maxGeneratedNameLength = 63 - len(generatedNameSuffix)
 // generated name is checked against metadata.name's pattern or enum). meta
 // is not changed; the result is a shallow copy.
 func MetaForCreate(meta map[string]any, namespaced bool) map[string]any {
+	e := createEditsOf(meta, namespaced)
 	out := make(map[string]any, len(meta)+2)
 	for k, v := range meta {
 		out[k] = v
 	}
-	if name, _ := out["name"].(string); name == "" {
-		if gen, _ := out["generateName"].(string); gen != "" {
-			out["name"] = GeneratedName(gen)
-		}
+	if e.generateName != "" {
+		out["name"] = GeneratedName(e.generateName)
 	}
-	ns, _ := out["namespace"].(string)
-	switch {
-	case !namespaced:
+	if e.dropNamespace {
 		delete(out, "namespace")
-	case ns == "":
+	}
+	if e.defaultNamespace {
 		out["namespace"] = "default"
 	}
 	return out
+}
+
+// MetaIsAsCreated reports whether MetaForCreate(meta, namespaced) would
+// hold exactly what meta holds, so that an object can be validated with its
+// own metadata instead of a copy.
+func MetaIsAsCreated(meta map[string]any, namespaced bool) bool {
+	return meta != nil && createEditsOf(meta, namespaced) == createEdits{}
+}
+
+// createEdits are the changes a create request makes to metadata before
+// validation.
+type createEdits struct {
+	generateName     string // a name is generated from it
+	dropNamespace    bool   // cluster-scoped: the namespace is cleared
+	defaultNamespace bool   // namespaced without one: "default"
+}
+
+func createEditsOf(meta map[string]any, namespaced bool) createEdits {
+	var e createEdits
+	if name, _ := meta["name"].(string); name == "" {
+		e.generateName, _ = meta["generateName"].(string)
+	}
+	if namespaced {
+		ns, _ := meta["namespace"].(string)
+		e.defaultNamespace = ns == ""
+	} else {
+		_, e.dropNamespace = meta["namespace"]
+	}
+	return e
 }
 
 // GeneratedName returns a name the apiserver could generate from

@@ -1,4 +1,4 @@
-package crdschema
+package embedded_test
 
 import (
 	"reflect"
@@ -7,8 +7,8 @@ import (
 	"github.com/crdschema/crdschema/embedded"
 )
 
-// TestMetaAsCreated checks the shortcut of validate against what it stands
-// for: metaAsCreated is true exactly when MetaForCreate changes nothing.
+// TestMetaAsCreated checks MetaIsAsCreated against what it stands for: true
+// exactly when MetaForCreate changes nothing.
 func TestMetaAsCreated(t *testing.T) {
 	metas := []map[string]any{
 		nil,
@@ -30,8 +30,8 @@ func TestMetaAsCreated(t *testing.T) {
 	for _, m := range metas {
 		for _, namespaced := range []bool{false, true} {
 			want := m != nil && reflect.DeepEqual(embedded.MetaForCreate(m, namespaced), m)
-			if got := metaAsCreated(m, namespaced); got != want {
-				t.Errorf("metaAsCreated(%v, namespaced %v) = %v, want %v", m, namespaced, got, want)
+			if got := embedded.MetaIsAsCreated(m, namespaced); got != want {
+				t.Errorf("MetaIsAsCreated(%v, namespaced %v) = %v, want %v", m, namespaced, got, want)
 			}
 		}
 	}
