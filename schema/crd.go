@@ -139,20 +139,24 @@ type v1CRD struct {
 	Kind       string     `json:"kind"`
 	Metadata   ObjectMeta `json:"metadata,omitempty"`
 	Spec       struct {
-		Group      string      `json:"group"`
-		Names      Names       `json:"names"`
-		Scope      string      `json:"scope"`
-		Versions   []v1Version `json:"versions"`
-		Conversion *struct {
-			Strategy string `json:"strategy"`
-			Webhook  *struct {
-				ClientConfig             *WebhookClientConfig `json:"clientConfig,omitempty"`
-				ConversionReviewVersions []string             `json:"conversionReviewVersions"`
-			} `json:"webhook,omitempty"`
-		} `json:"conversion,omitempty"`
-		PreserveUnknownFields bool `json:"preserveUnknownFields,omitempty"`
+		Group                 string        `json:"group"`
+		Names                 Names         `json:"names"`
+		Scope                 string        `json:"scope"`
+		Versions              []v1Version   `json:"versions"`
+		Conversion            *v1Conversion `json:"conversion,omitempty"`
+		PreserveUnknownFields bool          `json:"preserveUnknownFields,omitempty"`
 	} `json:"spec"`
 	Status CRDStatus `json:"status,omitempty"`
+}
+
+type v1Conversion struct {
+	Strategy string     `json:"strategy"`
+	Webhook  *v1Webhook `json:"webhook,omitempty"`
+}
+
+type v1Webhook struct {
+	ClientConfig             *WebhookClientConfig `json:"clientConfig,omitempty"`
+	ConversionReviewVersions []string             `json:"conversionReviewVersions"`
 }
 
 type v1Version struct {

@@ -93,9 +93,11 @@ func (d *fdec) obj(v any) map[string]any {
 	return nil
 }
 
-func (d *fdec) str(v any, out *string) {
+// setScalar stores a string or boolean v in *out; null leaves *out alone,
+// any other type declines.
+func setScalar[T string | bool](d *fdec, v any, out *T) {
 	switch x := v.(type) {
-	case string:
+	case T:
 		*out = x
 	case nil:
 	default:
@@ -103,9 +105,11 @@ func (d *fdec) str(v any, out *string) {
 	}
 }
 
-func (d *fdec) strPtr(v any) *string {
+// scalarPtr returns a pointer to v when it is a T, nil for null, and
+// declines on any other type.
+func scalarPtr[T string | bool | int64](d *fdec, v any) *T {
 	switch x := v.(type) {
-	case string:
+	case T:
 		return &x
 	case nil:
 		return nil
@@ -114,37 +118,11 @@ func (d *fdec) strPtr(v any) *string {
 	return nil
 }
 
-func (d *fdec) boolean(v any, out *bool) {
-	switch x := v.(type) {
-	case bool:
-		*out = x
-	case nil:
-	default:
-		d.fail = true
-	}
-}
-
-func (d *fdec) boolPtr(v any) *bool {
-	switch x := v.(type) {
-	case bool:
-		return &x
-	case nil:
-		return nil
-	}
-	d.fail = true
-	return nil
-}
-
-func (d *fdec) int64Ptr(v any) *int64 {
-	switch x := v.(type) {
-	case int64:
-		return &x
-	case nil:
-		return nil
-	}
-	d.fail = true
-	return nil
-}
+func (d *fdec) str(v any, out *string)   { setScalar(d, v, out) }
+func (d *fdec) boolean(v any, out *bool) { setScalar(d, v, out) }
+func (d *fdec) strPtr(v any) *string     { return scalarPtr[string](d, v) }
+func (d *fdec) boolPtr(v any) *bool      { return scalarPtr[bool](d, v) }
+func (d *fdec) int64Ptr(v any) *int64    { return scalarPtr[int64](d, v) }
 
 func (d *fdec) int32(v any, out *int32) {
 	switch x := v.(type) {
@@ -448,46 +426,45 @@ func (d *fdec) v1CRD(doc map[string]any, in *v1CRD) {
 						d.v1Version(ve, &s.Versions[i])
 					}
 				case "conversion":
-					cm := d.obj(se)
-					if cm == nil {
-						continue
-					}
-					c := &struct {
-						Strategy string `json:"strategy"`
-						Webhook  *struct {
-							ClientConfig             *WebhookClientConfig `json:"clientConfig,omitempty"`
-							ConversionReviewVersions []string             `json:"conversionReviewVersions"`
-						} `json:"webhook,omitempty"`
-					}{}
-					for ck, ce := range cm {
-						switch ck {
-						case "strategy":
-							d.str(ce, &c.Strategy)
-						case "webhook":
-							wm := d.obj(ce)
-							if wm == nil {
-								continue
-							}
-							w := &struct {
-								ClientConfig             *WebhookClientConfig `json:"clientConfig,omitempty"`
-								ConversionReviewVersions []string             `json:"conversionReviewVersions"`
-							}{}
-							for wk, we := range wm {
-								switch wk {
-								case "clientConfig":
-									w.ClientConfig = d.clientConfig(we)
-								case "conversionReviewVersions":
-									w.ConversionReviewVersions = d.strings(we)
-								}
-							}
-							c.Webhook = w
-						}
-					}
-					s.Conversion = c
+					s.Conversion = d.v1Conversion(se)
 				}
 			}
 		}
 	}
+}
+
+func (d *fdec) v1Conversion(v any) *v1Conversion {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	c := &v1Conversion{}
+	for k, e := range m {
+		switch k {
+		case "strategy":
+			d.str(e, &c.Strategy)
+		case "webhook":
+			c.Webhook = d.v1Webhook(e)
+		}
+	}
+	return c
+}
+
+func (d *fdec) v1Webhook(v any) *v1Webhook {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	w := &v1Webhook{}
+	for k, e := range m {
+		switch k {
+		case "clientConfig":
+			w.ClientConfig = d.clientConfig(e)
+		case "conversionReviewVersions":
+			w.ConversionReviewVersions = d.strings(e)
+		}
+	}
+	return w
 }
 
 func (d *fdec) v1Version(v any, out *v1Version) {
