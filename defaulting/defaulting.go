@@ -169,9 +169,7 @@ func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
 			case !c.HasDefault:
 				delete(x, k)
 			default:
-				d := DeepCopy(c.Default)
-				x[k] = d
-				Default(d, c)
+				x[k] = defaultedCopy(c)
 			}
 		case map[string]any:
 			dropAndDefaultObject(v, c)
@@ -183,9 +181,7 @@ func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
 		for _, k := range names {
 			if _, found := x[k]; !found {
 				c, _ := s.Property(k)
-				d := DeepCopy(c.Default)
-				x[k] = d
-				Default(d, c)
+				x[k] = defaultedCopy(c)
 			}
 		}
 	}
@@ -205,9 +201,7 @@ func dropAndDefaultList(x []any, s *structural.Schema) {
 		switch v := v.(type) {
 		case nil:
 			if it.HasDefault && !it.Nullable {
-				d := DeepCopy(it.Default)
-				x[i] = d
-				Default(d, it)
+				x[i] = defaultedCopy(it)
 			}
 		case map[string]any:
 			dropAndDefaultObject(v, it)
@@ -215,6 +209,14 @@ func dropAndDefaultList(x []any, s *structural.Schema) {
 			dropAndDefaultList(v, it)
 		}
 	}
+}
+
+// defaultedCopy returns a deep copy of c's default, defaulted further by c.
+// Its nulls are kept: DropNulls runs before defaults are copied in.
+func defaultedCopy(c *structural.Schema) any {
+	d := DeepCopy(c.Default)
+	Default(d, c)
+	return d
 }
 
 // DeepCopy returns a copy of the JSON value v that shares no maps or slices
