@@ -370,18 +370,9 @@ func (d *decoder) str() (string, bool) {
 				if i+4 >= len(b) {
 					return "", false
 				}
-				var r rune
-				for _, h := range b[i+1 : i+5] {
-					switch {
-					case h >= '0' && h <= '9':
-						r = r<<4 | rune(h-'0')
-					case h >= 'a' && h <= 'f':
-						r = r<<4 | rune(h-'a'+10)
-					case h >= 'A' && h <= 'F':
-						r = r<<4 | rune(h-'A'+10)
-					default:
-						return "", false
-					}
+				r, ok := HexRune(b[i+1 : i+5])
+				if !ok {
+					return "", false
 				}
 				if r >= 0xD800 && r < 0xE000 {
 					return "", false // surrogates: left to the exact decoder
@@ -430,4 +421,24 @@ func DecodeStream(data []byte) (values []any, starts, ends []int, ok bool) {
 		starts = append(starts, start)
 		ends = append(ends, d.pos)
 	}
+}
+
+// HexRune reads hex digits (either case) as a rune; false on any other
+// byte. The callers bound the number of digits (\u escapes: 4; YAML's
+// \x, \u, \U: 2, 4, 8).
+func HexRune(digits []byte) (rune, bool) {
+	var r rune
+	for _, h := range digits {
+		switch {
+		case h >= '0' && h <= '9':
+			r = r<<4 | rune(h-'0')
+		case h >= 'a' && h <= 'f':
+			r = r<<4 | rune(h-'a'+10)
+		case h >= 'A' && h <= 'F':
+			r = r<<4 | rune(h-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }

@@ -748,18 +748,9 @@ func unescape(s, d []byte, i int) ([]byte, int, bool) {
 	if i+w > len(d) {
 		return s, i, false
 	}
-	var r rune
-	for _, h := range d[i : i+w] {
-		switch {
-		case h >= '0' && h <= '9':
-			r = r<<4 | rune(h-'0')
-		case h >= 'a' && h <= 'f':
-			r = r<<4 | rune(h-'a'+10)
-		case h >= 'A' && h <= 'F':
-			r = r<<4 | rune(h-'A'+10)
-		default:
-			return s, i, false
-		}
+	r, ok := jsonfast.HexRune(d[i : i+w])
+	if !ok {
+		return s, i, false
 	}
 	if (r >= 0xD800 && r <= 0xDFFF) || r > 0x10FFFF {
 		return s, i, false
