@@ -12,6 +12,7 @@ package jsonfast
 
 import (
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -424,21 +425,25 @@ func DecodeStream(data []byte) (values []any, starts, ends []int, ok bool) {
 }
 
 // HexRune reads hex digits (either case) as a rune; false on any other
-// byte. The callers bound the number of digits (\u escapes: 4; YAML's
-// \x, \u, \U: 2, 4, 8).
+// byte and on a value beyond unicode.MaxRune (YAML's eight-digit \U could
+// otherwise wrap around to a negative rune). The callers bound the number
+// of digits (\u escapes: 4; YAML's \x, \u, \U: 2, 4, 8).
 func HexRune(digits []byte) (rune, bool) {
-	var r rune
+	var r uint32
 	for _, h := range digits {
 		switch {
 		case h >= '0' && h <= '9':
-			r = r<<4 | rune(h-'0')
+			r = r<<4 | uint32(h-'0')
 		case h >= 'a' && h <= 'f':
-			r = r<<4 | rune(h-'a'+10)
+			r = r<<4 | uint32(h-'a'+10)
 		case h >= 'A' && h <= 'F':
-			r = r<<4 | rune(h-'A'+10)
+			r = r<<4 | uint32(h-'A'+10)
 		default:
 			return 0, false
 		}
+		if r > unicode.MaxRune {
+			return 0, false
+		}
 	}
-	return r, true
+	return rune(r), true
 }

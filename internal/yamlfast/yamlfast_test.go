@@ -55,7 +55,7 @@ var seeds = []string{
 	"a: |\n  literal\n   indented\n\n  end\nb: >-\n  folded\n  text\n\n   more\n  last\nc: |+\n  keep\n\nd: x\n",
 	"a: >\n  x\n\n  y\n    z\n  w\n", "a:\n  b: |2-\n\n\n      x\n     y\n\n  c: >+1\n    z\n   w\n\nd: { }\ne: [ ]\nf: |0\n  x\n", "a:\n  - |\n    x\n  - b\n", "a: x:y\nb: http://z\n", "\"a\": 1\n'b': 2\n", "key: value # comment\n# trailing\n",
 	"a: b: c\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "? a\n: b\n", "a: 1\na: 2\n", "y: 1\n", "1: a\n", "a:\n  b: 1\n c: 2\n", "a: [1, 2]\n",
-	"a: \"unterminated\n", "a: [x, \"y\", 'z', 1, -1, 1.5, yes, ~, a b ]\nb: [a,]\nc: [a # x]\n", "a: [x, \"y\", 'z', 1, -1, 1.5, yes, ~, a b ] # c\n", "a: ['x''y']\n", "a:\n- - x\n  - - y\n    - z\n- - - w\n", "a: |\n\n   x\n  y\n", "a: 'x'#c\n", "a: \"\\/\"\n", "a: <tag>&amp;\n", "a: \"\\u2028\\L\\N\\_\\P\\e\\0\"\n",
+	"a: \"unterminated\n", "a: \"\\UFFFFFFFF\"\n", "a: \"\\U80000041\"\n", "a: \"\\U0010FFFF \\U00110000\"\n", "a: [x, \"y\", 'z', 1, -1, 1.5, yes, ~, a b ]\nb: [a,]\nc: [a # x]\n", "a: [x, \"y\", 'z', 1, -1, 1.5, yes, ~, a b ] # c\n", "a: ['x''y']\n", "a:\n- - x\n  - - y\n    - z\n- - - w\n", "a: |\n\n   x\n  y\n", "a: 'x'#c\n", "a: \"\\/\"\n", "a: <tag>&amp;\n", "a: \"\\u2028\\L\\N\\_\\P\\e\\0\"\n",
 	"metadata:\n  name: x\n  annotations:\n    a.b/c: \"true\"\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: 'It is\n          long'\n        type: object\n",
 }
 
