@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,7 +13,6 @@ import (
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/schema"
@@ -51,25 +49,11 @@ func sameAsEngine(v *validation.Validator, fldPath *field.Path, value any) (stri
 // readObjects reads every YAML or JSON document below root.
 func readObjects(root string) []map[string]any {
 	var objs []map[string]any
-	_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return nil
+	eachDocumentJSON(root, func(j []byte) {
+		var obj map[string]any
+		if kjson.Unmarshal(j, &obj) == nil && obj != nil {
+			objs = append(objs, obj)
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil
-		}
-		for _, doc := range strings.Split(string(data), "\n---") {
-			j, err := yaml.YAMLToJSON([]byte(doc))
-			if err != nil {
-				continue
-			}
-			var obj map[string]any
-			if kjson.Unmarshal(j, &obj) == nil && obj != nil {
-				objs = append(objs, obj)
-			}
-		}
-		return nil
 	})
 	return objs
 }

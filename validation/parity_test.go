@@ -43,32 +43,41 @@ type crdIndex map[string]*schema.CRD // group/kind → CRD
 func loadCRDs(t *testing.T, paths ...string) crdIndex {
 	idx := crdIndex{}
 	for _, root := range paths {
-		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-			if err != nil || info.IsDir() {
-				return nil
+		eachDocumentJSON(root, func(j []byte) {
+			crd, err := schema.DecodeCRD(j)
+			if err != nil || crd == nil {
+				return
 			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return nil
+			key := crd.Spec.Group + "/" + crd.Spec.Names.Kind
+			if _, ok := idx[key]; !ok {
+				idx[key] = crd
 			}
-			for _, doc := range strings.Split(string(data), "\n---") {
-				j, err := yaml.YAMLToJSON([]byte(doc))
-				if err != nil || len(j) == 0 || string(j) == "null" {
-					continue
-				}
-				crd, err := schema.DecodeCRD(j)
-				if err != nil || crd == nil {
-					continue
-				}
-				key := crd.Spec.Group + "/" + crd.Spec.Names.Kind
-				if _, ok := idx[key]; !ok {
-					idx[key] = crd
-				}
-			}
-			return nil
 		})
 	}
 	return idx
+}
+
+// eachDocumentJSON calls fn with the JSON of every YAML or JSON document
+// in the files below root (as kubectl would send it), skipping empty and
+// unreadable ones.
+func eachDocumentJSON(root string, fn func(j []byte)) {
+	_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		for _, doc := range strings.Split(string(data), "\n---") {
+			j, err := yaml.YAMLToJSON([]byte(doc))
+			if err != nil || len(j) == 0 || string(j) == "null" {
+				continue
+			}
+			fn(j)
+		}
+		return nil
+	})
 }
 
 type compiled struct {
