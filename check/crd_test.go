@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,20 +17,16 @@ import (
 // the sorted errors with <case>.golden. Run with -update to rewrite the
 // golden files after checking the differences by hand.
 func TestCRDGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("..", "testdata", "crd"), func(t *testing.T, file string, _ []byte) string {
-		return checkCRDFile(t, file)
+	golden.Run(t, filepath.Join("..", "testdata", "crd"), func(t *testing.T, file string, data []byte) string {
+		return checkCRDFile(t, filepath.Base(file), data)
 	})
 }
 
-// checkCRDFile renders the errors of every CRD in file: a header line per
-// document, then one line per error.
-func checkCRDFile(t *testing.T, file string) string {
+// checkCRDFile renders the errors of every CRD in the file name holding
+// data: a header line per document, then one line per error.
+func checkCRDFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs, err := schema.ReadDocuments(filepath.Base(file), data)
+	docs, err := schema.ReadDocuments(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}

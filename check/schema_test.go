@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,21 +18,17 @@ import (
 // this file answers for). Run with -update to rewrite the golden files
 // after checking the differences by hand.
 func TestSchemaGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("..", "testdata", "check"), func(t *testing.T, file string, _ []byte) string {
-		return checkSchemaFile(t, file)
+	golden.Run(t, filepath.Join("..", "testdata", "check"), func(t *testing.T, file string, data []byte) string {
+		return checkSchemaFile(t, filepath.Base(file), data)
 	})
 }
 
-// checkSchemaFile renders the errors of every document in file: a header
-// line per document (with its leading comment, the case's description),
-// then one line per error.
-func checkSchemaFile(t *testing.T, file string) string {
+// checkSchemaFile renders the errors of every document in the file name
+// holding data: a header line per document (with its leading comment, the
+// case's description), then one line per error.
+func checkSchemaFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs, err := schema.ReadDocuments(filepath.Base(file), data)
+	docs, err := schema.ReadDocuments(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}
