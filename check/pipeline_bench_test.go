@@ -12,35 +12,18 @@ import (
 // BenchmarkCRDWorkflowsFromYAML is bench/'s crdschema side of
 // CRDFromYAML for the largest corpus CRD: read, decode, check, build.
 func BenchmarkCRDWorkflowsFromYAML(b *testing.B) {
-	data, err := os.ReadFile("../../shared/corpus/argo-workflows/crds/workflows.argoproj.io.yaml")
-	if err != nil {
-		b.Skip("corpus absent")
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		docs, err := schema.ReadDocuments("crd", data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, d := range docs {
-			crd, err := schema.DecodeCRDDocument(d)
-			if err != nil {
-				b.Fatal(err)
-			}
-			CRD(crd)
-			for _, v := range crd.Spec.Versions {
-				if p := crd.SchemaFor(v.Name); p != nil {
-					structural.New(p)
-				}
-			}
-		}
-	}
+	benchFromYAML(b, "../../shared/corpus/argo-workflows/crds/workflows.argoproj.io.yaml")
 }
 
 // BenchmarkCRDAllFromYAML is the same over every corpus CRD file.
 func BenchmarkCRDAllFromYAML(b *testing.B) {
-	files, _ := filepath.Glob("../../shared/corpus/*/crds/*.yaml")
+	benchFromYAML(b, "../../shared/corpus/*/crds/*.yaml")
+}
+
+// benchFromYAML reads, decodes, checks and builds every CRD of the files
+// matching pattern, per iteration.
+func benchFromYAML(b *testing.B, pattern string) {
+	files, _ := filepath.Glob(pattern)
 	if len(files) == 0 {
 		b.Skip("corpus absent")
 	}
