@@ -3,9 +3,9 @@ package check
 import (
 	"strings"
 
-	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -101,88 +101,36 @@ func validateAPIApproval(crd *schema.CRD) field.ErrorList {
 func validateCRDMetadata(crd *schema.CRD, fldPath *field.Path) field.ErrorList {
 	meta := &crd.Metadata
 	required := crd.Spec.Names.Plural + "." + crd.Spec.Group
-	nameMsgs := func(orig string, prefix bool) []string {
-		name := orig
-		if prefix && len(name) > 1 && strings.HasSuffix(name, "-") {
-			// A prefix is checked as if a random suffix followed it.
-			name = name[:len(name)-2] + "a"
-		}
-		msgs := utilvalidation.IsDNS1123Subdomain(name)
-		if orig != required {
+	nameMsgs := func(name string, prefix bool) []string {
+		msgs := embedded.NameIsDNSSubdomain(name, prefix)
+		if name != required {
 			msgs = append(msgs, `must be spec.names.plural+"."+spec.group`)
 		}
 		return msgs
 	}
-	errs := field.ErrorList{}
-	if meta.GenerateName != "" {
-		for _, msg := range nameMsgs(meta.GenerateName, true) {
-			errs = append(errs, field.Invalid(fldPath.Child("generateName"), meta.GenerateName, msg))
-		}
+	// The namespace is left out: the apiserver clears it on a cluster
+	// scoped object before validating, so it is never an error.
+	m := map[string]any{"name": meta.Name, "generateName": meta.GenerateName}
+	if meta.Labels != nil {
+		m["labels"] = anyMap(meta.Labels)
 	}
-	if meta.Name == "" {
-		errs = append(errs, field.Required(fldPath.Child("name"), "name or generateName is required"))
-	} else {
-		for _, msg := range nameMsgs(meta.Name, false) {
-			errs = append(errs, field.Invalid(fldPath.Child("name"), meta.Name, msg))
-		}
+	if meta.Annotations != nil {
+		m["annotations"] = anyMap(meta.Annotations)
 	}
-	// A namespace is not an error: the apiserver clears it on a cluster
-	// scoped object before validating.
-	labelsPath := fldPath.Child("labels")
-	for k, v := range meta.Labels {
-		for _, msg := range utilvalidation.IsQualifiedName(k) {
-			errs = append(errs, field.Invalid(labelsPath, k, msg))
+	if meta.Finalizers != nil {
+		fs := make([]any, len(meta.Finalizers))
+		for i, f := range meta.Finalizers {
+			fs[i] = f
 		}
-		for _, msg := range utilvalidation.IsValidLabelValue(v) {
-			errs = append(errs, field.Invalid(labelsPath, v, msg))
-		}
+		m["finalizers"] = fs
 	}
-	errs = append(errs, validateAnnotations(meta.Annotations, fldPath.Child("annotations"))...)
-	errs = append(errs, validateFinalizers(meta.Finalizers, fldPath.Child("finalizers"))...)
-	return errs
+	return embedded.ValidateObjectMeta(fldPath, m, false, nameMsgs)
 }
 
-// maxAnnotationsSize is the most bytes all annotation keys and values of an
-// object may take together.
-const maxAnnotationsSize = 256 * 1024
-
-// validateAnnotations checks annotation keys (qualified names, case
-// insensitive) and the annotations' total size.
-func validateAnnotations(annotations map[string]string, fldPath *field.Path) field.ErrorList {
-	errs := field.ErrorList{}
-	size := 0
-	for k, v := range annotations {
-		for _, msg := range utilvalidation.IsQualifiedName(strings.ToLower(k)) {
-			errs = append(errs, field.Invalid(fldPath, k, msg))
-		}
-		size += len(k) + len(v)
+func anyMap(in map[string]string) map[string]any {
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		out[k] = v
 	}
-	if size > maxAnnotationsSize {
-		errs = append(errs, field.TooLong(fldPath, "", maxAnnotationsSize))
-	}
-	return errs
-}
-
-// The two finalizers that choose how dependents are deleted.
-const (
-	orphanFinalizer     = "orphan"
-	foregroundFinalizer = "foregroundDeletion"
-)
-
-// validateFinalizers checks finalizer names (qualified names) and that the
-// orphan and foreground deletion finalizers are not both set.
-func validateFinalizers(finalizers []string, fldPath *field.Path) field.ErrorList {
-	errs := field.ErrorList{}
-	orphan, foreground := false, false
-	for _, f := range finalizers {
-		for _, msg := range utilvalidation.IsQualifiedName(f) {
-			errs = append(errs, field.Invalid(fldPath, f, msg))
-		}
-		orphan = orphan || f == orphanFinalizer
-		foreground = foreground || f == foregroundFinalizer
-	}
-	if orphan && foreground {
-		errs = append(errs, field.Invalid(fldPath, finalizers, "finalizer "+orphanFinalizer+" and "+foregroundFinalizer+" cannot be both set"))
-	}
-	return errs
+	return out
 }

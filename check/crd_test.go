@@ -109,8 +109,11 @@ func TestSelectableFieldPath(t *testing.T) {
 }
 
 func TestAnnotationsSize(t *testing.T) {
+	const maxAnnotationsSize = 256 * 1024
 	meta := func(n int) field.ErrorList {
-		return validateAnnotations(map[string]string{"k": strings.Repeat("x", n)}, field.NewPath("metadata", "annotations"))
+		crd := &schema.CRD{Metadata: schema.ObjectMeta{Name: "ws.example.com", Annotations: map[string]string{"k": strings.Repeat("x", n)}}}
+		crd.Spec.Names.Plural, crd.Spec.Group = "ws", "example.com"
+		return validateCRDMetadata(crd, field.NewPath("metadata"))
 	}
 	if errs := meta(maxAnnotationsSize - 1); len(errs) != 0 {
 		t.Errorf("at the limit: %v", errs)
