@@ -122,6 +122,7 @@ func (c *CRD) Version(name string) (*Schema, error) {
 	s.namespaced = c.crd.Spec.Scope != "Cluster"
 	if sub := c.crd.SubresourcesFor(name); sub != nil {
 		s.scale = sub.Scale
+		s.status = sub.Status != nil
 	}
 	c.versions[name] = s
 	return s, nil
@@ -139,6 +140,8 @@ type Schema struct {
 	preserveUnknownFields bool
 	namespaced            bool
 	scale                 *schema.Scale
+	// status is set when the version has the status subresource.
+	status bool
 
 	v *validators
 }
@@ -200,8 +203,11 @@ type Result struct {
 
 // Apply does to obj what the apiserver does to a create request
 // (fieldValidation=Warn): prune, drop non-nullable nulls without default,
-// coerce metadata (rejecting malformed metadata), default, validate. obj is
-// not changed.
+// coerce metadata (rejecting malformed metadata), default, drop .status
+// when the version has the status subresource, validate. Result.Object is
+// what the response shows: the stored object read back through the
+// defaulting storage codec (a .status whose schema has a default
+// reappears defaulted). obj is not changed.
 func (s *Schema) Apply(obj map[string]any) Result {
 	return s.ApplyInPlace(deepCopyMap(obj))
 }
@@ -220,9 +226,13 @@ func (s *Schema) ApplyInPlace(obj map[string]any) Result {
 	}
 	r.Pruned = sortedUnique(pruned)
 	s.applyDefaults(obj)
+	dropped := s.prepareForCreate(obj)
 	r.Object = obj
 	r.Errors = s.validate(obj)
 	check.SortErrors(r.Errors)
+	if dropped {
+		s.readBack(obj)
+	}
 	return r
 }
 

@@ -117,6 +117,32 @@ func (s *Schema) applyDefaults(obj map[string]any) {
 	defaulting.Default(obj, s.v.served)
 }
 
+// prepareForCreate is the strategy's create preparation: with the status
+// subresource, a create cannot set .status. It reports whether it removed
+// one.
+func (s *Schema) prepareForCreate(obj map[string]any) bool {
+	if !s.status {
+		return false
+	}
+	if _, ok := obj["status"]; !ok {
+		return false
+	}
+	delete(obj, "status")
+	return true
+}
+
+// readBack is what reading the stored object back through the storage
+// codec changes after a strategy removed .status: the object was pruned
+// and defaulted already, so only a default of .status itself (and the
+// defaults inside it) can appear.
+func (s *Schema) readBack(obj map[string]any) {
+	if st := s.v.served; st != nil {
+		if p, ok := st.Properties["status"]; ok && p.HasDefault {
+			s.applyDefaults(obj)
+		}
+	}
+}
+
 // validate is the create validation of the registry strategy.
 func (s *Schema) validate(obj map[string]any) field.ErrorList {
 	var errs field.ErrorList

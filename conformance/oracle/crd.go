@@ -92,7 +92,19 @@ func (c *codec) decodeCRD(raw []byte, noCEL bool) (*apiextensions.CustomResource
 		return nil, fmt.Errorf("decoded %T, not a CustomResourceDefinition", obj)
 	}
 	if noCEL {
+		// Stripped as if the request had come without rules: the v1
+		// conversion moves per-version schemas that only differed in their
+		// rules to the top-level validation, so convert there and back.
 		stripCRDValidations(crd)
+		v1, err := c.toV1(crd)
+		if err != nil {
+			return nil, err
+		}
+		back := &apiextensions.CustomResourceDefinition{}
+		if err := c.scheme.Convert(v1, back, nil); err != nil {
+			return nil, err
+		}
+		crd = back
 	}
 	return crd, nil
 }

@@ -195,7 +195,13 @@ func (r *router) process(ctx context.Context, v objectVerb, doc Document) object
 			res.Errors = field.ErrorList{field.InternalError(nil, err)}
 			return res
 		}
-		res.Errors = st.Validate(ctx, beforeCreate(u, sv.namespaced))
+		obj := beforeCreate(u, sv.namespaced)
+		st.PrepareForCreate(ctx, obj)
+		if _, ok := obj.Object["status"]; !ok {
+			delete(u, "status")
+		}
+		res.Errors = st.Validate(ctx, obj)
+		readBack(u, s, gk, preserve)
 	}
 	res.Object = u
 	res.Pruned = sortedUnique(res.Pruned)
@@ -221,6 +227,17 @@ func beforeCreate(u map[string]interface{}, namespaced bool) *unstructured.Unstr
 		obj.SetName(names.SimpleNameGenerator.GenerateName(obj.GetGenerateName()))
 	}
 	return obj
+}
+
+// readBack is what the response shows of a stored object: the object read
+// back from storage through the storage codec (the schema coercer with
+// malformed metadata dropped, then the defaulter). Server-populated
+// fields are not part of the output, so they are not added.
+func readBack(u map[string]interface{}, s *structuralschema.Structural, gk schema.GroupKind, preserveUnknownFields bool) {
+	if _, errs := coerce(u, s, gk, preserveUnknownFields, coerceOptions{pruneUnknown: true, dropInvalidMetadata: true}); len(errs) > 0 {
+		return
+	}
+	structuraldefaulting.Default(u, s)
 }
 
 // sortedUnique sorts and de-duplicates strings; never nil.

@@ -30,9 +30,10 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 )
 
-// validator is the create validation of the custom resource registry
-// strategy.
+// validator is the create preparation and validation of the custom
+// resource registry strategy.
 type validator interface {
+	PrepareForCreate(ctx context.Context, obj runtime.Object)
 	Validate(ctx context.Context, obj runtime.Object) field.ErrorList
 }
 
@@ -281,6 +282,10 @@ type schemaStrategy struct {
 	structural      *structuralschema.Structural
 	celValidator    *cel.Validator
 }
+
+// PrepareForCreate does nothing: a bare schema has no status subresource,
+// and the generation it would set is not part of the output.
+func (s *schemaStrategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {}
 
 // Validate is customResourceStrategy.Validate (pkg/registry/customresource)
 // minus customResourceValidator.ValidateTypeMeta.
