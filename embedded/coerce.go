@@ -52,7 +52,7 @@ func Coerce(obj map[string]any, s *structural.Schema, opts CoerceOptions) ([]pru
 // so is a malformed field unless opts.DropMalformed is set. On error obj is
 // unchanged.
 func CoerceResourceMeta(obj map[string]any, opts CoerceOptions) ([]prune.Path, *field.Error) {
-	return coerceMeta(obj, nil, opts, true)
+	return coerceMeta(obj, prune.Path{}, opts, true)
 }
 
 // coerceMeta coerces obj["metadata"]; at is the path of obj. rootRules says
@@ -68,17 +68,16 @@ func coerceMeta(obj map[string]any, at prune.Path, opts CoerceOptions, rootRules
 			// An embedded resource's unusable metadata is left as it is.
 			return nil, nil
 		}
-		return nil, field.Invalid(fieldPath(append(at[:len(at):len(at)], prune.Child("metadata"))), v, err.Error())
+		return nil, field.Invalid(fieldPath(at.Append(prune.Child("metadata"))), v, err.Error())
 	}
 	obj["metadata"] = meta
 	if !opts.ReturnPaths || len(unknown) == 0 {
 		return nil, nil
 	}
-	prefix := append(at[:len(at):len(at)], prune.Child("metadata"))
+	prefix := at.Append(prune.Child("metadata"))
 	out := make([]prune.Path, len(unknown))
 	for i, u := range unknown {
-		p := make(prune.Path, 0, len(prefix)+len(u))
-		out[i] = append(append(p, prefix...), u...)
+		out[i] = prefix.Concat(u)
 	}
 	return out, nil
 }
@@ -162,20 +161,20 @@ func (c *coercer) walk(x any, s *structural.Schema) {
 				v = x[k]
 			}
 			if p, ok := s.Properties[k]; ok {
-				c.at = append(c.at, prune.Child(k))
+				c.at = c.at.Append(prune.Child(k))
 				c.walk(v, p)
-				c.at = c.at[:len(c.at)-1]
+				c.at = c.at.Parent()
 			} else if ap := s.AdditionalProperties; ap != nil {
-				c.at = append(c.at, prune.Key(k))
+				c.at = c.at.Append(prune.Key(k))
 				c.walk(v, ap.Schema)
-				c.at = c.at[:len(c.at)-1]
+				c.at = c.at.Parent()
 			}
 		}
 	case []any:
 		for i, v := range x {
-			c.at = append(c.at, prune.Index(i))
+			c.at = c.at.Append(prune.Index(i))
 			c.walk(v, s.Items)
-			c.at = c.at[:len(c.at)-1]
+			c.at = c.at.Parent()
 		}
 	}
 }
@@ -194,7 +193,7 @@ func (c *coercer) resource(x map[string]any) {
 			delete(x, k)
 			continue
 		}
-		c.errs = append(c.errs, field.Invalid(fieldPath(append(c.at[:len(c.at):len(c.at)], prune.Child(k))), v, "must be a string"))
+		c.errs = append(c.errs, field.Invalid(fieldPath(c.at.Append(prune.Child(k))), v, "must be a string"))
 	}
 	paths, err := coerceMeta(x, c.at, c.opts, false)
 	if err != nil {
@@ -207,7 +206,7 @@ func (c *coercer) resource(x map[string]any) {
 // field.Path.
 func fieldPath(p prune.Path) *field.Path {
 	var fp *field.Path
-	for _, e := range p {
+	for _, e := range p.Elements() {
 		switch {
 		case e.IsIndex():
 			fp = fp.Index(e.Position())

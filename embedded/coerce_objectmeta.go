@@ -212,10 +212,7 @@ func (d *metaDecoder) unknownField(k string) {
 	if !d.track {
 		return
 	}
-	p := make(prune.Path, len(d.stack)+1)
-	copy(p, d.stack)
-	p[len(d.stack)] = prune.Field(k)
-	d.unknown = append(d.unknown, p)
+	d.unknown = append(d.unknown, prune.NewPath(d.stack...).Append(prune.Field(k)))
 }
 
 // decodeStruct decodes object m into the struct s and returns the struct as
@@ -435,7 +432,7 @@ func roundTrip(m map[string]any, track bool) metaResult {
 		f, ok := objectMetaSpec.fields[k]
 		if !ok {
 			if track {
-				r.unknown = append(r.unknown, prune.Path{prune.Field(k)})
+				r.unknown = append(r.unknown, prune.NewPath(prune.Field(k)))
 			}
 			continue
 		}

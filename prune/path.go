@@ -2,7 +2,7 @@ package prune
 
 import (
 	"strconv"
-	"strings"
+	"unsafe"
 )
 
 // elemKind says how an Element is written when a Path is rendered.
@@ -62,44 +62,137 @@ func (e Element) Position() int { return e.index }
 // warnings: keys joined by dots, indices in brackets (spec.list[0].bar), and
 // field.Path syntax where the apiserver uses it (inside the metadata of an
 // embedded resource: spec.m[key].metadata.foo).
-type Path []Element
+//
+// A Path is a link to its last element, which links to its parent: paths
+// that share a prefix share its memory, so the paths of many removed fields
+// deep inside one object cost memory in proportion to their number, not to
+// their total length. The zero Path is the root (no elements). Paths are
+// immutable and safe to share.
+type Path struct {
+	n *pathNode
+	// s caches the rendered form, set once by Prune when it sorts.
+	s string
+}
+
+// pathNode is the last element of a path and the link to its parent.
+type pathNode struct {
+	parent *pathNode
+	e      Element
+}
+
+// NewPath returns the path made of elems, from the root.
+func NewPath(elems ...Element) Path {
+	var p Path
+	for _, e := range elems {
+		p = p.Append(e)
+	}
+	return p
+}
+
+// Append returns p followed by e. p is not changed and shares its memory
+// with the result.
+func (p Path) Append(e Element) Path { return Path{n: &pathNode{parent: p.n, e: e}} }
+
+// Concat returns p followed by the elements of q.
+func (p Path) Concat(q Path) Path {
+	for _, e := range q.Elements() {
+		p = p.Append(e)
+	}
+	return p
+}
+
+// Parent returns p without its last element (the root's parent is the
+// root).
+func (p Path) Parent() Path {
+	if p.n == nil {
+		return p
+	}
+	return Path{n: p.n.parent}
+}
+
+// Len is the number of elements of p.
+func (p Path) Len() int {
+	n := 0
+	for x := p.n; x != nil; x = x.parent {
+		n++
+	}
+	return n
+}
+
+// Elements returns the elements of p, from the root.
+func (p Path) Elements() []Element {
+	out := make([]Element, p.Len())
+	i := len(out)
+	for x := p.n; x != nil; x = x.parent {
+		i--
+		out[i] = x.e
+	}
+	return out
+}
 
 // String renders p in the apiserver's warning format.
 func (p Path) String() string {
-	var b strings.Builder
-	for i, e := range p {
-		switch e.kind {
-		case fieldElem:
-			if i > 0 {
-				b.WriteByte('.')
+	if p.s != "" || p.n == nil {
+		return p.s
+	}
+	size := 0
+	for x := p.n; x != nil; x = x.parent {
+		size += x.e.width(x.parent == nil)
+	}
+	// Written from the last element back to the first, into a buffer of
+	// the exact size that becomes the string without a copy.
+	b := make([]byte, size)
+	i := size
+	for x := p.n; x != nil; x = x.parent {
+		e := x.e
+		switch {
+		case e.kind == indexElem:
+			i--
+			b[i] = ']'
+			i -= copy(b[i-len(strconv.Itoa(e.index)):], strconv.Itoa(e.index))
+			i--
+			b[i] = '['
+		case e.kind == keyElem:
+			i--
+			b[i] = ']'
+			i -= copy(b[i-len(e.name):], e.name)
+			i--
+			b[i] = '['
+		case e.kind == childElem && e.name == "":
+			i -= copy(b[i-2:], "[]")
+		default:
+			i -= copy(b[i-len(e.name):], e.name)
+			if x.parent != nil {
+				i--
+				b[i] = '.'
 			}
-			b.WriteString(e.name)
-		case childElem:
-			if e.name == "" {
-				b.WriteString("[]")
-				continue
-			}
-			if i > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(e.name)
-		case keyElem:
-			b.WriteByte('[')
-			b.WriteString(e.name)
-			b.WriteByte(']')
-		case indexElem:
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(e.index))
-			b.WriteByte(']')
 		}
 	}
-	return b.String()
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// width is the length of e as write writes it; first says it has no
+// parent.
+func (e Element) width(first bool) int {
+	switch e.kind {
+	case fieldElem, childElem:
+		if e.kind == childElem && e.name == "" {
+			return 2
+		}
+		if first {
+			return len(e.name)
+		}
+		return 1 + len(e.name)
+	case keyElem:
+		return 2 + len(e.name)
+	}
+	return 2 + len(strconv.Itoa(e.index))
 }
 
 // Lookup returns the value at p inside obj, and whether it exists.
 func (p Path) Lookup(obj any) (any, bool) {
 	cur := obj
-	for _, e := range p {
+	for _, e := range p.Elements() {
 		if e.kind == indexElem {
 			l, ok := cur.([]any)
 			if !ok || e.index < 0 || e.index >= len(l) {

@@ -24,7 +24,6 @@
 package prune
 
 import (
-	"slices"
 	"sort"
 
 	"github.com/crdschema/crdschema/internal/nulls"
@@ -74,35 +73,17 @@ func Prune(obj any, s *structural.Schema, opts Options) []Path {
 	case []any:
 		w.list(x, s, embedded)
 	}
-	for _, p := range w.out {
-		slices.Reverse(p)
-	}
 	sortPaths(w.out)
 	return w.out
 }
 
-// sortPaths sorts ps by their rendered form.
+// sortPaths renders every path of ps once, keeping the rendered form in
+// the Path, and sorts ps by it.
 func sortPaths(ps []Path) {
-	if len(ps) < 2 {
-		return
+	for i := range ps {
+		ps[i].s = ps[i].String()
 	}
-	keys := make([]string, len(ps))
-	for i, p := range ps {
-		keys[i] = p.String()
-	}
-	sort.Sort(byKey{keys, ps})
-}
-
-type byKey struct {
-	keys  []string
-	paths []Path
-}
-
-func (b byKey) Len() int           { return len(b.keys) }
-func (b byKey) Less(i, j int) bool { return b.keys[i] < b.keys[j] }
-func (b byKey) Swap(i, j int) {
-	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
-	b.paths[i], b.paths[j] = b.paths[j], b.paths[i]
+	sort.Slice(ps, func(i, j int) bool { return ps[i].s < ps[j].s })
 }
 
 // isMetaField reports the keys an embedded resource specifies implicitly.
@@ -114,15 +95,19 @@ func isEmbedded(s *structural.Schema) bool { return s != nil && s.EmbeddedResour
 
 // walker holds what a Prune call needs throughout the walk.
 //
-// A removed field's path is built leaf first while the walk returns from
-// it: the walk keeps no stack of the path it is at, so tracking paths
-// allocates nothing until a field is removed.
+// A removed field's path is linked to its parent while the walk returns
+// from it: the walk keeps no stack of the path it is at, so tracking paths
+// allocates nothing until a field is removed, and each element of a path
+// is allocated once, however many removed fields lie below it.
 type walker struct {
 	track     bool
 	dropNulls bool
-	// out are the removed fields' paths, in the order of removal, each
-	// reversed (leaf first) until Prune returns.
+	// out are the removed fields' paths, in the order of removal.
 	out []Path
+	// orphans are the path elements whose parent the walk has not yet
+	// returned to: the top-most elements of what was removed below the
+	// values the walk is inside, in the order of removal.
+	orphans []*pathNode
 }
 
 // record notes the removal of key k of an object; top says the object is
@@ -133,17 +118,22 @@ func (w *walker) record(k string, top bool) {
 	if !w.track || (top && isMetaField(k)) {
 		return
 	}
-	p := make(Path, 1, 8)
-	p[0] = Field(k)
-	w.out = append(w.out, p)
+	n := &pathNode{e: Field(k)}
+	w.out = append(w.out, Path{n: n})
+	w.orphans = append(w.orphans, n)
 }
 
-// up adds e to the paths recorded since the n-th, as the walk returns from
-// the value at e.
+// up gives the orphans recorded since the n-th the parent e, as the walk
+// returns from the value at e; that parent is then an orphan itself.
 func (w *walker) up(n int, e Element) {
-	for i := n; i < len(w.out); i++ {
-		w.out[i] = append(w.out[i], e)
+	if len(w.orphans) == n {
+		return
 	}
+	p := &pathNode{e: e}
+	for _, o := range w.orphans[n:] {
+		o.parent = p
+	}
+	w.orphans = append(w.orphans[:n], p)
 }
 
 // object prunes the object x against s; embedded says x is an embedded
@@ -217,17 +207,13 @@ func (w *walker) field(x map[string]any, k string, v any, c *structural.Schema) 
 			delete(x, k)
 		}
 	case map[string]any:
-		n := len(w.out)
+		n := len(w.orphans)
 		w.object(v, c, isEmbedded(c), false)
-		if len(w.out) > n {
-			w.up(n, Field(k))
-		}
+		w.up(n, Field(k))
 	case []any:
-		n := len(w.out)
+		n := len(w.orphans)
 		w.list(v, c, isEmbedded(c))
-		if len(w.out) > n {
-			w.up(n, Field(k))
-		}
+		w.up(n, Field(k))
 	}
 }
 
@@ -267,17 +253,13 @@ func (w *walker) list(x []any, s *structural.Schema, embedded bool) {
 	for i, v := range x {
 		switch v := v.(type) {
 		case map[string]any:
-			n := len(w.out)
+			n := len(w.orphans)
 			w.object(v, items, emb, false)
-			if len(w.out) > n {
-				w.up(n, Index(i))
-			}
+			w.up(n, Index(i))
 		case []any:
-			n := len(w.out)
+			n := len(w.orphans)
 			w.list(v, items, emb)
-			if len(w.out) > n {
-				w.up(n, Index(i))
-			}
+			w.up(n, Index(i))
 		}
 	}
 }
@@ -294,17 +276,13 @@ func (w *walker) keepList(x []any, s *structural.Schema) {
 	for i, v := range x {
 		switch v := v.(type) {
 		case map[string]any:
-			n := len(w.out)
+			n := len(w.orphans)
 			w.keepObject(v, items, emb)
-			if len(w.out) > n {
-				w.up(n, Index(i))
-			}
+			w.up(n, Index(i))
 		case []any:
-			n := len(w.out)
+			n := len(w.orphans)
 			w.keepList(v, items)
-			if len(w.out) > n {
-				w.up(n, Index(i))
-			}
+			w.up(n, Index(i))
 		}
 	}
 }

@@ -227,6 +227,22 @@ func render(res map[string]result, raw []byte, benchtime string, count int, took
 	r.p("Prune: `prune.Prune` vs `pruning.PruneWithOptions` (full schema, resource root); PrunePaths: the same returning unknown-field paths. Default: `defaulting.DropNullsAndDefault` (one walk) vs `PruneNonNullableNullsWithoutDefaults` + `Default` (served schema, defaults pruned). Validate: `validation.Validator.Validate` vs `NewSchemaValidator` + `ValidateCustomResource` + `listtype.ValidateListSetsAndMaps`. Pipeline: per object from its JSON bytes, `schema.ReadDocuments` + `Schema.ApplyInPlace` vs `util/json.Unmarshal` + ObjectMeta round trip + prune with paths + drop nulls + embedded ObjectMeta coercion + default + create validation (ObjectMeta, values, embedded metadata, list types) — CEL left out on both sides.")
 	r.p("")
 
+	r.p("## Hostile: pruning a deep object with many unknown fields")
+	r.p("")
+	r.p("`BenchmarkPruneDeepWide`: an object 500 or 2,000 levels deep with 10 unknown fields at every level, pruned with paths (5,000 or 20,000 removed fields, their paths on average 250 or 1,000 keys long; see `../shared/findings/hostile/02-*`). Ratio: reference ns/op ÷ crdschema ns/op.")
+	r.p("")
+	r.p("| depth | crdschema ns/op | B/op | allocs/op | reference ns/op | B/op | allocs/op | ratio |")
+	r.p("|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, d := range []string{"depth500", "depth2000"} {
+		base := "PruneDeepWide/" + d + "/"
+		if _, ok := r.get(base + "crdschema"); !ok {
+			continue
+		}
+		x, ok := r.ratio(base+"reference", base+"crdschema")
+		r.p("| %s | %s | %s | %s |", strings.TrimPrefix(d, "depth"), r.cells(base+"crdschema"), r.cells(base+"reference"), fmtX(x, ok))
+	}
+	r.p("")
+
 	r.p("## Size: one generated object of 10 KB … 10 MB")
 	r.p("")
 	r.p("A synthetic schema (a map-keyed list of items with patterns, bounds, enums, defaults, maps, nested lists and objects, int-or-string, nullable); the object's items have unknown fields, nulls and missing defaults. ns/byte of JSON; linear cost means a flat row.")
