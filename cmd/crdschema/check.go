@@ -1,10 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -16,40 +17,40 @@ import (
 type checkResult struct {
 	File     string      `json:"file"`
 	Document int         `json:"document"`
+	Line     int         `json:"line"`
 	Kind     string      `json:"kind"`
 	Name     string      `json:"name"`
 	Errors   []jsonError `json:"errors"`
 }
 
-// jsonError is an error in the contract's JSON form.
-type jsonError struct {
-	Type   string `json:"type"`
-	Field  string `json:"field"`
-	Detail string `json:"detail"`
-}
-
-func toJSONErrors(errs field.ErrorList) []jsonError {
-	check.SortErrors(errs)
-	out := make([]jsonError, 0, len(errs))
-	for _, e := range errs {
-		out = append(out, jsonError{Type: string(e.Type), Field: e.Field, Detail: e.Detail})
-	}
-	return out
+// skippedResult is the JSON line of a skipped document (check
+// --skip-non-crds, --skip-unknown-kinds).
+type skippedResult struct {
+	File     string `json:"file"`
+	Document int    `json:"document"`
+	Line     int    `json:"line"`
+	Kind     string `json:"kind,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Skipped  string `json:"skipped"`
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, err := parseArgs(args, false)
+	o, err := parseArgs("check", args)
+	if err == errHelp {
+		fmt.Fprint(stdout, verbHelp["check"])
+		return 0
+	}
 	if err == nil && len(o.operands) == 0 {
 		err = errors.New("no PATH given")
 	}
 	if err == nil && o.output == "" {
 		o.output = "text"
 	}
-	if err == nil && o.output != "text" && o.output != "json" {
-		err = fmt.Errorf("-o must be text or json, not %q", o.output)
+	if err == nil && !slices.Contains(outputFormats, o.output) {
+		err = fmt.Errorf("-o must be one of %s, not %q", strings.Join(outputFormats, ", "), o.output)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "crdschema check: %v\n%s", err, usage)
+		fmt.Fprintf(stderr, "crdschema check: %v\n%s", err, verbUsage("check"))
 		return 2
 	}
 	files, err := schema.ExpandPaths(o.operands)
@@ -60,7 +61,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// An unreadable file or document is reported on stderr and makes the
 	// exit status 2, but every readable document is still checked, as the
 	// apiserver would answer for each one it is sent.
-	var results []checkResult
+	p := newPrinter(o.output, "check", stdout, stderr)
+	status := 0
 	inputErr := false
 	for _, f := range files {
 		docs, err := schema.ReadFile(f, stdin)
@@ -70,30 +72,37 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		for _, d := range docs {
-			r, err := checkDocument(d)
+			if o.skipNonCRDs {
+				if reason := nonCRDReason(d.Object); reason != "" {
+					kind, name := documentKindName(d.Object)
+					sr := skippedResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Skipped: reason}
+					oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name, skipped: reason}
+					if err := p.print(oc, sr); err != nil {
+						fmt.Fprintf(stderr, "crdschema: %v\n", err)
+						return 2
+					}
+					continue
+				}
+			}
+			r, errs, err := checkDocument(d)
 			if err != nil {
 				fmt.Fprintf(stderr, "crdschema: %v\n", err)
 				inputErr = true
 				continue
 			}
-			results = append(results, r)
-		}
-	}
-	status := 0
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	for _, r := range results {
-		if len(r.Errors) > 0 {
-			status = 1
-		}
-		if o.output == "json" {
-			if err := enc.Encode(r); err != nil {
+			if len(r.Errors) > 0 {
+				status = 1
+			}
+			oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs}
+			if err := p.print(oc, r); err != nil {
 				fmt.Fprintf(stderr, "crdschema: %v\n", err)
 				return 2
 			}
-			continue
 		}
-		printCheckText(stdout, r)
+	}
+	if err := p.finish(); err != nil {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		return 2
 	}
 	if inputErr {
 		return 2
@@ -101,42 +110,44 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
-func printCheckText(w io.Writer, r checkResult) {
-	what := r.Kind
-	if r.Name != "" {
-		what += " " + r.Name
+// nonCRDReason says why check --skip-non-crds skips a document: it has a
+// string apiVersion and kind (so it is a Kubernetes object, not a bare
+// schema) and is not a CustomResourceDefinition. "" when it is checked.
+func nonCRDReason(obj map[string]any) string {
+	if obj == nil || schema.IsCRD(obj) {
+		return ""
 	}
-	if len(r.Errors) == 0 {
-		fmt.Fprintf(w, "%s#%d: %s: ok\n", r.File, r.Document, what)
-		return
+	apiVersion, ok1 := obj["apiVersion"].(string)
+	kind, ok2 := obj["kind"].(string)
+	if !ok1 || !ok2 || apiVersion == "" || kind == "" {
+		return ""
 	}
-	fmt.Fprintf(w, "%s#%d: %s: %d error(s)\n", r.File, r.Document, what, len(r.Errors))
-	for _, e := range r.Errors {
-		fe := field.Error{Type: field.ErrorType(e.Type), Field: e.Field, Detail: e.Detail, BadValue: field.OmitValueType{}}
-		fmt.Fprintf(w, "  %s\n", fe.Error())
-	}
+	return fmt.Sprintf("not a CustomResourceDefinition: %s %s", apiVersion, kind)
 }
 
-// checkDocument checks one document: a CRD or a bare schema.
-func checkDocument(d schema.Document) (checkResult, error) {
-	r := checkResult{File: d.File, Document: d.Index}
+// checkDocument checks one document: a CRD or a bare schema. It returns
+// the document's JSON line and its errors, sorted.
+func checkDocument(d schema.Document) (checkResult, field.ErrorList, error) {
+	r := checkResult{File: d.File, Document: d.Index, Line: d.Line}
 	if d.Object == nil {
-		return r, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d is not a mapping", d.Index)}
+		return r, nil, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d is not a mapping", d.Index)}
 	}
+	var errs field.ErrorList
 	if schema.IsCRD(d.Object) {
 		crd, err := schema.DecodeCRDDocument(d)
 		if err != nil {
-			return r, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)}
+			return r, nil, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)}
 		}
 		r.Kind, r.Name = "CustomResourceDefinition", crd.Metadata.Name
-		r.Errors = toJSONErrors(check.CRD(crd))
-		return r, nil
+		errs = check.CRD(crd)
+	} else {
+		var p schema.Props
+		if err := schema.DecodeProps(d.JSON, &p); err != nil {
+			return r, nil, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode schema: %w", d.Index, err)}
+		}
+		r.Kind = "Schema"
+		errs = check.Schema(&p)
 	}
-	var p schema.Props
-	if err := schema.DecodeProps(d.JSON, &p); err != nil {
-		return r, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode schema: %w", d.Index, err)}
-	}
-	r.Kind = "Schema"
-	r.Errors = toJSONErrors(check.Schema(&p))
-	return r, nil
+	r.Errors = toJSONErrors(errs) // sorts errs
+	return r, errs, nil
 }

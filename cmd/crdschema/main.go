@@ -1,27 +1,26 @@
 // Command crdschema does what the Kubernetes apiserver does with the OpenAPI
 // v3 schemas of CustomResourceDefinitions, without an apiserver:
 //
-//	crdschema check [-o text|json] PATH...
-//	crdschema prune|default|apply (--crd PATH... | --schema PATH) [-o yaml|json] OBJECTS...
+//	crdschema check [--skip-non-crds] [-o text|json|github|junit] PATH...
+//	crdschema prune|default|apply (--crd PATH... | --schema PATH) [-o yaml|json|text|github|junit] OBJECTS...
+//	crdschema apply [--strict] [--skip-unknown-kinds] OBJECTS...
+//	crdschema help [VERB]
+//	crdschema version
 //
 // check reports the errors `kubectl create` of each CRD (or bare schema)
 // would get; prune, default and apply show what the apiserver makes of each
-// custom resource. The -o json output is a stable contract (JSON Lines).
+// custom resource. The -o json output is a stable contract (JSON Lines),
+// described in docs/cli.md of the module.
 // Exit status: 0 clean, 1 errors found, 2 unreadable input or bad arguments.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 )
-
-const usage = `usage:
-  crdschema check [-o text|json] PATH...
-  crdschema prune|default|apply (--crd PATH... | --schema PATH) [-o yaml|json] OBJECTS...
-
-PATH is a file, a directory (walked for *.yaml, *.yml, *.json) or - for stdin.
-`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -38,9 +37,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCheck(args[1:], stdin, stdout, stderr)
 	case "prune", "default", "apply":
 		return runObjects(args[0], args[1:], stdin, stdout, stderr)
-	case "-h", "--help", "help":
+	case "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "help":
+		return runHelp(args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		return runVersion(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "crdschema: unknown command %q\n%s", args[0], usage)
 	return 2
@@ -48,16 +51,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // options are the parsed flags and operands of a verb.
 type options struct {
-	output    string
-	crds      []string
-	schema    string
-	schemaSet bool
-	operands  []string
+	output           string
+	crds             []string
+	schema           string
+	schemaSet        bool
+	strict           bool
+	skipUnknownKinds bool
+	skipNonCRDs      bool
+	operands         []string
 }
 
-// parseArgs parses flags anywhere among the operands. allowed lists the
-// flags the verb takes besides -o.
-func parseArgs(args []string, objectVerb bool) (*options, error) {
+// errHelp is returned by parseArgs for -h and --help.
+var errHelp = errors.New("help requested")
+
+// parseArgs parses the flags of verb, anywhere among the operands.
+func parseArgs(verb string, args []string) (*options, error) {
+	objectVerb := verb != "check"
 	o := &options{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -86,23 +95,36 @@ func parseArgs(args []string, objectVerb bool) (*options, error) {
 			i++
 			return args[i], nil
 		}
-		var err error
-		switch name {
-		case "-o", "--output":
-			o.output, err = takeVal()
-		case "--crd", "-crd":
-			if !objectVerb {
-				return nil, fmt.Errorf("unknown flag %s", name)
+		// A boolean flag takes no value, or an explicit =true / =false.
+		boolVal := func() (bool, error) {
+			if !hasVal {
+				return true, nil
 			}
+			b, err := strconv.ParseBool(val)
+			if err != nil {
+				return false, fmt.Errorf("flag %s takes true or false, not %q", name, val)
+			}
+			return b, nil
+		}
+		var err error
+		switch {
+		case name == "-h" || name == "--help" || name == "-help":
+			return nil, errHelp
+		case name == "-o" || name == "--output":
+			o.output, err = takeVal()
+		case objectVerb && (name == "--crd" || name == "-crd"):
 			var v string
 			v, err = takeVal()
 			o.crds = append(o.crds, v)
-		case "--schema", "-schema":
-			if !objectVerb {
-				return nil, fmt.Errorf("unknown flag %s", name)
-			}
+		case objectVerb && (name == "--schema" || name == "-schema"):
 			o.schema, err = takeVal()
 			o.schemaSet = true
+		case verb == "apply" && (name == "--strict" || name == "-strict"):
+			o.strict, err = boolVal()
+		case objectVerb && (name == "--skip-unknown-kinds" || name == "-skip-unknown-kinds"):
+			o.skipUnknownKinds, err = boolVal()
+		case !objectVerb && (name == "--skip-non-crds" || name == "-skip-non-crds"):
+			o.skipNonCRDs, err = boolVal()
 		default:
 			return nil, fmt.Errorf("unknown flag %s", name)
 		}

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/schema"
@@ -35,11 +34,16 @@ type result struct {
 
 // objectResult is one line of the object verbs' -o json output.
 type objectResult struct {
-	File     string      `json:"file"`
-	Document int         `json:"document"`
-	Object   any         `json:"object"`
-	Pruned   []string    `json:"pruned"`
-	Errors   []jsonError `json:"errors"`
+	File     string `json:"file"`
+	Document int    `json:"document"`
+	Line     int    `json:"line"`
+	// Kind and Name are the document's kind and metadata.name as read,
+	// omitted when absent or not strings.
+	Kind   string      `json:"kind,omitempty"`
+	Name   string      `json:"name,omitempty"`
+	Object any         `json:"object"`
+	Pruned []string    `json:"pruned"`
+	Errors []jsonError `json:"errors"`
 }
 
 // crdEntry is one CRD given with --crd, with its check verdict.
@@ -50,13 +54,17 @@ type crdEntry struct {
 }
 
 func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, err := parseArgs(args, true)
+	o, err := parseArgs(verb, args)
+	if err == errHelp {
+		fmt.Fprint(stdout, verbHelp[verb])
+		return 0
+	}
 	if err == nil {
 		switch {
-		case len(o.crds) == 0 && !o.schemaSet:
-			err = errors.New("one of --crd or --schema is required")
 		case len(o.crds) > 0 && o.schemaSet:
 			err = errors.New("--crd and --schema exclude each other")
+		case o.schemaSet && o.skipUnknownKinds:
+			err = errors.New("--skip-unknown-kinds routes objects by kind: it needs --crd (or CRDs among OBJECTS), not --schema")
 		case len(o.operands) == 0:
 			err = errors.New("no OBJECTS given")
 		}
@@ -64,28 +72,12 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	if err == nil && o.output == "" {
 		o.output = "yaml"
 	}
-	if err == nil && o.output != "yaml" && o.output != "json" {
-		err = fmt.Errorf("-o must be yaml or json, not %q", o.output)
+	if err == nil && o.output != "yaml" && !slices.Contains(outputFormats, o.output) {
+		err = fmt.Errorf("-o must be one of yaml, %s, not %q", strings.Join(outputFormats, ", "), o.output)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "crdschema %s: %v\n%s", verb, err, usage)
+		fmt.Fprintf(stderr, "crdschema %s: %v\n%s", verb, err, verbUsage(verb))
 		return 2
-	}
-
-	var crds []*crdEntry
-	var bare *target
-	if o.schemaSet {
-		bare, err = loadBareSchema(o.schema, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "crdschema: %v\n", err)
-			return 2
-		}
-	} else {
-		crds, err = loadCRDs(o.crds, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "crdschema: %v\n", err)
-			return 2
-		}
 	}
 
 	files, err := schema.ExpandPaths(o.operands)
@@ -106,11 +98,41 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		docs = append(docs, ds...)
 	}
 
+	var crds []*crdEntry
+	var bare *target
+	// crdsFromObjects: without --crd and --schema the CRDs are the ones
+	// among the objects, and those CRD documents are definitions, not
+	// objects to process.
+	crdsFromObjects := len(o.crds) == 0 && !o.schemaSet
+	switch {
+	case o.schemaSet:
+		bare, err = loadBareSchema(o.schema, stdin)
+	case crdsFromObjects:
+		crds, err = crdsAmong(docs)
+		if err == nil && len(crds) == 0 && !o.skipUnknownKinds {
+			err = errors.New("no --crd or --schema given, and no CustomResourceDefinition among OBJECTS")
+		}
+	default:
+		crds, err = loadCRDs(o.crds, stdin)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		return 2
+	}
+
 	status := 0
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	first := true
+	p := newPrinter(o.output, verb, stdout, stderr)
 	for _, d := range docs {
+		kind, name := documentKindName(d.Object)
+		oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
+		if d.Object != nil && (crdsFromObjects || o.skipUnknownKinds) && schema.IsCRD(d.Object) {
+			oc.skipped = "CustomResourceDefinition: a definition, not an object"
+			if err := p.print(oc, skippedLine(oc)); err != nil {
+				fmt.Fprintf(stderr, "crdschema: %v\n", err)
+				return 2
+			}
+			continue
+		}
 		var r result
 		if d.Object == nil {
 			r.errs = field.ErrorList{field.Invalid(field.NewPath(""), nil, "object is not a mapping")}
@@ -119,6 +141,16 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			var routeErr *field.Error
 			if t == nil {
 				t, routeErr = route(crds, d.Object)
+				if routeErr != nil && o.skipUnknownKinds {
+					if reason := unknownKind(crds, d.Object); reason != "" {
+						oc.skipped = reason
+						if err := p.print(oc, skippedLine(oc)); err != nil {
+							fmt.Fprintf(stderr, "crdschema: %v\n", err)
+							return 2
+						}
+						continue
+					}
+				}
 			}
 			if routeErr == nil && len(t.rejected) > 0 {
 				routeErr = notFound("kind", fmt.Sprintf("the schema would be rejected (%d errors, first: %s)", len(t.rejected), t.rejected[0].Error()))
@@ -126,7 +158,10 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			if routeErr != nil {
 				r.errs = field.ErrorList{routeErr}
 			} else {
-				r = runVerb(verb, t, d.Object)
+				r = runVerb(verb, t, d)
+				if o.strict {
+					r = strictResult(r, d)
+				}
 			}
 		}
 		if len(r.errs) > 0 {
@@ -136,18 +171,16 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		if pruned == nil {
 			pruned = []string{} // the contract's JSON has "pruned": []
 		}
-		res := objectResult{File: d.File, Document: d.Index, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs)}
-		if o.output == "json" {
-			if err := enc.Encode(res); err != nil {
-				fmt.Fprintf(stderr, "crdschema: %v\n", err)
-				return 2
-			}
-			continue
-		}
-		if err := printObjectYAML(stdout, stderr, res, &first); err != nil {
+		oc.object, oc.pruned, oc.errs = r.object, pruned, r.errs
+		res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs)}
+		if err := p.print(oc, res); err != nil {
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
 			return 2
 		}
+	}
+	if err := p.finish(); err != nil {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		return 2
 	}
 	if inputErr {
 		return 2
@@ -155,27 +188,34 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	return status
 }
 
-func printObjectYAML(stdout, stderr io.Writer, r objectResult, first *bool) error {
-	for _, p := range r.Pruned {
-		fmt.Fprintf(stderr, "%s#%d: pruned %s\n", r.File, r.Document, p)
+func skippedLine(oc outcome) skippedResult {
+	return skippedResult{File: oc.file, Document: oc.document, Line: oc.line, Kind: oc.kind, Name: oc.name, Skipped: oc.skipped}
+}
+
+// unknownKind says why --skip-unknown-kinds skips an object that could not
+// be routed: it has a string apiVersion and kind, and no CRD given (accepted
+// or not) defines its group and kind. "" when the routing error stands: a
+// malformed apiVersion or kind, or a kind some CRD defines (in another
+// version, or in a CRD that would be rejected).
+func unknownKind(crds []*crdEntry, obj map[string]any) string {
+	if typeMetaError(obj) != nil {
+		return ""
 	}
-	for _, e := range r.Errors {
-		fe := field.Error{Type: field.ErrorType(e.Type), Field: e.Field, Detail: e.Detail, BadValue: field.OmitValueType{}}
-		fmt.Fprintf(stderr, "%s#%d: %s\n", r.File, r.Document, fe.Error())
+	kind, apiVersion := obj["kind"].(string), obj["apiVersion"].(string)
+	group, _, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		group = ""
 	}
-	if r.Object == nil {
-		return nil
+	for _, e := range crds {
+		if e.crd.Spec.Group == group && e.crd.Spec.Names.Kind == kind {
+			return ""
+		}
 	}
-	b, err := yaml.Marshal(r.Object)
-	if err != nil {
-		return err
+	gk := kind
+	if group != "" {
+		gk += "." + group
 	}
-	if !*first {
-		fmt.Fprintln(stdout, "---")
-	}
-	*first = false
-	_, err = stdout.Write(b)
-	return err
+	return fmt.Sprintf("no CustomResourceDefinition given defines %s", gk)
 }
 
 func loadBareSchema(path string, stdin io.Reader) (*target, error) {
@@ -206,18 +246,30 @@ func loadCRDs(paths []string, stdin io.Reader) ([]*crdEntry, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range docs {
-			if d.Object == nil || !schema.IsCRD(d.Object) {
-				continue
-			}
-			crd, err := schema.DecodeCRDDocument(d)
-			if err != nil {
-				return nil, &schema.InputError{File: f, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)}
-			}
-			errs := check.CRD(crd)
-			check.SortErrors(errs)
-			out = append(out, &crdEntry{crd: crd, rejected: errs, targets: map[string]*target{}})
+		es, err := crdsAmong(docs)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, es...)
+	}
+	return out, nil
+}
+
+// crdsAmong decodes and checks the CRD documents among docs; the other
+// documents are ignored.
+func crdsAmong(docs []schema.Document) ([]*crdEntry, error) {
+	var out []*crdEntry
+	for _, d := range docs {
+		if d.Object == nil || !schema.IsCRD(d.Object) {
+			continue
+		}
+		crd, err := schema.DecodeCRDDocument(d)
+		if err != nil {
+			return nil, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)}
+		}
+		errs := check.CRD(crd)
+		check.SortErrors(errs)
+		out = append(out, &crdEntry{crd: crd, rejected: errs, targets: map[string]*target{}})
 	}
 	return out, nil
 }

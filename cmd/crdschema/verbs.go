@@ -4,6 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // verbs maps each object verb to the root package's pipeline call; none of
@@ -18,8 +19,9 @@ var verbs = map[string]func(s *crdschema.Schema, obj map[string]any) crdschema.R
 // handles objects one at a time, so a plain map suffices.
 var compiled = map[*target]*crdschema.Schema{}
 
-// runVerb applies verb to one routed object.
-func runVerb(verb string, t *target, obj map[string]any) result {
+// runVerb applies verb to one routed document.
+func runVerb(verb string, t *target, d schema.Document) result {
+	obj := d.Object
 	s, err := pipelineFor(t)
 	if err != nil {
 		return result{errs: field.ErrorList{field.InternalError(nil, err)}}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,6 +128,17 @@ var celCompile = regexp.MustCompile(`compil`)
 // compilation errors.
 func compareDetails(exp, got []errorLine) (same, celOnly bool) {
 	e, g := sortErrors(exp), sortErrors(got)
+	if len(e) == len(g) {
+		// Answers recorded before docs/cli.md gave Duplicate errors the
+		// duplicated value as detail have an empty one there: the
+		// apiserver's own detail. The value is then not compared.
+		e = slices.Clone(e)
+		for i := range e {
+			if e[i].Type == "FieldValueDuplicate" && e[i].Detail == "" && g[i].Type == e[i].Type && g[i].Field == e[i].Field {
+				e[i].Detail = g[i].Detail
+			}
+		}
+	}
 	if reflect.DeepEqual(e, g) {
 		return true, false
 	}

@@ -181,10 +181,18 @@ type jsonError struct {
 	Detail string `json:"detail"`
 }
 
+// jsonErrors converts errors to the contract's form. A Duplicate error,
+// whose apiserver detail is empty, carries the duplicated value as the
+// apiserver's message (and kubectl) prints it.
 func jsonErrors(errs field.ErrorList) []jsonError {
 	out := make([]jsonError, 0, len(errs))
 	for _, e := range errs {
-		out = append(out, jsonError{Type: string(e.Type), Field: e.Field, Detail: e.Detail})
+		detail := e.Detail
+		if e.Type == field.ErrorTypeDuplicate && detail == "" && e.BadValue != (field.OmitValueType{}) {
+			body := (&field.Error{Type: e.Type, BadValue: e.BadValue}).ErrorBody()
+			detail = strings.TrimPrefix(body, field.ErrorTypeDuplicate.String()+": ")
+		}
+		out = append(out, jsonError{Type: string(e.Type), Field: e.Field, Detail: detail})
 	}
 	return out
 }

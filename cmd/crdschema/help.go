@@ -1,0 +1,199 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+)
+
+// The Kubernetes release whose apiserver behaviour crdschema reproduces,
+// and the apiextensions-apiserver module version it is compared with.
+const (
+	kubernetesVersion    = "1.37"
+	apiextensionsVersion = "k8s.io/apiextensions-apiserver v0.37.2"
+)
+
+// modulePath is the module the command belongs to.
+const modulePath = "github.com/crdschema/crdschema"
+
+const usage = `crdschema does what the Kubernetes apiserver does with the OpenAPI v3
+schemas of CustomResourceDefinitions, without an apiserver.
+
+usage:
+  crdschema check [--skip-non-crds] [-o text|json|github|junit] PATH...
+  crdschema prune|default (--crd PATH... | --schema PATH) [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
+  crdschema apply [--crd PATH... | --schema PATH] [--strict] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
+  crdschema help [VERB]
+  crdschema version
+
+PATH is a file, a directory (walked for *.yaml, *.yml, *.json) or - for stdin.
+Exit status: 0 clean, 1 errors found, 2 unreadable input or bad arguments.
+Run 'crdschema help VERB' for a verb's flags and examples. The -o json output
+is a stable contract: docs/cli.md in the module.
+`
+
+// verbHelp is the full help of each verb.
+var verbHelp = map[string]string{
+	"check": `usage: crdschema check [--skip-non-crds] [-o text|json|github|junit] PATH...
+
+Reports, for every CustomResourceDefinition (apiextensions.k8s.io/v1 or
+v1beta1) or bare OpenAPI v3 schema among the documents, the errors
+'kubectl create' of that CRD would get, with the apiserver's field paths.
+
+Flags:
+  -o, --output FORMAT  text (default): one line per error, "file:line: Kind/name: field: message";
+                       json: one JSON line per document (the contract of docs/cli.md);
+                       github: GitHub Actions ::error annotations; junit: a JUnit XML report
+  --skip-non-crds      skip documents that have an apiVersion and a kind but are not CRDs
+                       (Deployments, ConfigMaps, custom resources) instead of checking them
+                       as bare schemas
+
+Examples:
+  crdschema check config/crd/bases
+  crdschema check --skip-non-crds -o github manifests/
+  kubectl get crd crontabs.stable.example.com -o yaml | crdschema check -
+`,
+	"prune": `usage: crdschema prune (--crd PATH... | --schema PATH) [--skip-unknown-kinds] [-o FORMAT] OBJECTS...
+
+Drops what the schema does not specify, as the apiserver does when it reads a
+custom resource from storage: unknown fields (listed as "pruned"), and
+unknown or malformed metadata fields.
+` + objectFlags + `
+Examples:
+  crdschema prune --crd crontab-crd.yaml crontab.yaml
+  crdschema prune --schema schema.yaml -o json objects/
+`,
+	"default": `usage: crdschema default (--crd PATH... | --schema PATH) [--skip-unknown-kinds] [-o FORMAT] OBJECTS...
+
+Drops null values of non-nullable fields that have no default, then applies
+the schema's defaults (no pruning), as the apiserver does.
+` + objectFlags + `
+Examples:
+  crdschema default --crd crontab-crd.yaml crontab.yaml
+`,
+	"apply": `usage: crdschema apply [--crd PATH... | --schema PATH] [--strict] [--skip-unknown-kinds] [-o FORMAT] OBJECTS...
+
+Does to each object what the apiserver does to a create request: prune, drop
+nulls, coerce metadata, default, drop .status under the status subresource,
+validate. Prints what the cluster would store, and the errors that would make
+it refuse the object.
+` + objectFlags + `  --strict             answer as for fieldValidation=Strict (kubectl's default): an object
+                       with unknown or duplicate fields is rejected, one error per field
+
+Without --crd and --schema, the CRDs are the CustomResourceDefinitions found
+among OBJECTS (those documents are then skipped, not processed as objects), so
+one call checks a whole repository.
+
+Examples:
+  crdschema apply --crd crontab-crd.yaml crontab.yaml
+  crdschema apply --strict -o json --crd crds/ objects/
+  # CI lint of a repository mixing Deployments, ConfigMaps, CRDs and custom resources:
+  crdschema apply --skip-unknown-kinds --strict -o github manifests/
+`,
+}
+
+const objectFlags = `
+Flags:
+  --crd PATH           CRDs to route objects to, by apiVersion and kind (repeatable; files or
+                       directories)
+  --schema PATH        one bare OpenAPI v3 schema for every object, treated as a resource root
+  -o, --output FORMAT  yaml (default): the resulting objects on stdout, the rest on stderr;
+                       json: one JSON line per object (the contract of docs/cli.md);
+                       text: one line per error or pruned field; github: GitHub Actions
+                       annotations; junit: a JUnit XML report
+  --skip-unknown-kinds report objects whose group/kind no given CRD defines (Deployments,
+                       ConfigMaps, ...) and CRD documents among OBJECTS as "skipped",
+                       without changing the exit status
+`
+
+// verbUsage is the first line of a verb's help, for errors.
+func verbUsage(verb string) string {
+	h := verbHelp[verb]
+	first, _, _ := strings.Cut(h, "\n")
+	return first + "\nRun 'crdschema help " + verb + "' for more.\n"
+}
+
+// runHelp prints the help of the verb named in args, or the general usage.
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if h, ok := verbHelp[args[0]]; ok {
+		fmt.Fprint(stdout, h)
+		return 0
+	}
+	switch args[0] {
+	case "help":
+		fmt.Fprint(stdout, "usage: crdschema help [VERB]\n\nPrints the usage of crdschema or of one verb.\n")
+		return 0
+	case "version":
+		fmt.Fprint(stdout, "usage: crdschema version\n\nPrints the module version and the Kubernetes version whose behaviour crdschema reproduces.\n")
+		return 0
+	}
+	fmt.Fprintf(stderr, "crdschema help: unknown verb %q\n%s", args[0], usage)
+	return 2
+}
+
+// runVersion prints the module version and the reproduced Kubernetes
+// version.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if args[0] == "-h" || args[0] == "--help" {
+			return runHelp([]string{"version"}, stdout, stderr)
+		}
+		fmt.Fprintf(stderr, "crdschema version: takes no arguments\n")
+		return 2
+	}
+	fmt.Fprintf(stdout, "crdschema %s\nreproduces Kubernetes %s (%s)\n", moduleVersion(debug.ReadBuildInfo), kubernetesVersion, apiextensionsVersion)
+	return 0
+}
+
+// moduleVersion is the version of the crdschema module the binary was built
+// from: the main module's version for `go install ...@version`, the
+// dependency's version when another module builds the command, "(devel)"
+// for a build in the source tree (with the VCS revision when known).
+func moduleVersion(readBuildInfo func() (*debug.BuildInfo, bool)) string {
+	bi, ok := readBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	mod := &bi.Main
+	if mod.Path != modulePath {
+		for _, d := range bi.Deps {
+			if d.Path == modulePath {
+				mod = d
+				break
+			}
+		}
+	}
+	if mod.Replace != nil && mod.Replace.Version != "" {
+		mod = mod.Replace
+	}
+	v := mod.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	if v == "(devel)" {
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" {
+			if len(rev) > 12 {
+				rev = rev[:12]
+			}
+			v += " " + rev
+			if modified == "true" {
+				v += "+dirty"
+			}
+		}
+	}
+	return v
+}

@@ -1,0 +1,339 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/check"
+)
+
+// jsonError is an error in the contract's JSON form.
+type jsonError struct {
+	Type   string `json:"type"`
+	Field  string `json:"field"`
+	Detail string `json:"detail"`
+}
+
+// toJSONErrors sorts errs and converts them to the contract's form. A
+// Duplicate error's detail is the duplicated value as kubectl prints it
+// (what follows "Duplicate value: " in the apiserver's message), since the
+// apiserver's own detail for it is empty.
+func toJSONErrors(errs field.ErrorList) []jsonError {
+	check.SortErrors(errs)
+	out := make([]jsonError, 0, len(errs))
+	for _, e := range errs {
+		detail := e.Detail
+		if e.Type == field.ErrorTypeDuplicate && detail == "" {
+			detail = duplicateValue(e.BadValue)
+		}
+		out = append(out, jsonError{Type: string(e.Type), Field: e.Field, Detail: detail})
+	}
+	return out
+}
+
+// duplicateValue renders a duplicated value exactly as field.Error does in
+// the apiserver's message (and so in kubectl's output): strings quoted,
+// numbers and booleans plain, anything else as JSON.
+func duplicateValue(v any) string {
+	if v == (field.OmitValueType{}) {
+		return ""
+	}
+	body := (&field.Error{Type: field.ErrorTypeDuplicate, BadValue: v}).ErrorBody()
+	return strings.TrimPrefix(body, field.ErrorTypeDuplicate.String()+": ")
+}
+
+// outcome is what the command found for one document, whatever the verb and
+// the output format.
+type outcome struct {
+	file     string
+	document int
+	line     int
+	kind     string // as read from the document ("Schema" for a bare schema)
+	name     string // metadata.name as read
+	object   any    // the resulting object (object verbs), nil when none
+	pruned   []string
+	errs     field.ErrorList // sorted
+	skipped  string          // why the document was skipped; "" when it was not
+}
+
+// label is "Kind/name", "Kind" or "document N" for the human formats.
+func (o outcome) label() string {
+	switch {
+	case o.kind != "" && o.name != "":
+		return o.kind + "/" + o.name
+	case o.kind != "":
+		return o.kind
+	case o.name != "":
+		return "object/" + o.name
+	}
+	return "document " + strconv.Itoa(o.document)
+}
+
+// warnings are the pruned fields the apiserver would warn about: those of
+// an object it stores. (Under --strict the same fields reject the object
+// and are errors instead.)
+func (o outcome) warnings() []string {
+	if o.object == nil {
+		return nil
+	}
+	return o.pruned
+}
+
+// where is "file:line" for the human formats.
+func (o outcome) where() string {
+	return o.file + ":" + strconv.Itoa(o.line)
+}
+
+// errorText is one error in the human formats, as kubectl prints it
+// ("spec.tags[2]: Duplicate value: \"a\""), without the leading ": " of an
+// error at the root.
+func errorText(e *field.Error) string {
+	if e.Field == "" {
+		return e.ErrorBody()
+	}
+	return e.Error()
+}
+
+// warningText is one pruned field as the apiserver's warning words it.
+func warningText(path string) string {
+	return "unknown field " + strconv.Quote(path)
+}
+
+// printer writes the outcomes of one command run in one output format.
+type printer interface {
+	// print writes one document's outcome; line is its contract JSON line.
+	print(o outcome, line any) error
+	// finish writes what comes after the last document.
+	finish() error
+}
+
+// outputFormats lists the -o values every verb takes besides its own
+// default (text for check, yaml for the object verbs).
+var outputFormats = []string{"json", "text", "github", "junit"}
+
+func newPrinter(format, verb string, stdout, stderr io.Writer) printer {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		return jsonPrinter{enc}
+	case "github":
+		return githubPrinter{w: stdout, verb: verb}
+	case "junit":
+		return &junitPrinter{w: stdout, verb: verb}
+	case "yaml":
+		return &yamlPrinter{stdout: stdout, stderr: stderr, first: true}
+	}
+	return textPrinter{w: stdout}
+}
+
+// jsonPrinter writes the contract's JSON Lines.
+type jsonPrinter struct{ enc *json.Encoder }
+
+func (p jsonPrinter) print(_ outcome, line any) error { return p.enc.Encode(line) }
+func (jsonPrinter) finish() error                     { return nil }
+
+// textPrinter writes one line per error and per pruned field:
+// "file:line: Kind/name: field: message". Clean and skipped documents print
+// nothing.
+type textPrinter struct{ w io.Writer }
+
+func (p textPrinter) print(o outcome, _ any) error {
+	var b strings.Builder
+	for _, e := range o.errs {
+		fmt.Fprintf(&b, "%s: %s: %s\n", o.where(), o.label(), errorText(e))
+	}
+	for _, path := range o.warnings() {
+		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.where(), o.label(), warningText(path))
+	}
+	_, err := io.WriteString(p.w, b.String())
+	return err
+}
+
+func (textPrinter) finish() error { return nil }
+
+// githubPrinter writes GitHub Actions workflow commands: an ::error
+// annotation per error and a ::warning per pruned field, at the document's
+// file and first line.
+type githubPrinter struct {
+	w    io.Writer
+	verb string
+}
+
+func (p githubPrinter) print(o outcome, _ any) error {
+	var b strings.Builder
+	props := "file=" + ghProperty(o.file) + ",line=" + strconv.Itoa(o.line) + ",title=" + ghProperty("crdschema "+p.verb)
+	for _, e := range o.errs {
+		fmt.Fprintf(&b, "::error %s::%s\n", props, ghData(o.label()+": "+errorText(e)))
+	}
+	for _, path := range o.warnings() {
+		fmt.Fprintf(&b, "::warning %s::%s\n", props, ghData(o.label()+": "+warningText(path)))
+	}
+	_, err := io.WriteString(p.w, b.String())
+	return err
+}
+
+func (githubPrinter) finish() error { return nil }
+
+// ghData escapes a workflow command's message as the GitHub runner expects.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// junitPrinter collects the outcomes and writes one JUnit XML report: a
+// testsuite per input file, a testcase per document, a failure per
+// document with errors (every error in its text), skipped documents as
+// skipped testcases.
+type junitPrinter struct {
+	w      io.Writer
+	verb   string
+	suites []*junitSuite
+}
+
+type junitReport struct {
+	XMLName  xml.Name      `xml:"testsuites"`
+	Name     string        `xml:"name,attr"`
+	Tests    int           `xml:"tests,attr"`
+	Failures int           `xml:"failures,attr"`
+	Skipped  int           `xml:"skipped,attr"`
+	Suites   []*junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr"`
+	Line      int           `xml:"line,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+func (p *junitPrinter) print(o outcome, _ any) error {
+	if len(p.suites) == 0 || p.suites[len(p.suites)-1].Name != o.file {
+		p.suites = append(p.suites, &junitSuite{Name: o.file})
+	}
+	s := p.suites[len(p.suites)-1]
+	c := junitCase{
+		Name:      fmt.Sprintf("%s#%d %s", o.file, o.document, o.label()),
+		Classname: "crdschema " + p.verb,
+		File:      o.file,
+		Line:      o.line,
+	}
+	s.Tests++
+	switch {
+	case o.skipped != "":
+		s.Skipped++
+		c.Skipped = &junitSkipped{Message: o.skipped}
+	case len(o.errs) > 0:
+		s.Failures++
+		var text strings.Builder
+		for _, e := range o.errs {
+			fmt.Fprintf(&text, "%s: %s: %s\n", o.where(), o.label(), errorText(e))
+		}
+		c.Failure = &junitFailure{
+			Message: fmt.Sprintf("%d error(s), first: %s", len(o.errs), errorText(o.errs[0])),
+			Type:    string(o.errs[0].Type),
+			Text:    text.String(),
+		}
+	}
+	if ws := o.warnings(); len(ws) > 0 {
+		var out strings.Builder
+		for _, path := range ws {
+			fmt.Fprintf(&out, "warning: %s\n", warningText(path))
+		}
+		c.SystemOut = out.String()
+	}
+	s.Cases = append(s.Cases, c)
+	return nil
+}
+
+func (p *junitPrinter) finish() error {
+	r := junitReport{Name: "crdschema " + p.verb, Suites: p.suites}
+	for _, s := range p.suites {
+		r.Tests += s.Tests
+		r.Failures += s.Failures
+		r.Skipped += s.Skipped
+	}
+	b, err := xml.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(p.w, "%s%s\n", xml.Header, b)
+	return err
+}
+
+// yamlPrinter is the object verbs' default: the resulting objects as a YAML
+// stream on stdout; pruned fields, errors and skipped documents on stderr,
+// one line each ("file:line: Kind/name: ...").
+type yamlPrinter struct {
+	stdout, stderr io.Writer
+	first          bool
+}
+
+func (p *yamlPrinter) print(o outcome, _ any) error {
+	if o.skipped != "" {
+		fmt.Fprintf(p.stderr, "%s: %s: skipped: %s\n", o.where(), o.label(), o.skipped)
+		return nil
+	}
+	if err := (textPrinter{p.stderr}).print(o, nil); err != nil {
+		return err
+	}
+	if o.object == nil {
+		return nil
+	}
+	b, err := yaml.Marshal(o.object)
+	if err != nil {
+		return err
+	}
+	if !p.first {
+		if _, err := io.WriteString(p.stdout, "---\n"); err != nil {
+			return err
+		}
+	}
+	p.first = false
+	_, err = p.stdout.Write(b)
+	return err
+}
+
+func (*yamlPrinter) finish() error { return nil }
+
+// documentKindName returns a document's kind and metadata.name as read,
+// "" for what is absent or not a string.
+func documentKindName(obj map[string]any) (kind, name string) {
+	kind, _ = obj["kind"].(string)
+	if meta, ok := obj["metadata"].(map[string]any); ok {
+		name, _ = meta["name"].(string)
+	}
+	return kind, name
+}
