@@ -2,6 +2,8 @@ package check
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/structural"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -25,7 +27,8 @@ func TestWalkAllocations(t *testing.T) {
 	w := &walker{}
 	walk := func() {
 		w.errs, w.ruleErrs = w.errs[:0], w.ruleErrs[:0]
-		w.node(root, path, nodeContext{allowDefaults: true, rules: true}, true)
+		// Without CEL: compiling the rules allocates, the walk must not.
+		w.node(root, path, nodeContext{allowDefaults: true}, true)
 	}
 	walk() // grow the walker's stacks
 	if len(w.errs)+len(w.ruleErrs) > 0 {
@@ -41,14 +44,20 @@ func TestWalkAllocations(t *testing.T) {
 // uncorrelatable ancestor named in a message get the paths they had when
 // every path was built eagerly.
 func TestLazyPathErrors(t *testing.T) {
-	leaf := schema.Props{Type: "string", XValidations: []schema.ValidationRule{{Rule: "self == oldSelf"}}}
+	ten := int64(10)
+	leaf := schema.Props{Type: "string", MaxLength: &ten, XValidations: []schema.ValidationRule{{Rule: "self == oldSelf"}}}
 	items := schema.Props{Type: "object", Properties: map[string]schema.Props{"b": {Type: "integer", UniqueItems: true}, "c": leaf}}
 	root := &schema.Props{Type: "object", Properties: map[string]schema.Props{
 		"a": {Type: "array", Items: &schema.PropsOrArray{Schema: &items}},
 		"z": {Type: "null", AllOf: []schema.Props{{}, {ID: "x"}}},
 	}}
 	w := &walker{}
-	w.node(root, field.NewPath("r"), nodeContext{allowDefaults: true, rules: true}, true)
+	// The CEL types come from the part of the schema that is structural.
+	ss, err := structural.New(&schema.Props{Type: "object", Properties: map[string]schema.Props{"a": root.Properties["a"]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.node(root, field.NewPath("r"), nodeContext{allowDefaults: true, cel: cel.NewSchemaCheck(root, ss).Root()}, true)
 	var got []string
 	for _, e := range append(w.errs, w.ruleErrs...) {
 		got = append(got, e.Field+": "+e.Detail)

@@ -40,7 +40,7 @@ func checkCRDFile(t *testing.T, name string, data []byte) string {
 		SortErrors(errs)
 		fmt.Fprintf(&b, "# %d %s: %d errors\n", d.Index, crd.Metadata.Name, len(errs))
 		for _, e := range errs {
-			fmt.Fprintf(&b, "%s %s: %s\n", e.Type, e.Field, e.Detail)
+			fmt.Fprintf(&b, "%s %s: %s\n", e.Type, e.Field, stableDetail(e.Detail))
 		}
 	}
 	return b.String()

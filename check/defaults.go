@@ -1,11 +1,13 @@
 package check
 
 import (
+	"context"
 	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/cel"
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
@@ -32,7 +34,7 @@ func validateDefaults(fldPath *field.Path, s *structural.Schema) field.ErrorList
 	if s == nil {
 		return nil
 	}
-	w := &defaultsWalker{}
+	w := &defaultsWalker{budget: cel.RuntimeCostBudget}
 	w.walk(fldPath, s, s, true, nil, false)
 	return w.errs
 }
@@ -40,6 +42,9 @@ func validateDefaults(fldPath *field.Path, s *structural.Schema) field.ErrorList
 // defaultsWalker collects the errors of validateDefaults.
 type defaultsWalker struct {
 	errs field.ErrorList
+	// budget is what is left of the CEL cost budget all the defaults'
+	// rules share; below zero, the walk stops.
+	budget int64
 }
 
 // step is one step from a resource's root to a node inside its TypeMeta or
@@ -63,6 +68,9 @@ func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, r
 		} else {
 			w.checkDefault(pth, s, resourceRoot)
 		}
+		if w.budget < 0 {
+			return
+		}
 	}
 	if !s.HasDefaultsBelow() {
 		return
@@ -73,6 +81,9 @@ func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, r
 			m = append(append(m, meta...), step{index: true})
 		}
 		w.walk(pth.Child("items"), s.Items, resource, false, m, insideMeta)
+		if w.budget < 0 {
+			return
+		}
 	}
 	for _, k := range sortedkeys.Of(s.Properties) {
 		sub := s.Properties[k]
@@ -85,6 +96,9 @@ func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, r
 			m = append(append(m, meta...), step{key: k})
 		}
 		w.walk(pth.Child("properties").Key(k), sub, resource, false, m, subMeta)
+		if w.budget < 0 {
+			return
+		}
 	}
 }
 
@@ -101,9 +115,30 @@ func (w *defaultsWalker) checkDefault(pth *field.Path, s *structural.Schema, res
 		w.errs = append(w.errs, err)
 	} else if errs := validateMetadata(dpath, v, s, resourceRoot); len(errs) > 0 {
 		w.errs = append(w.errs, errs...)
+	} else if errs := validateDefaultValue(dpath, v, s); len(errs) > 0 {
+		w.errs = append(w.errs, errs...)
 	} else {
-		w.errs = append(w.errs, validateDefaultValue(dpath, v, s)...)
+		w.rules(dpath, s, resourceRoot)
 	}
+}
+
+// rules evaluates the x-kubernetes-validations rules at and below s on
+// s's default, as the apiserver does when a CRD is created: as an update
+// from the default to itself, then, when that passes, as a create. Both
+// take from the cost budget all defaults share; the larger cost counts.
+func (w *defaultsWalker) rules(dpath *field.Path, s *structural.Schema, resourceRoot bool) {
+	v := cel.NewValidator(s, resourceRoot)
+	if v == nil {
+		return
+	}
+	errs, rem := v.Validate(context.Background(), s.Default, s.Default, cel.Options{Path: dpath, Budget: w.budget})
+	w.errs = append(w.errs, errs...)
+	if len(errs) == 0 {
+		errs, remCreate := v.Validate(context.Background(), s.Default, nil, cel.Options{Path: dpath, Budget: w.budget})
+		w.errs = append(w.errs, errs...)
+		rem = min(rem, remCreate)
+	}
+	w.budget = rem
 }
 
 // checkMetaDefault checks a default inside the TypeMeta or ObjectMeta of
@@ -115,8 +150,10 @@ func (w *defaultsWalker) checkMetaDefault(pth *field.Path, s, resource *structur
 		w.errs = append(w.errs, field.Invalid(dpath, s.Default, "must result in valid metadata: "+err.Error()))
 	} else if errs := validateMetadata(nil, obj, resource, true); len(errs) > 0 {
 		w.errs = append(w.errs, field.Invalid(dpath, s.Default, "must result in valid metadata: "+errs.ToAggregate().Error()))
+	} else if errs := validateDefaultValue(dpath, s.Default, s); len(errs) > 0 {
+		w.errs = append(w.errs, errs...)
 	} else {
-		w.errs = append(w.errs, validateDefaultValue(dpath, s.Default, s)...)
+		w.rules(dpath, s, s == resource)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/cel"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
@@ -42,7 +43,7 @@ func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, 
 	}
 
 	var buildErrs field.ErrorList
-	rulesChecked := false
+	var rules *cel.SchemaCheck
 	if ss, err := structural.New(root); err != nil {
 		buildErrs = append(buildErrs, field.Invalid(rootPath, "", err.Error()))
 	} else if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
@@ -51,17 +52,24 @@ func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, 
 		errs = append(errs, derrs...)
 	} else {
 		// Only a structural schema with valid defaults gets its
-		// x-kubernetes-validations rules looked at beyond the static checks.
-		rulesChecked = true
+		// x-kubernetes-validations rules compiled.
+		rules = cel.NewSchemaCheck(root, ss)
 	}
 
 	w := &walker{}
-	w.node(root, rootPath, nodeContext{allowDefaults: true, rules: rulesChecked}, true)
+	ctx := nodeContext{allowDefaults: true}
+	if rules != nil {
+		ctx.cel = rules.Root()
+	}
+	w.node(root, rootPath, ctx, true)
 	errs = append(errs, w.errs...)
 	errs = append(errs, w.ruleErrs...)
 
 	if len(errs) == 0 {
 		errs = append(errs, buildErrs...)
+	}
+	if rules != nil {
+		errs = append(errs, rules.Finish(rootPath)...)
 	}
 	return errs
 }
@@ -130,11 +138,11 @@ type nodeContext struct {
 	// insideMeta is true inside a schema applying to apiVersion, kind or
 	// metadata of the resource root or of an embedded resource.
 	insideMeta bool
-	// rules is true where the apiserver goes on to compile the
+	// cel is non-nil where the apiserver goes on to compile the
 	// x-kubernetes-validations rules: the schema is structural with valid
 	// defaults, and the node is reached through properties, items and
 	// additionalProperties only (not through junctors).
-	rules bool
+	cel *cel.Node
 	// uncorrelatable is the highest ancestor below which old and new
 	// values cannot be correlated (items of a list that is not a map list),
 	// where a rule must not use oldSelf; nil if there is none.
@@ -205,6 +213,9 @@ func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot b
 		if ctx.insideMeta {
 			sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
 		}
+		if ap.Schema != nil {
+			sub.cel = ctx.cel.AdditionalProperties(ap.Schema)
+		}
 		w.child(ap.Schema, lp, pathStep{name: "additionalProperties", index: -1}, sub)
 	}
 
@@ -221,12 +232,16 @@ func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot b
 				sub = sub.forbidDefaults("in top-level " + name)
 			}
 		}
-		w.childValue(p.Properties[name], lp, pathStep{name: "properties", key: name, hasKey: true, index: -1}, sub)
+		prop := p.Properties[name]
+		if ctx.cel != nil {
+			sub.cel = ctx.cel.Property(name, &prop)
+		}
+		w.childValue(prop, lp, pathStep{name: "properties", key: name, hasKey: true, index: -1}, sub)
 	}
 	w.keys = w.keys[:keys]
 
 	nested := ctx
-	nested.rules = false
+	nested.cel = nil
 	w.child(p.Not, lp, pathStep{name: "not", index: -1}, nested)
 	for i := range p.AllOf {
 		w.child(&p.AllOf[i], lp, pathStep{name: "allOf", index: i}, nested)
@@ -248,8 +263,12 @@ func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot b
 		if (p.XListType == nil || *p.XListType != "map") && !sub.uncorrelatable.isSet() {
 			sub.uncorrelatable = lp
 		}
+		if p.Items.Schema != nil {
+			sub.cel = ctx.cel.Items(p.Items.Schema)
+		}
 		w.child(p.Items.Schema, lp, pathStep{name: "items", index: -1}, sub)
 		for i := range p.Items.Array {
+			sub.cel = ctx.cel.Items(&p.Items.Array[i])
 			w.child(&p.Items.Array[i], lp, pathStep{name: "items", index: i}, sub)
 		}
 	}
@@ -263,8 +282,12 @@ func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot b
 	w.mapType(p, lp)
 	w.listType(p, lp)
 	w.validationRules(p, lp)
-	if ctx.rules && len(w.errs) == start {
-		w.oldSelfRules(p, lp, ctx)
+	if ctx.cel != nil && len(p.XValidations) > 0 && len(w.errs) == start {
+		var uncorrelatable *field.Path
+		if ctx.uncorrelatable.isSet() {
+			uncorrelatable = ctx.uncorrelatable.path()
+		}
+		w.ruleErrs = append(w.ruleErrs, ctx.cel.Check(lp.path(), p.XValidations, uncorrelatable)...)
 	}
 }
 
@@ -584,64 +607,4 @@ func validateStatusRoot(p *schema.Props, rootPath *field.Path) field.ErrorList {
 // this x-kubernetes-map-type can be matched field by field.
 func mapIsCorrelatable(mapType *string) bool {
 	return mapType == nil || *mapType == "granular" || *mapType == "atomic"
-}
-
-// oldSelfRules checks the use of oldSelf by the rules of a node whose
-// schema (and subtree) is otherwise valid, where the apiserver compiles
-// them: oldSelf is forbidden where old and new values cannot be
-// correlated, and optionalOldSelf needs a rule using oldSelf.
-//
-// Compiling CEL is out of scope: whether a rule uses oldSelf is decided by
-// looking for the oldSelf variable in its text, and compilation errors
-// themselves are not reported.
-func (w *walker) oldSelfRules(p *schema.Props, lp lazyPath, ctx nodeContext) {
-	for i, r := range p.XValidations {
-		rp := func() *field.Path { return lp.path().Child("x-kubernetes-validations").Index(i) }
-		if usesOldSelf(r.Rule) {
-			if ctx.uncorrelatable.isSet() {
-				w.ruleErrs = append(w.ruleErrs, field.Invalid(rp().Child("rule"), r.Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", ctx.uncorrelatable.path())))
-			}
-		} else if r.OptionalOldSelf != nil {
-			w.ruleErrs = append(w.ruleErrs, field.Invalid(rp().Child("optionalOldSelf"), *r.OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
-		}
-	}
-}
-
-// usesOldSelf reports whether a CEL expression refers to the oldSelf
-// variable: the identifier oldSelf outside string literals and not
-// selected as a field (x.oldSelf).
-func usesOldSelf(expr string) bool {
-	const ident = "oldSelf"
-	isIdent := func(c byte) bool {
-		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-	}
-	prev := byte(0) // last non-space character outside literals
-	for i := 0; i < len(expr); i++ {
-		c := expr[i]
-		switch {
-		case c == '"' || c == '\'':
-			// Skip a string literal (triple quotes are two empty strings
-			// around the content, close enough for this purpose).
-			for i++; i < len(expr) && expr[i] != c; i++ {
-				if expr[i] == '\\' {
-					i++
-				}
-			}
-			prev = c
-		case isIdent(c):
-			j := i
-			for j < len(expr) && isIdent(expr[j]) {
-				j++
-			}
-			if expr[i:j] == ident && prev != '.' {
-				return true
-			}
-			prev = expr[j-1]
-			i = j - 1
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		default:
-			prev = c
-		}
-	}
-	return false
 }

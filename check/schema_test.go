@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func checkSchemaFile(t *testing.T, name string, data []byte) string {
 		SortErrors(errs)
 		fmt.Fprintf(&b, "# %d %s: %d errors\n", d.Index, what, len(errs))
 		for _, e := range errs {
-			fmt.Fprintf(&b, "%s %q: %s\n", e.Type, e.Field, e.Detail)
+			fmt.Fprintf(&b, "%s %q: %s\n", e.Type, e.Field, stableDetail(e.Detail))
 		}
 	}
 	return b.String()
@@ -260,23 +261,10 @@ func FuzzSchema(f *testing.F) {
 	})
 }
 
-func TestUsesOldSelf(t *testing.T) {
-	for expr, want := range map[string]bool{
-		"oldSelf == self":             true,
-		"self == oldSelf":             true,
-		"has(oldSelf.x)":              true,
-		"!oldSelf":                    true,
-		"self.oldSelf":                false,
-		"self. oldSelf":               false,
-		"'oldSelf' == self":           false,
-		`"it's oldSelf" == self`:      false,
-		`'a\'oldSelf' == self`:        false,
-		"myoldSelf || oldSelfish":     false,
-		"self.x.all(e, e > 0)":        false,
-		"[1].exists(x, x == oldSelf)": true,
-	} {
-		if got := usesOldSelf(expr); got != want {
-			t.Errorf("usesOldSelf(%q) = %v, want %v", expr, got, want)
-		}
-	}
-}
+// selfTypeName is the type name generated for a rule's self, different on
+// every compilation (as in the apiserver).
+var selfTypeName = regexp.MustCompile(`selfType[0-9]+`)
+
+// stableDetail is an error detail with the generated type names made
+// stable for golden files.
+func stableDetail(d string) string { return selfTypeName.ReplaceAllString(d, "selfTypeN") }

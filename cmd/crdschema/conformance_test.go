@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,11 +74,12 @@ func schemaErrors(l line, e jsonError) bool {
 // tally counts a comparison's outcome.
 type tally struct {
 	docs, mismatches, detailDiffs int
-	examples                      []string
-	// celSetAside counts expected CEL compilation errors, which are out of
-	// scope and not compared.
-	celSetAside int
-	celExamples []string
+	// costTies counts documents whose errors differ only in which rules
+	// are named as contributing to a schema's excessive total cost, among
+	// rules of equal cost: the apiserver picks among those in its random
+	// map order, so either answer is the apiserver's.
+	costTies int
+	examples []string
 }
 
 func (tl *tally) fail(format string, args ...any) {
@@ -87,18 +89,16 @@ func (tl *tally) fail(format string, args ...any) {
 	}
 }
 
-// isCELCompileError tells the apiserver's errors from compiling CEL rules,
-// which crdschema does not do (the README says so): such expected errors
-// are set aside and counted, never silently.
-func isCELCompileError(e jsonError) bool {
-	return strings.HasPrefix(e.Detail, "compilation failed: ") || strings.HasPrefix(e.Detail, "rule compile error: ")
-}
+// selfTypeName matches the type name the apiserver generates for a rule's
+// self (selfType followed by the nanoseconds of the compile time), which
+// differs on every compilation.
+var selfTypeName = regexp.MustCompile(`selfType[0-9]+`)
 
 func pairSet(l line, errs []jsonError, keep errorFilter) map[string]string {
 	m := map[string]string{}
 	for _, e := range errs {
-		if keep(l, e) && !isCELCompileError(e) {
-			m[e.Type+" "+e.Field] = e.Detail
+		if keep(l, e) {
+			m[e.Type+" "+e.Field] = selfTypeName.ReplaceAllString(e.Detail, "selfType")
 		}
 	}
 	return m
@@ -114,12 +114,6 @@ func compareLines(verb string, got, want []line, keep errorFilter, tl *tally) {
 	}
 	for _, w := range want {
 		tl.docs++
-		for _, e := range w.Errors {
-			if isCELCompileError(e) {
-				tl.celSetAside++
-				tl.celExamples = append(tl.celExamples, key(w)+": "+e.Field)
-			}
-		}
 		g, ok := gm[key(w)]
 		if !ok {
 			tl.fail("%s: missing output line", key(w))
@@ -160,6 +154,10 @@ func compareLines(verb string, got, want []line, keep errorFilter, tl *tally) {
 				continue
 			}
 		}
+		if !sameKeys(wp, gp) && costTie(w, g, keep) {
+			tl.costTies++
+			continue
+		}
 		if !sameKeys(wp, gp) {
 			tl.fail("%s: errors\n got %v\nwant %v", key(w), slices.Sorted(maps.Keys(gp)), slices.Sorted(maps.Keys(wp)))
 			continue
@@ -170,6 +168,31 @@ func compareLines(verb string, got, want []line, keep errorFilter, tl *tally) {
 			}
 		}
 	}
+}
+
+// contributedDetail is the apiserver's error on the costliest rules of a
+// schema whose total estimated cost exceeds the limit.
+const contributedDetail = "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"
+
+// costTie reports whether got and want differ only in which fields carry
+// the contributedDetail error, with as many of them on each side.
+func costTie(want, got line, keep errorFilter) bool {
+	split := func(errs []jsonError) (rest map[string]bool, contributed int) {
+		rest = map[string]bool{}
+		for _, e := range errs {
+			switch {
+			case !keep(want, e):
+			case e.Type == "FieldValueForbidden" && e.Detail == contributedDetail:
+				contributed++
+			default:
+				rest[e.Type+" "+e.Field+" "+selfTypeName.ReplaceAllString(e.Detail, "selfType")] = true
+			}
+		}
+		return rest, contributed
+	}
+	wr, wc := split(want.Errors)
+	gr, gc := split(got.Errors)
+	return wc > 0 && wc == gc && maps.Equal(wr, gr)
 }
 
 func nonNil(s []string) []string {
@@ -254,7 +277,7 @@ func orAll(f errorFilter) errorFilter {
 
 func report(t *testing.T, what string, tl *tally) {
 	t.Helper()
-	t.Logf("%s: %d documents, %d mismatches, %d detail differences, %d expected CEL compilation errors set aside %v", what, tl.docs, tl.mismatches, tl.detailDiffs, tl.celSetAside, tl.celExamples)
+	t.Logf("%s: %d documents, %d mismatches, %d detail differences, %d equal-cost choices of the rules contributing to an excessive total cost", what, tl.docs, tl.mismatches, tl.detailDiffs, tl.costTies)
 	for _, e := range tl.examples {
 		t.Log(e)
 	}

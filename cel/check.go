@@ -1,0 +1,345 @@
+package cel
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/common"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// The limits a CRD create puts on the estimated cost of rules: per
+// expression (its cost times how often its node can occur) and for all the
+// expressions of one schema.
+const (
+	StaticEstimatedCostLimit    = 10000000
+	StaticEstimatedCRDCostLimit = 100000000
+)
+
+// SchemaCheck checks the x-kubernetes-validations rules of one CRD schema
+// (one version's, or the shared one) as a CRD create does: it compiles each
+// rule, messageExpression and fieldPath against the schema's CEL types
+// with the environment of new expressions, and checks estimated costs, the
+// use of oldSelf and optionalOldSelf. A schema's rules are only checked
+// once the schema is structural with valid defaults.
+//
+// A SchemaCheck is used by one goroutine: walk the schema from Root, call
+// Node.Check for each node with rules (skipping nodes with schema errors at
+// or below them), then Finish.
+type SchemaCheck struct {
+	root      *Node
+	total     uint64
+	expensive []ruleCost
+}
+
+type ruleCost struct {
+	path *field.Path
+	cost uint64
+}
+
+// NewSchemaCheck starts checking the schema p, whose structural model is s
+// (when s is nil, rules get an internal error for the missing types).
+func NewSchemaCheck(p *schema.Props, s *structural.Schema) *SchemaCheck {
+	c := &SchemaCheck{}
+	one := uint64(1)
+	c.root = &Node{sc: c, props: *p, card: &one, info: &typeInfo{s: s}, inScope: len(p.XValidations) > 0}
+	return c
+}
+
+// Root is the context of the schema's root.
+func (c *SchemaCheck) Root() *Node { return c.root }
+
+// Node is the CEL context of one schema node reached from the root through
+// properties, items and additionalProperties.
+type Node struct {
+	sc     *SchemaCheck
+	parent *Node
+	// step from the parent: a property name, or items/additionalProperties.
+	step  stepKind
+	name  string
+	props schema.Props
+	card  *uint64 // nil: unbounded
+	// inScope is true when the node or an ancestor has rules; only then
+	// does the node have type information for its descendants.
+	inScope  bool
+	info     *typeInfo
+	infoErr  error
+	infoDone bool
+}
+
+type stepKind uint8
+
+const (
+	stepRoot stepKind = iota
+	stepProperty
+	stepItems
+	stepAdditional
+)
+
+type typeInfo struct {
+	s    *structural.Schema
+	decl *apiservercel.DeclType
+}
+
+// Property is the context of the property name, whose schema is p (p is
+// copied, not kept).
+func (n *Node) Property(name string, p *schema.Props) *Node {
+	return n.child(stepProperty, name, p)
+}
+
+// Items is the context of the items schema p.
+func (n *Node) Items(p *schema.Props) *Node { return n.child(stepItems, "", p) }
+
+// AdditionalProperties is the context of the additionalProperties schema p.
+func (n *Node) AdditionalProperties(p *schema.Props) *Node {
+	return n.child(stepAdditional, "", p)
+}
+
+func (n *Node) child(st stepKind, name string, p *schema.Props) *Node {
+	if n == nil {
+		return nil
+	}
+	if p == nil {
+		return nil
+	}
+	c := &Node{sc: n.sc, parent: n, step: st, name: name, props: *p, inScope: n.inScope || len(p.XValidations) > 0}
+	if n.card != nil {
+		if max, ok := maxElements(&n.props); ok {
+			v := mulCapped(*n.card, max)
+			c.card = &v
+		}
+	}
+	return c
+}
+
+// maxElements is how many children a value of p holds at most; ok is
+// false when unbounded.
+func maxElements(p *schema.Props) (uint64, bool) {
+	switch p.Type {
+	case "object":
+		if p.AdditionalProperties != nil {
+			if p.MaxProperties != nil {
+				return uint64(max(*p.MaxProperties, 0)), true
+			}
+			return 0, false
+		}
+		return 1, true
+	case "array":
+		if p.MaxItems != nil {
+			return uint64(max(*p.MaxItems, 0)), true
+		}
+		return 0, false
+	}
+	return 1, true
+}
+
+// mulCapped multiplies, capping at the largest uint64 (0 times anything
+// is 0).
+func mulCapped(a, b uint64) uint64 {
+	if a == 0 {
+		return 0
+	}
+	if math.MaxUint64/a < b {
+		return math.MaxUint64
+	}
+	return a * b
+}
+
+// typeInfo is the node's structural schema and CEL type: taken from the
+// parent's when it has them, else converted from the node alone.
+func (n *Node) typeInfo() (*typeInfo, error) {
+	if !n.inScope {
+		return nil, nil
+	}
+	if n.infoDone {
+		return n.info, n.infoErr
+	}
+	n.infoDone = true
+	if n.parent == nil {
+		// The root: its structural model is known.
+		if n.info.s != nil {
+			n.info.decl = common.SchemaDeclType(newAdapter(n.info.s), true)
+		}
+		if n.info.decl == nil {
+			n.info, n.infoErr = nil, errNoConversion
+		}
+		return n.info, n.infoErr
+	}
+	pi, err := n.parent.typeInfo()
+	if err != nil {
+		n.infoErr = err
+		return nil, err
+	}
+	if pi != nil && pi.s != nil {
+		switch n.step {
+		case stepProperty:
+			if pi.s.Properties != nil && pi.decl != nil {
+				if esc, ok := apiservercel.Escape(n.name); ok {
+					if f, ok := pi.decl.Fields[esc]; ok {
+						n.info = &typeInfo{s: pi.s.Properties[n.name], decl: f.Type}
+						return n.info, nil
+					}
+				}
+			}
+		case stepItems:
+			if pi.s.Items != nil {
+				n.info = &typeInfo{s: pi.s.Items, decl: elemType(pi.decl)}
+				return n.info, nil
+			}
+		case stepAdditional:
+			if pi.s.AdditionalProperties != nil {
+				n.info = &typeInfo{s: pi.s.AdditionalProperties.Schema, decl: elemType(pi.decl)}
+				return n.info, nil
+			}
+		}
+	}
+	// Converted alone, the node is a resource root only when embedded.
+	s, err := structural.New(&n.props)
+	if err != nil {
+		n.infoErr = err
+		return nil, err
+	}
+	decl := common.SchemaDeclType(newAdapter(s), n.props.XEmbeddedResource)
+	if decl == nil {
+		n.infoErr = errNoConversion
+		return nil, errNoConversion
+	}
+	n.info = &typeInfo{s: s, decl: decl}
+	return n.info, nil
+}
+
+func elemType(d *apiservercel.DeclType) *apiservercel.DeclType {
+	if d == nil {
+		return nil
+	}
+	return d.ElemType
+}
+
+var errNoConversion = fmt.Errorf("unable to convert structural schema to CEL declarations")
+
+// ruleValue is how the apiserver shows a rule as an error's value: its
+// internal rule type, whose fields have no JSON names.
+type ruleValue struct {
+	Rule              string
+	Message           string
+	MessageExpression string
+	Reason            *string
+	FieldPath         string
+	OptionalOldSelf   *bool
+}
+
+// Check compiles the rules of the node at path (the node's schema p) and
+// returns their errors. uncorrelatable is the highest ancestor below which
+// old and new values cannot be correlated, nil if none.
+func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelatable *field.Path) field.ErrorList {
+	if n == nil || len(rules) == 0 {
+		return nil
+	}
+	rulesPath := path.Child("x-kubernetes-validations")
+	info, err := n.typeInfo()
+	if err != nil {
+		return field.ErrorList{field.InternalError(rulesPath, fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", err))}
+	}
+	if info == nil {
+		return field.ErrorList{field.InternalError(rulesPath, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations"))}
+	}
+	results, err := compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
+	if err != nil {
+		return field.ErrorList{field.InternalError(rulesPath, err)}
+	}
+	var errs field.ErrorList
+	for i := range results {
+		cr, r := &results[i], &rules[i]
+		rp := rulesPath.Index(i)
+		value := func() ruleValue {
+			return ruleValue{r.Rule, r.Message, r.MessageExpression, r.Reason, r.FieldPath, r.OptionalOldSelf}
+		}
+		cost := n.expressionCost(cr.maxCost, cr.maxCardinality)
+		if cost > StaticEstimatedCostLimit {
+			errs = append(errs, field.Forbidden(rp.Child("rule"), costErrorMessage("estimated rule cost", cost, StaticEstimatedCostLimit)))
+		}
+		n.sc.observe(rp.Child("rule"), cost)
+		if cr.err != nil {
+			if cr.err.Type == apiservercel.ErrorTypeRequired {
+				errs = append(errs, field.Required(rp.Child("rule"), cr.err.Detail))
+			} else {
+				errs = append(errs, field.Invalid(rp.Child("rule"), value(), cr.err.Detail))
+			}
+		}
+		if cr.msgErr != nil {
+			errs = append(errs, field.Invalid(rp.Child("messageExpression"), value(), cr.msgErr.Detail))
+		} else if cr.msgOK {
+			if cr.msgMaxCost > StaticEstimatedCostLimit {
+				errs = append(errs, field.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", cr.msgMaxCost, StaticEstimatedCostLimit)))
+			}
+			n.sc.observe(rp.Child("messageExpression"), cr.msgMaxCost)
+		}
+		if cr.usesOldSelf {
+			if uncorrelatable != nil {
+				errs = append(errs, field.Invalid(rp.Child("rule"), r.Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", uncorrelatable)))
+			}
+		} else if r.OptionalOldSelf != nil {
+			errs = append(errs, field.Invalid(rp.Child("optionalOldSelf"), *r.OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
+		}
+	}
+	return errs
+}
+
+// expressionCost is an expression's cost times the node's cardinality:
+// the schema's bound when the path from the root is bounded, else the
+// number of times the node's smallest value fits in a request.
+func (n *Node) expressionCost(cost, ruleCardinality uint64) uint64 {
+	if n.card != nil {
+		return mulCapped(cost, *n.card)
+	}
+	return mulCapped(cost, ruleCardinality)
+}
+
+func (c *SchemaCheck) observe(path *field.Path, cost uint64) {
+	if math.MaxUint64-c.total < cost {
+		c.total = math.MaxUint64
+	} else {
+		c.total += cost
+	}
+	if cost < StaticEstimatedCRDCostLimit/100 {
+		return
+	}
+	c.expensive = append(c.expensive, ruleCost{path, cost})
+	sort.SliceStable(c.expensive, func(i, j int) bool { return c.expensive[i].cost > c.expensive[j].cost })
+	if len(c.expensive) > 4 {
+		c.expensive = c.expensive[:4]
+	}
+}
+
+// Finish returns the errors of the schema's total estimated cost; rootPath
+// is the schema's openAPIV3Schema.
+func (c *SchemaCheck) Finish(rootPath *field.Path) field.ErrorList {
+	if c.total <= StaticEstimatedCRDCostLimit {
+		return nil
+	}
+	var errs field.ErrorList
+	for _, e := range c.expensive {
+		errs = append(errs, field.Forbidden(e.path, "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"))
+	}
+	return append(errs, field.Forbidden(rootPath, costErrorMessage("x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema", c.total, StaticEstimatedCRDCostLimit)))
+}
+
+// costErrorMessage says by how much a cost exceeds its limit.
+func costErrorMessage(name string, cost, limit uint64) string {
+	f := float64(cost) / float64(limit)
+	var factor string
+	switch {
+	case f > 100:
+		factor = "more than 100x"
+	case f < 1.5:
+		factor = fmt.Sprintf("%fx", f)
+	default:
+		factor = fmt.Sprintf("%.1fx", f)
+	}
+	return fmt.Sprintf("%s exceeds budget by factor of %s (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)", name, factor)
+}

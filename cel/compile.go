@@ -1,0 +1,234 @@
+package cel
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	celgo "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common/types"
+
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/library"
+
+	"github.com/crdschema/crdschema/internal/fieldpath"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// The variables a rule sees: the node's value, and its old value on
+// update.
+const (
+	scopedVar    = "self"
+	oldScopedVar = "oldSelf"
+)
+
+// compiled is what compiling one rule gives, as the apiserver keeps it.
+type compiled struct {
+	// program is the rule's program; nil for an empty rule, an error, or
+	// when programs were not asked for.
+	program celgo.Program
+	// err is the rule's compile error.
+	err *apiservercel.Error
+	// ok is true when the rule compiled.
+	ok          bool
+	usesOldSelf bool
+	// maxCost is the estimated worst-case cost of one evaluation, and
+	// maxCardinality how often the node can occur in a request.
+	maxCost, maxCardinality uint64
+
+	msgProgram celgo.Program
+	msgErr     *apiservercel.Error
+	msgOK      bool
+	msgMaxCost uint64
+	// fieldPath is the rule's fieldPath relative to the node, normalised.
+	fieldPath string
+}
+
+// compileOptions say how rules are compiled.
+type compileOptions struct {
+	kind envKind
+	// programs asks for programs (the runtime); a CRD create only needs
+	// the compile results and costs.
+	programs bool
+}
+
+var errNoDeclType = errors.New("failed to convert to declType for CEL validation rules")
+
+// compileRules compiles a node's rules with self typed as declType. s is
+// the node (field paths are resolved in it).
+func compileRules(s *structural.Schema, rules []schema.ValidationRule, declType *apiservercel.DeclType, opts compileOptions) ([]compiled, error) {
+	if len(rules) == 0 {
+		return nil, nil
+	}
+	if declType == nil {
+		return nil, errNoDeclType
+	}
+	envs, err := newSelfEnvs(opts.kind, declType)
+	if err != nil {
+		return nil, err
+	}
+	estimator := &library.CostEstimator{SizeEstimator: &sizeEstimator{root: declType}}
+	card := maxCardinality(declType.MinSerializedSize)
+	out := make([]compiled, len(rules))
+	for i := range rules {
+		r := &rules[i]
+		env, err := envs.plain, error(nil)
+		if r.OptionalOldSelf != nil && *r.OptionalOldSelf {
+			env, err = envs.optionalEnv()
+			if err != nil {
+				return nil, err
+			}
+		}
+		out[i] = compileRule(s, r, env, estimator, card, opts)
+	}
+	return out, nil
+}
+
+func compileRule(s *structural.Schema, r *schema.ValidationRule, env *celgo.Env, estimator *library.CostEstimator, card uint64, opts compileOptions) (c compiled) {
+	if strings.TrimSpace(r.Rule) == "" {
+		return c
+	}
+	ast, iss := env.Compile(r.Rule)
+	if iss != nil {
+		c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "compilation failed: " + iss.String()}
+		return c
+	}
+	if ast.OutputType() != celgo.BoolType {
+		c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "cel expression must evaluate to a bool"}
+		return c
+	}
+	for _, ref := range ast.NativeRep().ReferenceMap() {
+		if ref.Name == oldScopedVar {
+			c.usesOldSelf = true
+			break
+		}
+	}
+	if opts.programs {
+		prog, err := env.Program(ast, celgo.CostLimit(celconfig.PerCallLimit), celgo.CostTracking(estimator),
+			celgo.InterruptCheckFrequency(celconfig.CheckFrequency))
+		if err != nil {
+			c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "program instantiation failed: " + err.Error()}
+			return c
+		}
+		c.program = prog
+	}
+	est, err := env.EstimateCost(ast, estimator)
+	if err != nil {
+		c.program = nil
+		c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()}
+		return c
+	}
+	c.ok = true
+	c.maxCost, c.maxCardinality = est.Max, card
+	if r.MessageExpression != "" {
+		c.compileMessage(r.MessageExpression, env, estimator, opts)
+		if c.msgErr != nil {
+			return c
+		}
+	}
+	if r.FieldPath != "" {
+		if p, err := fieldpath.Resolve(s, r.FieldPath); err == nil {
+			c.fieldPath = p.String()
+		}
+	}
+	return c
+}
+
+func (c *compiled) compileMessage(expr string, env *celgo.Env, estimator *library.CostEstimator, opts compileOptions) {
+	ast, iss := env.Compile(expr)
+	if iss != nil {
+		c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + iss.String()}
+		return
+	}
+	if ast.OutputType() != celgo.StringType {
+		c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression must evaluate to a string"}
+		return
+	}
+	if opts.programs {
+		prog, err := env.Program(ast, celgo.CostLimit(celconfig.PerCallLimit), celgo.CostTracking(estimator),
+			celgo.InterruptCheckFrequency(celconfig.CheckFrequency))
+		if err != nil {
+			c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression instantiation failed: " + err.Error()}
+			return
+		}
+		c.msgProgram = prog
+	}
+	est, err := env.EstimateCost(ast, estimator)
+	if err != nil {
+		c.msgProgram = nil
+		c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed for messageExpression: " + err.Error()}
+		return
+	}
+	c.msgOK = true
+	c.msgMaxCost = est.Max
+}
+
+// newSelfEnvs prepares the environments of a node whose value has type
+// declType. The node's object type gets a name of the apiserver's form,
+// which changes with every compilation so that no rule can depend on it.
+func newSelfEnvs(kind envKind, declType *apiservercel.DeclType) (*selfEnvs, error) {
+	selfType := declType.MaybeAssignTypeName(fmt.Sprintf("selfType%d", time.Now().Nanosecond()))
+	plain, err := extendEnv(kind, selfType, selfType.CelType())
+	if err != nil {
+		return nil, err
+	}
+	return &selfEnvs{kind: kind, selfType: selfType, plain: plain}, nil
+}
+
+// optionalEnv is the environment of optionalOldSelf rules, built on first
+// need.
+func (e *selfEnvs) optionalEnv() (*celgo.Env, error) {
+	e.optOnce.Do(func() {
+		e.optional, e.optErr = extendEnv(e.kind, e.selfType, types.NewOptionalType(e.selfType.CelType()))
+	})
+	return e.optional, e.optErr
+}
+
+// sizeEstimator gives the cost estimator the maximum sizes the schema
+// allows, following an expression's path from self.
+type sizeEstimator struct {
+	root *apiservercel.DeclType
+}
+
+func (e *sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
+	path := element.Path()
+	if len(path) == 0 {
+		return nil
+	}
+	cur := e.root
+	for _, name := range path[1:] {
+		switch name {
+		case "@items", "@values":
+			if cur.ElemType == nil {
+				return nil
+			}
+			cur = cur.ElemType
+		case "@keys":
+			if cur.KeyType == nil {
+				return nil
+			}
+			cur = cur.KeyType
+		default:
+			f, ok := cur.Fields[name]
+			if !ok || f.Type == nil {
+				return nil
+			}
+			cur = f.Type
+		}
+	}
+	return &checker.SizeEstimate{Min: 0, Max: uint64(cur.MaxElements)}
+}
+
+func (e *sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	return nil
+}
+
+// maxCardinality is how many times a value of at least minSize bytes can
+// occur in a request of the largest size, one separator between values.
+func maxCardinality(minSize int64) uint64 {
+	return uint64(celconfig.MaxRequestSizeBytes / (minSize + 1))
+}

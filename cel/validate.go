@@ -1,0 +1,560 @@
+package cel
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+
+	celgo "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/common"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// The runtime limits of rule evaluation: the cost of one evaluation and of
+// all the rules evaluated for one object.
+const (
+	PerCallLimit         = celconfig.PerCallLimit
+	RuntimeCostBudget    = celconfig.RuntimeCELCostBudget
+	maxMessageExprLength = celconfig.MaxEvaluatedMessageExpressionSizeBytes
+)
+
+// Validator evaluates the x-kubernetes-validations rules of a structural
+// schema on objects, as the apiserver's CEL validator does. Its rules are
+// compiled once, with the environment the apiserver uses for stored
+// expressions, by NewValidator; a Validator is immutable and safe for
+// concurrent use.
+type Validator struct {
+	root    *vnode
+	adapter *adapter
+}
+
+// vnode is the validator of one schema node: its compiled rules and the
+// validators of the children that have rules at or below them.
+type vnode struct {
+	s       *structural.Schema
+	adapter *adapter
+	rules   []schema.ValidationRule
+	results []compiled
+	// compileErr is a failure to compile the node's rules at all.
+	compileErr     error
+	isResourceRoot bool
+	usesOldSelf    bool
+
+	items      *vnode
+	additional *vnode
+	props      []propValidator
+	allOf      []*vnode
+}
+
+type propValidator struct {
+	name string
+	v    *vnode
+}
+
+// NewValidator compiles the rules of s and everything below it. It returns
+// nil when s has no rules (nothing to evaluate). isResourceRoot says
+// whether s is the root of a resource (or an embedded resource): its
+// apiVersion, kind and metadata are then typed as a resource's.
+func NewValidator(s *structural.Schema, isResourceRoot bool) *Validator {
+	if !hasRules(s) {
+		return nil
+	}
+	a := newAdapter(s)
+	decl := common.SchemaDeclType(a, isResourceRoot)
+	return &Validator{root: newVNode(s.Props, s, a, isResourceRoot, decl), adapter: a}
+}
+
+// hasRules reports whether a node or any node below it through properties,
+// items and additionalProperties has rules.
+func hasRules(s *structural.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Props != nil && len(s.Props.XValidations) > 0 {
+		return true
+	}
+	if hasRules(s.Items) {
+		return true
+	}
+	if s.AdditionalProperties != nil && hasRules(s.AdditionalProperties.Schema) {
+		return true
+	}
+	for _, p := range s.Properties {
+		if hasRules(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// newVNode builds the validator of the node s, with the rules of rulesFrom
+// (s's own schema, or one of its allOf entries) and their children's.
+func newVNode(rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType) *vnode {
+	if rulesFrom == nil || s == nil {
+		return nil
+	}
+	v := &vnode{s: s, adapter: a, rules: rulesFrom.XValidations, isResourceRoot: isResourceRoot}
+	v.results, v.compileErr = compileRules(s, rulesFrom.XValidations, decl, compileOptions{kind: storedExpressions, programs: true})
+	for i := range v.results {
+		v.usesOldSelf = v.usesOldSelf || v.results[i].usesOldSelf
+	}
+	elem := elemType(decl)
+	if rulesFrom.Items != nil && rulesFrom.Items.Schema != nil && s.Items != nil {
+		v.items = newVNode(rulesFrom.Items.Schema, s.Items, a.items, s.Items.EmbeddedResource, elem)
+	}
+	if len(rulesFrom.Properties) > 0 {
+		for _, k := range sortedNames(rulesFrom.Properties) {
+			ps, ok := s.Properties[k]
+			if !ok {
+				continue
+			}
+			var fieldType *apiservercel.DeclType
+			if esc, ok := apiservercel.Escape(k); ok {
+				if decl == nil {
+					continue
+				}
+				f, ok := decl.Fields[esc]
+				if !ok {
+					// A field without a CEL type is not validated.
+					continue
+				}
+				fieldType = f.Type
+			} else {
+				// A name CEL cannot spell is typed on its own.
+				fieldType = common.SchemaDeclType(a.props[k], ps.EmbeddedResource)
+				if fieldType == nil {
+					continue
+				}
+			}
+			pr := rulesFrom.Properties[k]
+			if c := newVNode(&pr, ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType); c != nil {
+				v.props = append(v.props, propValidator{k, c})
+			}
+		}
+	}
+	if ap := rulesFrom.AdditionalProperties; ap != nil && ap.Schema != nil && s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		v.additional = newVNode(ap.Schema, s.AdditionalProperties.Schema, a.ap.schema, s.AdditionalProperties.Schema.EmbeddedResource, elem)
+	}
+	for i := range rulesFrom.AllOf {
+		if c := newVNode(&rulesFrom.AllOf[i], s, a, isResourceRoot, decl); c != nil {
+			v.allOf = append(v.allOf, c)
+		}
+	}
+	if len(v.results) > 0 || v.compileErr != nil || v.items != nil || v.additional != nil || len(v.props) > 0 || len(v.allOf) > 0 {
+		return v
+	}
+	return nil
+}
+
+func sortedNames(m map[string]schema.Props) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sortStrings(out)
+	return out
+}
+
+// Options are the inputs of one validation beyond the objects.
+type Options struct {
+	// Path is where the validated value sits; nil for an object's root.
+	Path *field.Path
+	// Budget is the cost budget of all the rules evaluated; 0 means
+	// RuntimeCostBudget.
+	Budget int64
+	// Ratcheting, on update, skips the errors of rules that do not use
+	// oldSelf on values equal to their correlated old values, as the
+	// apiserver's CRD validation ratcheting does.
+	Ratcheting bool
+	// Warn, when set, receives what ratcheting turned from errors into
+	// warnings.
+	Warn func(string)
+}
+
+// Validate evaluates the rules on obj, the new value, and returns their
+// errors and the cost budget left (negative when it ran out: further rules
+// were not evaluated). old is the old value on update and nil on create:
+// transition rules (rules using oldSelf) run only with an old value, or
+// when they set optionalOldSelf.
+//
+// The caller runs it after the OpenAPI validation, and not at all when
+// that found a blocking error (see BlockingError). A nil Validator
+// validates nothing. Nothing passed is changed.
+func (v *Validator) Validate(ctx context.Context, obj, old any, opts Options) (field.ErrorList, int64) {
+	budget := opts.Budget
+	if budget == 0 {
+		budget = RuntimeCostBudget
+	}
+	if v == nil {
+		return nil, budget
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	r := ratchet{}
+	if opts.Ratcheting && old != nil {
+		r.current = common.NewCorrelatedObject(obj, old, v.adapter)
+	}
+	e := &evaluation{ctx: ctx, warn: opts.Warn}
+	rem := e.validate(v.root, opts.Path, obj, old, r, budget)
+	return e.errs, rem
+}
+
+// ratchet is the correlation of the node being validated with its old
+// value: current is nil in uncorrelatable parts, where parent is the
+// nearest correlatable ancestor.
+type ratchet struct {
+	current, parent *common.CorrelatedObject
+}
+
+func (r ratchet) skipErrors() bool {
+	if r.current != nil {
+		return r.current.CachedDeepEqual()
+	}
+	return r.parent.CachedDeepEqual()
+}
+
+func (r ratchet) key(name string) ratchet {
+	if r.current == nil {
+		return r
+	}
+	if r.parent == nil && (name == "apiVersion" || name == "kind") {
+		// apiVersion and kind of the root are not visible to a change.
+		return ratchet{}
+	}
+	return ratchet{current: r.current.Key(name), parent: r.current}
+}
+
+func (r ratchet) index(i int) ratchet {
+	if r.current == nil {
+		return r
+	}
+	return ratchet{current: r.current.Index(i), parent: r.current}
+}
+
+type evaluation struct {
+	ctx  context.Context
+	errs field.ErrorList
+	warn func(string)
+}
+
+func (e *evaluation) validate(v *vnode, path *field.Path, obj, old any, r ratchet, budget int64) int64 {
+	if v == nil || obj == nil {
+		return budget
+	}
+	budget = e.expressions(v, path, obj, old, r, budget)
+	if budget < 0 {
+		return budget
+	}
+	for _, a := range v.allOf {
+		// allOf errors are not ratcheted, as in the OpenAPI validation.
+		budget = e.validate(a, path, obj, old, ratchet{parent: r.parent}, budget)
+		if budget < 0 {
+			return budget
+		}
+	}
+	switch obj := obj.(type) {
+	case []any:
+		oldList, _ := old.([]any)
+		return e.list(v, path, obj, oldList, r, budget)
+	case map[string]any:
+		oldMap, _ := old.(map[string]any)
+		return e.object(v, path, obj, oldMap, r, budget)
+	}
+	return budget
+}
+
+func (e *evaluation) object(v *vnode, path *field.Path, obj, old map[string]any, r ratchet, budget int64) int64 {
+	correlatable := v.s.MapType == "" || v.s.MapType == "granular" || v.s.MapType == "atomic"
+	if v.additional != nil {
+		for _, k := range sortedKeys(obj) {
+			var oldV any
+			if correlatable && old != nil {
+				oldV = old[k]
+			}
+			budget = e.validate(v.additional, path.Key(k), obj[k], oldV, r.key(k), budget)
+			if budget < 0 {
+				return budget
+			}
+		}
+	}
+	for _, p := range v.props {
+		val, ok := obj[p.name]
+		if !ok {
+			continue
+		}
+		var oldV any
+		if correlatable && old != nil {
+			oldV = old[p.name]
+		}
+		budget = e.validate(p.v, path.Child(p.name), val, oldV, r.key(p.name), budget)
+		if budget < 0 {
+			return budget
+		}
+	}
+	return budget
+}
+
+func (e *evaluation) list(v *vnode, path *field.Path, obj, old []any, r ratchet, budget int64) int64 {
+	if v.items == nil {
+		return budget
+	}
+	// Only map lists correlate items with old items.
+	var olds common.MapList
+	if v.s.ListType == "map" && len(old) > 0 {
+		olds = common.MakeMapList(v.adapter, old)
+	}
+	for i := range obj {
+		var oldV any
+		if olds != nil {
+			oldV = olds.Get(obj[i])
+		}
+		budget = e.validate(v.items, path.Index(i), obj[i], oldV, r.index(i), budget)
+		if budget < 0 {
+			return budget
+		}
+	}
+	return budget
+}
+
+// isNil reports a nil map, slice or pointer inside an interface.
+func isNil(x any) bool {
+	if x == nil {
+		return true
+	}
+	rv := reflect.ValueOf(x)
+	switch rv.Kind() {
+	case reflect.Map, reflect.Pointer, reflect.Interface, reflect.Slice:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// activation resolves self and oldSelf.
+type activation struct {
+	self, oldSelf ref.Val
+	hasOldSelf    bool
+}
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	switch name {
+	case scopedVar:
+		return a.self, true
+	case oldScopedVar:
+		return a.oldSelf, a.hasOldSelf
+	}
+	return nil, false
+}
+
+func (a *activation) Parent() interpreter.Activation { return nil }
+
+func (e *evaluation) expressions(v *vnode, path *field.Path, obj, old any, r ratchet, budget int64) int64 {
+	if isNil(old) {
+		old = nil
+	}
+	typ := v.s.Type
+	if v.compileErr != nil {
+		e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("rule compiler initialization error: %v", v.compileErr)))
+		return budget
+	}
+	if len(v.results) == 0 {
+		return budget
+	}
+	if budget <= 0 {
+		e.errs = append(e.errs, field.Invalid(path, typ, "validation failed due to running out of cost budget, no further validation rules will be run"))
+		return -1
+	}
+	a := v.adapter
+	if v.isResourceRoot {
+		a = a.withMeta()
+	}
+	act := &activation{self: common.UnstructuredToVal(obj, a)}
+	optAct := act
+	if v.usesOldSelf {
+		optAct = &activation{self: act.self, hasOldSelf: true, oldSelf: types.OptionalNone}
+		if old != nil {
+			act.oldSelf, act.hasOldSelf = common.UnstructuredToVal(old, a), true
+			optAct.oldSelf = types.OptionalOf(act.oldSelf)
+		}
+	}
+	for i := range v.results {
+		c, rule := &v.results[i], &v.rules[i]
+		if c.err != nil {
+			e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("rule compile error: %v", c.err)))
+			continue
+		}
+		if c.program == nil {
+			continue
+		}
+		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
+		if c.usesOldSelf && old == nil && !optional {
+			// A transition rule needs an old value (or optionalOldSelf).
+			continue
+		}
+		ra := act
+		if optional {
+			ra = optAct
+		}
+		val, details, err := c.program.ContextEval(e.ctx, ra)
+		if details == nil {
+			e.errs = append(e.errs, field.InternalError(path, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
+			return -1
+		}
+		cost := details.ActualCost()
+		if cost == nil {
+			e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
+			return -1
+		}
+		if *cost > math.MaxInt64 || int64(*cost) > budget {
+			e.errs = append(e.errs, field.Invalid(path, typ, "validation failed due to running out of cost budget, no further validation rules will be run"))
+			return -1
+		}
+		budget -= int64(*cost)
+		if err != nil {
+			msg := err.Error()
+			switch {
+			case strings.HasPrefix(msg, "no such overload"):
+				e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleErrorString(rule))))
+			case strings.HasPrefix(msg, "operation cancelled: actual cost limit exceeded"):
+				e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleErrorString(rule))))
+				return -1
+			default:
+				e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleErrorString(rule))))
+			}
+			continue
+		}
+		if val == types.True {
+			continue
+		}
+
+		errPath := path
+		if c.fieldPath != "" {
+			errPath = errPath.Child(c.fieldPath)
+		}
+		add := func(fe *field.Error) {
+			if !c.usesOldSelf && r.skipErrors() {
+				if e.warn != nil {
+					e.warn(fe.Error())
+				}
+				return
+			}
+			e.errs = append(e.errs, fe)
+		}
+		detail, ok := "", false
+		if c.msgProgram != nil {
+			msg, rem, merr := evalMessage(e.ctx, c.msgProgram, rule.MessageExpression, ra, budget)
+			switch {
+			case merr == nil:
+				detail, ok, budget = msg, true, rem
+			case merr.Type == apiservercel.ErrorTypeInternal:
+				add(field.InternalError(errPath, merr))
+				return -1
+			case merr.Type == apiservercel.ErrorTypeInvalid:
+				add(field.Invalid(errPath, typ, merr.Error()))
+				return -1
+			default:
+				// The message falls back to message or the rule.
+				budget = rem
+			}
+		}
+		if !ok {
+			detail = ruleMessageOrDefault(rule)
+		}
+		var value any = obj
+		if typ == "object" || typ == "array" {
+			value = field.OmitValueType{}
+		}
+		add(errorForReason(errPath, value, detail, rule.Reason))
+	}
+	return budget
+}
+
+func errorForReason(path *field.Path, value any, detail string, reason *string) *field.Error {
+	if reason != nil {
+		switch *reason {
+		case "FieldValueForbidden":
+			return field.Forbidden(path, detail)
+		case "FieldValueRequired":
+			return field.Required(path, detail)
+		case "FieldValueDuplicate":
+			return field.Duplicate(path, value)
+		}
+	}
+	return field.Invalid(path, value, detail)
+}
+
+// evalMessage evaluates a messageExpression; an error of no type means the
+// message falls back to the rule's message.
+func evalMessage(ctx context.Context, prog celgo.Program, src string, act interpreter.Activation, budget int64) (string, int64, *apiservercel.Error) {
+	val, details, err := prog.ContextEval(ctx, act)
+	if details == nil || details.ActualCost() == nil {
+		return "", -1, &apiservercel.Error{Type: apiservercel.ErrorTypeInternal,
+			Detail: fmt.Sprintf("runtime cost could not be calculated for messageExpression: %q", src)}
+	}
+	cost := *details.ActualCost()
+	if cost > math.MaxInt64 || int64(cost) > budget {
+		return "", -1, &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid,
+			Detail: "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"}
+	}
+	rem := budget - int64(cost)
+	if err != nil {
+		if strings.HasPrefix(err.Error(), "operation cancelled: actual cost limit exceeded") {
+			return "", -1, &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid,
+				Detail: fmt.Sprintf("no further validation rules will be run due to call cost exceeds limit for messageExpression: %q", src)}
+		}
+		return "", rem, &apiservercel.Error{Detail: "messageExpression evaluation failed due to: " + err.Error()}
+	}
+	s, ok := val.Value().(string)
+	if !ok {
+		return "", rem, &apiservercel.Error{Detail: "messageExpression failed to convert to string"}
+	}
+	s = strings.TrimSpace(s)
+	switch {
+	case len(s) > maxMessageExprLength:
+		return "", rem, &apiservercel.Error{Detail: fmt.Sprintf("messageExpression beyond allowable length of %d", maxMessageExprLength)}
+	case strings.Contains(s, "\n"):
+		return "", rem, &apiservercel.Error{Detail: "messageExpression should not contain line breaks"}
+	case s == "":
+		return "", rem, &apiservercel.Error{Detail: "messageExpression should evaluate to a non-empty string"}
+	}
+	return s, rem, nil
+}
+
+func ruleMessageOrDefault(r *schema.ValidationRule) string {
+	if r.Message == "" {
+		return "failed rule: " + ruleErrorString(r)
+	}
+	return strings.TrimSpace(r.Message)
+}
+
+func ruleErrorString(r *schema.ValidationRule) string {
+	if r.Message != "" {
+		return strings.TrimSpace(r.Message)
+	}
+	return strings.TrimSpace(r.Rule)
+}
+
+// BlockingError returns the error the apiserver adds instead of
+// evaluating the rules when the OpenAPI validation found an error of a
+// blocking type (a missing required field, an unsupported value, a string,
+// list or map too long, a wrong type), and nil when errs has none.
+func BlockingError(errs field.ErrorList) *field.Error {
+	for _, e := range errs {
+		switch e.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")
+		}
+	}
+	return nil
+}
