@@ -43,19 +43,19 @@ func fastChunk(c chunk) (fastDoc, bool) {
 }
 
 // fastJSONStream reads a stream of JSON objects and arrays with
-// internal/jsonfast, or declines. Each document keeps a copy of its bytes.
-func fastJSONStream(name string, data []byte) ([]Document, bool) {
+// internal/jsonfast into r, or declines (and leaves r as it was). Each
+// document keeps a copy of its bytes.
+func fastJSONStream(r *docReader, data []byte) bool {
 	values, starts, ends, ok := jsonfast.DecodeStream(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	var docs []Document
 	line, counted := 1, 0
 	for i, v := range values {
 		line += bytes.Count(data[counted:starts[i]], []byte("\n"))
 		counted = starts[i]
 		js := bytes.Clone(data[starts[i]:ends[i]])
-		docs = appendExpanded(docs, name, line, js, v, true)
+		r.add(line, js, v, true)
 	}
-	return docs, true
+	return true
 }

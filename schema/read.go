@@ -58,6 +58,34 @@ func (e *InputError) Error() string {
 
 func (e *InputError) Unwrap() error { return e.Err }
 
+// InputErrors are the documents of an input that cannot be read or are not
+// mappings, in stream order. ReadDocuments and ReadFile return them beside
+// the documents they could read: one bad document does not hide the others.
+type InputErrors []*InputError
+
+// Error lists the errors, one a line.
+func (e InputErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, x := range e {
+		msgs[i] = x.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap returns the errors, for errors.Is and errors.As.
+func (e InputErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, x := range e {
+		out[i] = x
+	}
+	return out
+}
+
+// documentError is the error of document index of a file.
+func documentError(name string, line, index int, err error) *InputError {
+	return &InputError{File: name, Line: line, Err: fmt.Errorf("document %d: %w", index, err)}
+}
+
 // ExpandPaths turns command-line PATH arguments into file names: files as
 // given, directories walked recursively for *.yaml, *.yml and *.json (in
 // lexical order), "-" kept for standard input.
@@ -123,8 +151,16 @@ var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 // and the apiserver would: a stream that starts with '{' is a stream of JSON
 // values, decoded directly (as apimachinery's YAML-or-JSON decoder does);
 // anything else is a YAML stream split at "---" lines and read as YAML 1.1
-// (sigs.k8s.io/yaml). List documents are expanded. Errors name the file
-// and, where known, the line.
+// (sigs.k8s.io/yaml). List documents are expanded.
+//
+// A document that cannot be decoded, or that is not a mapping (nor a List
+// item that is one), is not returned: it keeps its number, and its error
+// (naming the file, the line where known and the document: "f.yaml:7:
+// document 1: expected a mapping, got an array") is returned in an
+// InputErrors beside every document that could be read. A stream that
+// cannot be split into documents (a JSON stream broken after its first
+// value) is one *InputError and no documents. Every returned Document has
+// an Object.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
 	return readDocuments(name, data, true)
 }
@@ -136,15 +172,34 @@ func readDocumentsExact(name string, data []byte) ([]Document, error) {
 	return readDocuments(name, data, false)
 }
 
+// docReader collects the documents of one file and their errors.
+type docReader struct {
+	name string
+	docs []Document
+	errs InputErrors
+	// index is the number of the next document.
+	index int
+}
+
+func (r *docReader) result() ([]Document, error) {
+	if len(r.errs) > 0 {
+		return r.docs, r.errs
+	}
+	return r.docs, nil
+}
+
+func (r *docReader) fail(line int, err error) {
+	r.errs = append(r.errs, documentError(r.name, line, r.index, err))
+	r.index++
+}
+
 func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
-	var docs []Document
+	r := &docReader{name: name}
 	chunks := []chunk(nil)
 	trimmed := bytes.TrimLeftFunc(data, unicode.IsSpace)
 	if bytes.HasPrefix(trimmed, []byte("{")) {
-		if fast {
-			if docs, ok := fastJSONStream(name, data); ok {
-				return docs, nil
-			}
+		if fast && fastJSONStream(r, data) {
+			return r.result()
 		}
 		js, rest, restLine, err := splitJSON(data)
 		switch {
@@ -166,10 +221,9 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 		js := c.data
 		if fast {
 			if d, ok := fastChunk(c); ok {
-				if d.skip {
-					continue
+				if !d.skip {
+					r.add(c.line, d.json, d.value, true)
 				}
-				docs = appendExpanded(docs, name, c.line, d.json, d.value, true)
 				continue
 			}
 		}
@@ -177,7 +231,8 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 			var err error
 			js, err = yaml.YAMLToJSON(c.data)
 			if err != nil {
-				return nil, &InputError{File: name, Line: yamlErrorLine(err, c.line), Err: err}
+				r.fail(yamlErrorLine(err, c.line), err)
+				continue
 			}
 		}
 		t := bytes.TrimSpace(js)
@@ -186,11 +241,12 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 		}
 		var v any
 		if err := kjson.Unmarshal(js, &v); err != nil {
-			return nil, &InputError{File: name, Line: c.line, Err: err}
+			r.fail(c.line, err)
+			continue
 		}
-		docs = appendExpanded(docs, name, c.line, js, v, false)
+		r.add(c.line, js, v, false)
 	}
-	return docs, nil
+	return r.result()
 }
 
 // splitJSON reads a stream of JSON values. On error it returns the values
@@ -276,25 +332,54 @@ func yamlErrorLine(err error, start int) int {
 	return start + n - 1
 }
 
-// appendExpanded appends the document (js, v), or the items of a List
+// add adds the document (js, v) starting at line, or the items of a List
 // document. plain says whether v is exactly jsonfast's decoding of js; the
-// items of a List are re-encoded and never count as plain.
-func appendExpanded(docs []Document, name string, line int, js []byte, v any, plain bool) []Document {
-	obj, _ := v.(map[string]any)
-	if obj != nil {
-		if kind, _ := obj["kind"].(string); strings.HasSuffix(kind, "List") {
-			if items, ok := obj["items"].([]any); ok {
-				for _, it := range items {
-					b, err := kjson.Marshal(it)
-					if err != nil {
-						continue
-					}
-					m, _ := it.(map[string]any)
-					docs = append(docs, Document{File: name, Index: len(docs), Line: line, JSON: b, Object: m, Value: it})
+// items of a List are re-encoded and never count as plain. A document or
+// item that is not a mapping is an error.
+func (r *docReader) add(line int, js []byte, v any, plain bool) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		r.fail(line, fmt.Errorf("expected a mapping, got %s", jsonKind(v)))
+		return
+	}
+	if kind, _ := obj["kind"].(string); strings.HasSuffix(kind, "List") {
+		if items, ok := obj["items"].([]any); ok {
+			for i, it := range items {
+				m, ok := it.(map[string]any)
+				if !ok {
+					r.fail(line, fmt.Errorf("items[%d]: expected a mapping, got %s", i, jsonKind(it)))
+					continue
 				}
-				return docs
+				b, err := kjson.Marshal(m)
+				if err != nil {
+					r.fail(line, fmt.Errorf("items[%d]: %w", i, err))
+					continue
+				}
+				r.docs = append(r.docs, Document{File: r.name, Index: r.index, Line: line, JSON: b, Object: m, Value: m})
+				r.index++
 			}
+			return
 		}
 	}
-	return append(docs, Document{File: name, Index: len(docs), Line: line, JSON: js, Object: obj, Value: v, plain: plain})
+	r.docs = append(r.docs, Document{File: r.name, Index: r.index, Line: line, JSON: js, Object: obj, Value: v, plain: plain})
+	r.index++
+}
+
+// jsonKind names the JSON type of v as the contract's messages do.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case int64, float64, json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a mapping"
+	}
+	return fmt.Sprintf("%T", v)
 }

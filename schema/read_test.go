@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,13 +77,74 @@ func TestReadDocumentsErrorNamesFileAndLine(t *testing.T) {
 	}
 }
 
+// TestReadDocumentsNotAMapping: documents and List items that are not
+// mappings are errors naming the file, the line and the document, as the
+// apiserver code's reader (the conformance oracle) reports them, and the
+// other documents are still read (../shared/findings/hostile/05*).
 func TestReadDocumentsNotAMapping(t *testing.T) {
-	docs, err := ReadDocuments("f.yaml", []byte("- 1\n- 2\n"))
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name, in string
+		want     []string // errors
+		docs     []int    // indices of the documents read
+	}{
+		{"seq.yaml", "- 1\n- 2\n", []string{"seq.yaml:1: document 0: expected a mapping, got an array"}, nil},
+		{"05.yaml", "kind: A\n---\n- 1\n---\nkind: C\n", []string{"05.yaml:3: document 1: expected a mapping, got an array"}, []int{0, 2}},
+		{"scalar.yaml", "a: 1\n---\nhello\n---\n3\n---\ntrue\n", []string{
+			"scalar.yaml:3: document 1: expected a mapping, got a string",
+			"scalar.yaml:5: document 2: expected a mapping, got a number",
+			"scalar.yaml:7: document 3: expected a mapping, got a boolean",
+		}, []int{0}},
+		{"05b.json", `{"kind":"A"} trailing`, []string{"05b.json:1: document 1: expected a mapping, got a string"}, []int{0}},
+		{"arr.json", "{\"kind\":\"A\"}\n[1]\n", []string{"arr.json:2: document 1: expected a mapping, got an array"}, []int{0}},
+		{"05c.yaml", "kind: List\napiVersion: v1\nitems:\n- kind: A\n- 42\n- null\n- kind: B\n", []string{
+			"05c.yaml:1: document 1: items[1]: expected a mapping, got a number",
+			"05c.yaml:1: document 2: items[2]: expected a mapping, got null",
+		}, []int{0, 3}},
+	} {
+		for _, read := range []func(string, []byte) ([]Document, error){ReadDocuments, readDocumentsExact} {
+			docs, err := read(tc.name, []byte(tc.in))
+			var errs InputErrors
+			if !errors.As(err, &errs) {
+				t.Fatalf("%s: error %v is not InputErrors", tc.name, err)
+			}
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("%s: errors\n%s\nwant\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+			var idx []int
+			for _, d := range docs {
+				if d.Object == nil {
+					t.Errorf("%s: document %d has no Object", tc.name, d.Index)
+				}
+				idx = append(idx, d.Index)
+			}
+			if fmt.Sprint(idx) != fmt.Sprint(tc.docs) {
+				t.Errorf("%s: documents %v, want %v", tc.name, idx, tc.docs)
+			}
+		}
 	}
-	if len(docs) != 1 || docs[0].Object != nil {
-		t.Fatalf("got %+v, want one document without Object", docs)
+}
+
+// TestReadDocumentsBadDocumentKeepsTheOthers: an unparsable document is
+// reported with its number and the rest of the file is still read
+// (../shared/findings/hostile/04*), as the apiserver code's reader does.
+func TestReadDocumentsBadDocumentKeepsTheOthers(t *testing.T) {
+	in := "kind: A\nmetadata:\n  name: a\n---\nkind: A\nmetadata:\n  name: b\n  bad: [\n---\nkind: A\nmetadata:\n  name: c\n"
+	docs, err := ReadDocuments("04.yaml", []byte(in))
+	if err == nil || err.Error() != "04.yaml:8: document 1: yaml: line 4: did not find expected node content" {
+		t.Errorf("error %v", err)
+	}
+	if len(docs) != 2 || docs[0].Index != 0 || docs[1].Index != 2 || docs[1].Line != 10 {
+		t.Fatalf("documents %+v, want 0 and 2", docs)
+	}
+	// A directive the YAML 1.1 reader refuses: the directive's document
+	// only.
+	docs, err = ReadDocuments("04c.yaml", []byte("%YAML 1.2\n---\nkind: A\n"))
+	if err == nil || err.Error() != "04c.yaml:1: document 0: yaml: found incompatible YAML document" || len(docs) != 1 || docs[0].Index != 1 {
+		t.Errorf("got %+v, %v", docs, err)
 	}
 }
 
@@ -91,11 +153,11 @@ func FuzzReadDocuments(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		docs, err := ReadDocuments("fuzz.yaml", data)
-		if err != nil {
-			return
-		}
+		docs, _ := ReadDocuments("fuzz.yaml", data)
 		for _, d := range docs {
+			if d.Object == nil {
+				t.Fatalf("document %d has no Object", d.Index)
+			}
 			if d.Line < 1 {
 				t.Fatalf("document %d has line %d", d.Index, d.Line)
 			}

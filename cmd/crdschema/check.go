@@ -65,11 +65,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	inputErr := false
 	for _, f := range files {
-		docs, err := schema.ReadFile(f, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		docs, ok := readInput(f, stdin, stderr)
+		if !ok {
 			inputErr = true
-			continue
 		}
 		for _, d := range docs {
 			if o.skipNonCRDs {
@@ -129,9 +127,6 @@ func nonCRDReason(obj map[string]any) string {
 // the document's JSON line and its errors, sorted.
 func checkDocument(d schema.Document) (checkResult, field.ErrorList, error) {
 	r := checkResult{File: d.File, Document: d.Index, Line: d.Line}
-	if d.Object == nil {
-		return r, nil, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d is not a mapping", d.Index)}
-	}
 	var errs field.ErrorList
 	if schema.IsCRD(d.Object) {
 		crd, err := schema.DecodeCRDDocument(d)

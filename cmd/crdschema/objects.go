@@ -88,12 +88,11 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	var docs []schema.Document
 	inputErr := false
 	for _, f := range files {
-		ds, err := schema.ReadFile(f, stdin)
-		if err != nil {
-			// Reported, and exit 2, but the readable objects still go on.
-			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		// Unreadable parts are reported, and exit 2, but the readable
+		// objects still go on.
+		ds, ok := readInput(f, stdin, stderr)
+		if !ok {
 			inputErr = true
-			continue
 		}
 		docs = append(docs, ds...)
 	}
@@ -104,20 +103,26 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	// among the objects, and those CRD documents are definitions, not
 	// objects to process.
 	crdsFromObjects := len(o.crds) == 0 && !o.schemaSet
+	// A CRD document that cannot be read or decoded is reported (exit 2)
+	// and the other CRDs still route objects.
+	crdsOK := true
 	switch {
 	case o.schemaSet:
 		bare, err = loadBareSchema(o.schema, stdin)
 	case crdsFromObjects:
-		crds, err = crdsAmong(docs)
-		if err == nil && len(crds) == 0 && !o.skipUnknownKinds {
+		crds, crdsOK = crdsAmong(docs, stderr)
+		if len(crds) == 0 && !o.skipUnknownKinds {
 			err = errors.New("no --crd or --schema given, and no CustomResourceDefinition among OBJECTS")
 		}
 	default:
-		crds, err = loadCRDs(o.crds, stdin)
+		crds, crdsOK, err = loadCRDs(o.crds, stdin, stderr)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		reportError(stderr, err)
 		return 2
+	}
+	if !crdsOK {
+		inputErr = true
 	}
 
 	status := 0
@@ -125,7 +130,7 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	for _, d := range docs {
 		kind, name := documentKindName(d.Object)
 		oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
-		if d.Object != nil && (crdsFromObjects || o.skipUnknownKinds) && schema.IsCRD(d.Object) {
+		if (crdsFromObjects || o.skipUnknownKinds) && schema.IsCRD(d.Object) {
 			oc.skipped = "CustomResourceDefinition: a definition, not an object"
 			if err := p.print(oc, skippedLine(oc)); err != nil {
 				fmt.Fprintf(stderr, "crdschema: %v\n", err)
@@ -134,9 +139,7 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			continue
 		}
 		var r result
-		if d.Object == nil {
-			r.errs = field.ErrorList{field.Invalid(field.NewPath(""), nil, "object is not a mapping")}
-		} else {
+		{
 			t := bare
 			var routeErr *field.Error
 			if t == nil {
@@ -223,7 +226,7 @@ func loadBareSchema(path string, stdin io.Reader) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(docs) != 1 || docs[0].Object == nil {
+	if len(docs) != 1 {
 		return nil, &schema.InputError{File: path, Err: errors.New("--schema needs exactly one schema document")}
 	}
 	p := &schema.Props{}
@@ -235,43 +238,67 @@ func loadBareSchema(path string, stdin io.Reader) (*target, error) {
 	return t, nil
 }
 
-func loadCRDs(paths []string, stdin io.Reader) ([]*crdEntry, error) {
+// loadCRDs reads the CRDs of the --crd paths. A document that cannot be
+// read or decoded is reported on stderr (ok false) and the other CRDs are
+// still loaded; err is a path that cannot be expanded.
+func loadCRDs(paths []string, stdin io.Reader, stderr io.Writer) (out []*crdEntry, ok bool, err error) {
 	files, err := schema.ExpandPaths(paths)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var out []*crdEntry
+	ok = true
 	for _, f := range files {
-		docs, err := schema.ReadFile(f, stdin)
-		if err != nil {
-			return nil, err
-		}
-		es, err := crdsAmong(docs)
-		if err != nil {
-			return nil, err
-		}
+		docs, readOK := readInput(f, stdin, stderr)
+		es, decodeOK := crdsAmong(docs, stderr)
+		ok = ok && readOK && decodeOK
 		out = append(out, es...)
 	}
-	return out, nil
+	return out, ok, nil
 }
 
 // crdsAmong decodes and checks the CRD documents among docs; the other
-// documents are ignored.
-func crdsAmong(docs []schema.Document) ([]*crdEntry, error) {
-	var out []*crdEntry
+// documents are ignored. A CRD that cannot be decoded is reported on stderr
+// (ok false) and left out.
+func crdsAmong(docs []schema.Document, stderr io.Writer) (out []*crdEntry, ok bool) {
+	ok = true
 	for _, d := range docs {
-		if d.Object == nil || !schema.IsCRD(d.Object) {
+		if !schema.IsCRD(d.Object) {
 			continue
 		}
 		crd, err := schema.DecodeCRDDocument(d)
 		if err != nil {
-			return nil, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)}
+			reportError(stderr, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)})
+			ok = false
+			continue
 		}
 		errs := check.CRD(crd)
 		check.SortErrors(errs)
 		out = append(out, &crdEntry{crd: crd, rejected: errs, targets: map[string]*target{}})
 	}
-	return out, nil
+	return out, ok
+}
+
+// readInput reads the documents of one file, reporting on stderr each
+// part that cannot be read; ok is false when there was one.
+func readInput(f string, stdin io.Reader, stderr io.Writer) (docs []schema.Document, ok bool) {
+	docs, err := schema.ReadFile(f, stdin)
+	if err == nil {
+		return docs, true
+	}
+	reportError(stderr, err)
+	return docs, false
+}
+
+// reportError writes err on stderr, one line per unreadable document.
+func reportError(stderr io.Writer, err error) {
+	var errs schema.InputErrors
+	if errors.As(err, &errs) {
+		for _, e := range errs {
+			fmt.Fprintf(stderr, "crdschema: %v\n", e)
+		}
+		return
+	}
+	fmt.Fprintf(stderr, "crdschema: %v\n", err)
 }
 
 // typeMetaError checks the object's kind and apiVersion as the apiserver's
