@@ -139,32 +139,30 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			continue
 		}
 		var r result
-		{
-			t := bare
-			var routeErr *field.Error
-			if t == nil {
-				t, routeErr = route(crds, d.Object)
-				if routeErr != nil && o.skipUnknownKinds {
-					if reason := unknownKind(crds, d.Object); reason != "" {
-						oc.skipped = reason
-						if err := p.print(oc, skippedLine(oc)); err != nil {
-							fmt.Fprintf(stderr, "crdschema: %v\n", err)
-							return 2
-						}
-						continue
+		t := bare
+		var routeErr *field.Error
+		if t == nil {
+			t, routeErr = route(crds, d.Object)
+			if routeErr != nil && o.skipUnknownKinds {
+				if reason := unknownKind(crds, d.Object); reason != "" {
+					oc.skipped = reason
+					if err := p.print(oc, skippedLine(oc)); err != nil {
+						fmt.Fprintf(stderr, "crdschema: %v\n", err)
+						return 2
 					}
+					continue
 				}
 			}
-			if routeErr == nil && len(t.rejected) > 0 {
-				routeErr = notFound("kind", fmt.Sprintf("the schema would be rejected (%d errors, first: %s)", len(t.rejected), t.rejected[0].Error()))
-			}
-			if routeErr != nil {
-				r.errs = field.ErrorList{routeErr}
-			} else {
-				r = runVerb(verb, t, d)
-				if o.strict {
-					r = strictResult(r, d)
-				}
+		}
+		if routeErr == nil && len(t.rejected) > 0 {
+			routeErr = notFound("kind", fmt.Sprintf("the schema would be rejected (%d errors, first: %s)", len(t.rejected), t.rejected[0].Error()))
+		}
+		if routeErr != nil {
+			r.errs = field.ErrorList{routeErr}
+		} else {
+			r = runVerb(verb, t, d)
+			if o.strict {
+				r = strictResult(r, d)
 			}
 		}
 		if len(r.errs) > 0 {
