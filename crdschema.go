@@ -2,14 +2,15 @@ package crdschema
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 	"sync"
 
+	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -19,6 +20,7 @@ import (
 // schemas, built on first use. A CRD is safe for concurrent use.
 type CRD struct {
 	crd *schema.CRD
+	pos Position
 
 	checkOnce sync.Once
 	errs      field.ErrorList
@@ -29,42 +31,45 @@ type CRD struct {
 
 // LoadCRD reads a CustomResourceDefinition (apiextensions.k8s.io/v1 or
 // v1beta1) from YAML or JSON, as kubectl reads it. data must hold exactly
-// one CRD document (a List holding one counts); other documents are an
-// error.
+// one document, a CRD (a List holding one counts); a document that is not
+// a CRD is a *NotCRDError. For inputs with many documents, see LoadCRDs.
 func LoadCRD(data []byte) (*CRD, error) {
-	docs, err := schema.ReadDocuments("crd", data)
+	docs, err := ReadDocuments("crd", data)
 	if err != nil {
 		return nil, err
 	}
-	var found *schema.Document
-	for i := range docs {
-		d := &docs[i]
-		if d.Object == nil || !schema.IsCRD(d.Object) {
-			return nil, fmt.Errorf("document %d is not a CustomResourceDefinition", d.Index)
-		}
-		if found != nil {
-			return nil, errors.New("more than one CustomResourceDefinition")
-		}
-		found = d
-	}
-	if found == nil {
+	switch len(docs) {
+	case 0:
 		return nil, errors.New("no CustomResourceDefinition")
+	case 1:
+		return docs[0].CRD()
 	}
-	crd, err := schema.DecodeCRDDocument(*found)
-	if err != nil {
-		return nil, fmt.Errorf("cannot decode CustomResourceDefinition: %w", err)
+	for i := range docs {
+		if _, err := docs[i].CRD(); err != nil {
+			return nil, err
+		}
 	}
-	return NewCRD(crd), nil
+	return nil, errors.New("more than one CustomResourceDefinition")
 }
 
-// NewCRD wraps a parsed CRD. The CRD must not be changed afterwards. It is
-// checked on the first call of Errors.
+// NewCRD wraps a CRD in the internal form (as package schema decodes it).
+// The CRD must not be changed afterwards. It is checked on the first call
+// of Errors.
 func NewCRD(crd *schema.CRD) *CRD {
 	return &CRD{crd: crd, versions: map[string]*Schema{}}
 }
 
 // Name is the CRD's metadata.name.
 func (c *CRD) Name() string { return c.crd.Metadata.Name }
+
+// GroupKind is the group and kind of the CRD's custom resources.
+func (c *CRD) GroupKind() kschema.GroupKind {
+	return kschema.GroupKind{Group: c.crd.Spec.Group, Kind: c.crd.Spec.Names.Kind}
+}
+
+// Position is where the CRD was read (LoadCRDs, Document.CRD); zero for
+// NewCRD.
+func (c *CRD) Position() Position { return c.pos }
 
 // Internal returns the CRD in the apiserver's internal form. Treat it as
 // read-only.
@@ -76,7 +81,7 @@ func (c *CRD) Internal() *schema.CRD { return c.crd }
 func (c *CRD) Errors() field.ErrorList {
 	c.checkOnce.Do(func() {
 		c.errs = check.CRD(c.crd)
-		check.SortErrors(c.errs)
+		errorsort.Sort(c.errs)
 	})
 	if len(c.errs) == 0 {
 		return nil
@@ -84,41 +89,53 @@ func (c *CRD) Errors() field.ErrorList {
 	return append(field.ErrorList(nil), c.errs...)
 }
 
-// Versions returns the names of the served versions, in the CRD's order.
-func (c *CRD) Versions() []string {
-	var out []string
+// ServedVersions returns the names of the served versions, highest priority
+// first, as the apiserver lists them in discovery (the first is the
+// group's preferred version).
+func (c *CRD) ServedVersions() []string { return c.crd.ServedVersions() }
+
+// StorageVersion returns the name of the version objects are stored as
+// (storage: true); "" when the CRD marks none.
+func (c *CRD) StorageVersion() string {
 	for _, v := range c.crd.Spec.Versions {
-		if v.Served {
-			out = append(out, v.Name)
+		if v.Storage {
+			return v.Name
 		}
 	}
-	return out
+	return ""
 }
 
-// Version returns the compiled schema of the named version. It fails when
-// the CRD does not define or does not serve that version, or when the
-// version's schema cannot be built at all; it does not fail because of
-// other CRD errors (see Errors).
+// Version returns the compiled schema of a served version: what a request
+// for it is pruned, defaulted and validated with. It fails with a
+// *NotServedError when the CRD does not serve (or define) that version,
+// and with a *RejectedError when the version's schema cannot be compiled
+// at all; it does not fail because of other CRD errors (see Errors).
 func (c *CRD) Version(name string) (*Schema, error) {
+	served, defined := c.serves(name)
+	if !served {
+		return nil, &NotServedError{CRD: c.Name(), APIVersion: name, Kind: c.crd.Spec.Names.Kind, Version: name, Defined: defined, Served: c.ServedVersions()}
+	}
+	return c.AnyVersion(name)
+}
+
+// AnyVersion is Version for any version the CRD defines, served or not:
+// objects stored under a version that is no longer served are still read
+// with its schema. It fails with a *NotServedError (Defined false) when the
+// CRD does not define the version.
+func (c *CRD) AnyVersion(name string) (*Schema, error) {
+	if _, defined := c.serves(name); !defined {
+		return nil, &NotServedError{CRD: c.Name(), APIVersion: name, Kind: c.crd.Spec.Names.Kind, Version: name, Served: c.ServedVersions()}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.versions[name]; ok {
 		return s, nil
 	}
-	served := false
-	for _, v := range c.crd.Spec.Versions {
-		if v.Name == name && v.Served {
-			served = true
-		}
-	}
-	if !served {
-		return nil, fmt.Errorf("CustomResourceDefinition %q does not serve version %q", c.Name(), name)
-	}
 	s, err := compile(c.crd.SchemaFor(name), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields)
 	if err != nil {
-		return nil, err
+		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
-	s.group, s.version, s.kind = c.crd.Spec.Group, name, c.crd.Spec.Names.Kind
+	s.crd, s.version, s.rootPath = c, name, c.schemaPath(name)
 	s.namespaced = c.crd.Spec.Scope != "Cluster"
 	if sub := c.crd.SubresourcesFor(name); sub != nil {
 		s.scale = sub.Scale
@@ -128,6 +145,27 @@ func (c *CRD) Version(name string) (*Schema, error) {
 	return s, nil
 }
 
+// serves reports whether the CRD serves and whether it defines a version.
+func (c *CRD) serves(name string) (served, defined bool) {
+	for _, v := range c.crd.Spec.Versions {
+		if v.Name == name {
+			return v.Served, true
+		}
+	}
+	return false, false
+}
+
+// schemaPath is where the apiserver's errors place a version's schema in
+// the internal form: the version's own, or the one shared by all versions.
+func (c *CRD) schemaPath(name string) *field.Path {
+	for i, v := range c.crd.Spec.Versions {
+		if v.Name == name && v.Schema != nil {
+			return field.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
+		}
+	}
+	return field.NewPath("spec", "validation", "openAPIV3Schema")
+}
+
 // Schema is the compiled schema of one CRD version, or of a bare schema
 // treated as a resource root. It is immutable and safe for concurrent use
 // by any number of goroutines.
@@ -135,13 +173,20 @@ type Schema struct {
 	props *schema.Props
 	s     *structural.Schema
 
-	// set for CRD versions
-	group, version, kind  string
+	// crd and version are set for CRD versions; rootPath is where the
+	// schema's root sits in the CRD (nil for a bare schema).
+	crd      *CRD
+	version  string
+	rootPath *field.Path
+
 	preserveUnknownFields bool
 	namespaced            bool
 	scale                 *schema.Scale
 	// status is set when the version has the status subresource.
 	status bool
+
+	checkOnce sync.Once
+	errs      field.ErrorList
 
 	v *validators
 }
@@ -149,26 +194,31 @@ type Schema struct {
 // CompileSchema compiles a bare OpenAPI v3 schema, to be applied to objects
 // as the schema of a resource root (their apiVersion, kind and metadata are
 // kept and handled as the apiserver handles them). p must not be changed
-// afterwards.
+// afterwards. A schema that cannot be compiled at all ($ref, items as an
+// array, …) is a *RejectedError; one that compiles may still be one the
+// apiserver would reject: see Schema.Errors.
 func CompileSchema(p *schema.Props) (*Schema, error) {
-	return compile(p, false)
+	s, err := compile(p, false)
+	if err != nil {
+		errs := check.Schema(p)
+		errorsort.Sort(errs)
+		return nil, &RejectedError{Errors: errs}
+	}
+	return s, nil
 }
 
 // ParseSchema reads a bare OpenAPI v3 schema from one YAML or JSON document
-// and compiles it with CompileSchema.
+// and compiles it with CompileSchema. Like CompileSchema it compiles
+// schemas the apiserver would reject: check Schema.Errors.
 func ParseSchema(data []byte) (*Schema, error) {
-	docs, err := schema.ReadDocuments("schema", data)
+	docs, err := ReadDocuments("schema", data)
 	if err != nil {
 		return nil, err
 	}
 	if len(docs) != 1 || docs[0].Object == nil {
 		return nil, errors.New("a schema is exactly one mapping document")
 	}
-	p := &schema.Props{}
-	if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
-		return nil, fmt.Errorf("cannot decode schema: %w", err)
-	}
-	return compile(p, false)
+	return docs[0].Schema()
 }
 
 func compile(p *schema.Props, preserveUnknownFields bool) (*Schema, error) {
@@ -177,6 +227,41 @@ func compile(p *schema.Props, preserveUnknownFields bool) (*Schema, error) {
 		return nil, err
 	}
 	return &Schema{props: p, s: s, preserveUnknownFields: preserveUnknownFields, namespaced: true, v: newValidators(s, preserveUnknownFields)}, nil
+}
+
+// Errors returns the errors the apiserver would report for the schema,
+// sorted; nil when it would accept it. For a bare schema these are the
+// errors of a minimal CRD holding it, with paths relative to the schema
+// root (what `crdschema check` reports for a schema document); for a CRD
+// version, the CRD's errors (CRD.Errors), as a rejected CRD serves no
+// version. The caller may change the returned list.
+func (s *Schema) Errors() field.ErrorList {
+	if s.crd != nil {
+		return s.crd.Errors()
+	}
+	s.checkOnce.Do(func() {
+		s.errs = check.Schema(s.props)
+		errorsort.Sort(s.errs)
+	})
+	if len(s.errs) == 0 {
+		return nil
+	}
+	return append(field.ErrorList(nil), s.errs...)
+}
+
+// StructuralErrors returns only the errors of the structural-schema rules
+// (the apiserver's NonStructuralSchema condition: types specified, logical
+// junctors carrying only value validations, metadata restricted to name
+// and generateName, …), sorted; nil for a structural schema. Paths are
+// relative to the schema root for a bare schema and inside the CRD for a
+// CRD version.
+func (s *Schema) StructuralErrors() field.ErrorList {
+	errs := structural.Validate(s.rootPath, s.s)
+	errorsort.Sort(errs)
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
 }
 
 // Structural returns the structural model the schema was compiled to (nil
@@ -208,32 +293,52 @@ type Result struct {
 // what the response shows: the stored object read back through the
 // defaulting storage codec (a .status whose schema has a default
 // reappears defaulted). obj is not changed.
+//
+// The steps are the create path of the apiserver's custom resource
+// handler: decode (s.coerce), default (s.applyDefaults), prepare
+// (s.prepareForCreate), validate (s.validate, the registry strategy's
+// create validation, where CEL rule evaluation joins the value
+// validation), read back. An update takes the same decode and default
+// steps for the new object and validates it against the old one; it is a
+// sibling of Apply taking the old object as well.
 func (s *Schema) Apply(obj map[string]any) Result {
-	return s.ApplyInPlace(deepCopyMap(obj))
+	return s.apply(deepCopyMap(obj))
 }
 
-// ApplyInPlace is Apply working on obj itself: obj is changed, and
-// Result.Object is obj or nil. Use it to save a copy when obj is yours.
-func (s *Schema) ApplyInPlace(obj map[string]any) Result {
-	var r Result
+// apply is Apply on an object of its own, changed in place.
+func (s *Schema) apply(obj map[string]any) Result {
 	if obj == nil {
 		obj = map[string]any{}
 	}
 	pruned, rejected := s.coerce(obj)
 	if len(rejected) > 0 {
-		check.SortErrors(rejected)
+		errorsort.Sort(rejected)
 		return Result{Pruned: []string{}, Errors: rejected}
 	}
-	r.Pruned = sortedUnique(pruned)
+	r := Result{Object: obj, Pruned: sortedUnique(pruned)}
 	s.applyDefaults(obj)
 	dropped := s.prepareForCreate(obj)
-	r.Object = obj
 	r.Errors = s.validate(obj)
-	check.SortErrors(r.Errors)
+	errorsort.Sort(r.Errors)
 	if dropped {
 		s.readBack(obj)
 	}
 	return r
+}
+
+// ApplyJSON is Apply for one object given as a request body: JSON (or
+// YAML), decoded as the apiserver decodes a request (integers as int64).
+// It saves Apply's copy of the object, as the decoded object is the
+// Result's. It fails when data is not exactly one mapping document.
+func (s *Schema) ApplyJSON(data []byte) (Result, error) {
+	docs, err := schema.ReadDocuments("object", data)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(docs) != 1 || docs[0].Object == nil {
+		return Result{}, errors.New("the object is not exactly one mapping document")
+	}
+	return s.apply(docs[0].Object), nil
 }
 
 // Prune drops what the schema does not specify, as the apiserver does when
@@ -249,7 +354,7 @@ func (s *Schema) Prune(obj map[string]any) Result {
 	}
 	pruned, errs := s.pruneAndCoerce(obj)
 	if len(errs) > 0 {
-		check.SortErrors(errs)
+		errorsort.Sort(errs)
 		return Result{Pruned: []string{}, Errors: errs}
 	}
 	return Result{Object: obj, Pruned: sortedUnique(pruned)}
@@ -274,7 +379,7 @@ func (s *Schema) Default(obj map[string]any) Result {
 // obj is not changed.
 func (s *Schema) Validate(obj map[string]any) field.ErrorList {
 	errs := s.validate(obj)
-	check.SortErrors(errs)
+	errorsort.Sort(errs)
 	return errs
 }
 

@@ -41,7 +41,7 @@ func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
 		if errs := c.Errors(); len(errs) > 0 {
 			t.Fatalf("%s: CRD has errors: %v", file, errs)
 		}
-		s, err = c.Version(c.Versions()[0])
+		s, err = c.Version(c.ServedVersions()[0])
 		if err != nil {
 			t.Fatal(err)
 		}

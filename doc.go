@@ -13,15 +13,32 @@
 //	crd, err := crdschema.LoadCRD(data) // one CRD document, YAML or JSON
 //	if err != nil { ... }
 //	if errs := crd.Errors(); len(errs) > 0 { ... } // kubectl create would fail
-//	s, err := crd.Version("v1")
+//	s, err := crd.Version("v1") // a served version; compiled once, then shared
 //	if err != nil { ... }
 //	r := s.Apply(obj) // obj is a map[string]any, left unchanged
 //	// r.Object: what the cluster would store (nil: the request is rejected)
 //	// r.Pruned: the unknown fields dropped, as the apiserver's warnings name them
 //	// r.Errors: what the apiserver would refuse the object for
 //
+// [Schema.ApplyJSON] takes a request body instead of a decoded object.
+//
+// Inputs with many documents (a repository's manifests) are read with
+// [ReadDocuments] (every document with its [Position]: file, index, line)
+// or [LoadCRDs] (only the CRDs); [Route] finds the served version an
+// object's apiVersion and kind select among several CRDs, as the
+// apiserver routes a request.
+//
 // A bare schema (no CRD around it) is compiled with [CompileSchema] or
-// [ParseSchema] and treated as the schema of a resource root.
+// [ParseSchema] and treated as the schema of a resource root. It compiles
+// even when the apiserver would reject it in a CRD: [Schema.Errors] says
+// why, [Schema.StructuralErrors] gives only the structural-schema rules.
+//
+// Errors callers act on are typed, to tell apart with errors.As:
+// [NotCRDError] (a document that is not a CRD), [NotServedError] (a
+// version the CRD does not serve; [CRD.AnyVersion] still reaches its
+// schema, for data stored under it), [RejectedError] (a CRD or schema the
+// apiserver would reject, which serves nothing) and [UnknownKindError] (no
+// CRD for an object's group and kind).
 //
 // [Schema.Apply] follows the apiserver's order for a create request with
 // fieldValidation=Warn:
@@ -46,8 +63,7 @@
 //     replica paths.
 //
 // [Schema.Prune], [Schema.Default] and [Schema.Validate] run the parts of
-// the pipeline on their own, as the command's prune, default and apply verbs
-// do.
+// the pipeline on their own, as the command's prune and default verbs do.
 //
 // CEL rules (x-kubernetes-validations) are NOT evaluated yet: they are
 // checked statically when a CRD is checked (rule present, message, reason,

@@ -9,8 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/check"
-	"github.com/crdschema/crdschema/schema"
+	crdschema "github.com/crdschema/crdschema"
 )
 
 // checkResult is one line of `check -o json`.
@@ -53,7 +52,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crdschema check: %v\n%s", err, verbUsage("check"))
 		return 2
 	}
-	files, err := schema.ExpandPaths(o.operands)
+	files, err := expandPaths(o.operands)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
@@ -71,7 +70,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		for _, d := range docs {
 			if o.skipNonCRDs {
-				if reason := nonCRDReason(d.Object); reason != "" {
+				if reason := nonCRDReason(&d); reason != "" {
 					kind, name := documentKindName(d.Object)
 					sr := skippedResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Skipped: reason}
 					oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name, skipped: reason}
@@ -111,8 +110,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // nonCRDReason says why check --skip-non-crds skips a document: it has a
 // string apiVersion and kind (so it is a Kubernetes object, not a bare
 // schema) and is not a CustomResourceDefinition. "" when it is checked.
-func nonCRDReason(obj map[string]any) string {
-	if obj == nil || schema.IsCRD(obj) {
+func nonCRDReason(d *crdschema.Document) string {
+	obj := d.Object
+	if d.IsCRD() {
 		return ""
 	}
 	apiVersion, ok1 := obj["apiVersion"].(string)
@@ -125,24 +125,29 @@ func nonCRDReason(obj map[string]any) string {
 
 // checkDocument checks one document: a CRD or a bare schema. It returns
 // the document's JSON line and its errors, sorted.
-func checkDocument(d schema.Document) (checkResult, field.ErrorList, error) {
+func checkDocument(d crdschema.Document) (checkResult, field.ErrorList, error) {
 	r := checkResult{File: d.File, Document: d.Index, Line: d.Line}
 	var errs field.ErrorList
-	if schema.IsCRD(d.Object) {
-		crd, err := schema.DecodeCRDDocument(d)
+	if d.IsCRD() {
+		crd, err := d.CRD()
 		if err != nil {
-			return r, nil, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)}
+			return r, nil, err
 		}
-		r.Kind, r.Name = "CustomResourceDefinition", crd.Metadata.Name
-		errs = check.CRD(crd)
+		r.Kind, r.Name = "CustomResourceDefinition", crd.Name()
+		errs = crd.Errors()
 	} else {
-		var p schema.Props
-		if err := schema.DecodeProps(d.JSON, &p); err != nil {
-			return r, nil, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode schema: %w", d.Index, err)}
+		s, err := d.Schema()
+		var rejected *crdschema.RejectedError
+		switch {
+		case errors.As(err, &rejected):
+			errs = rejected.Errors
+		case err != nil:
+			return r, nil, err
+		default:
+			errs = s.Errors()
 		}
 		r.Kind = "Schema"
-		errs = check.Schema(&p)
 	}
-	r.Errors = toJSONErrors(errs) // sorts errs
+	r.Errors = toJSONErrors(errs)
 	return r, errs, nil
 }

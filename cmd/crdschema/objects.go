@@ -5,25 +5,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/check"
+	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/schema"
 )
-
-// target is what an object is routed to: a served version of an accepted
-// CRD, or the bare schema given with --schema.
-type target struct {
-	crd     *schema.CRD // nil with --schema
-	version string
-	props   *schema.Props // the version's schema; nil when it has none
-	// rejected holds a bare schema's check errors: like a CRD that check
-	// rejects, such a schema would not be served, so it routes nothing.
-	rejected field.ErrorList
-}
 
 // result is what a verb makes of one object.
 type result struct {
@@ -44,13 +32,6 @@ type objectResult struct {
 	Object any         `json:"object"`
 	Pruned []string    `json:"pruned"`
 	Errors []jsonError `json:"errors"`
-}
-
-// crdEntry is one CRD given with --crd, with its check verdict.
-type crdEntry struct {
-	crd      *schema.CRD
-	rejected field.ErrorList
-	targets  map[string]*target // by version name, built lazily
 }
 
 func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -80,12 +61,12 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		return 2
 	}
 
-	files, err := schema.ExpandPaths(o.operands)
+	files, err := expandPaths(o.operands)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
 	}
-	var docs []schema.Document
+	var docs []crdschema.Document
 	inputErr := false
 	for _, f := range files {
 		// Unreadable parts are reported, and exit 2, but the readable
@@ -97,8 +78,9 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		docs = append(docs, ds...)
 	}
 
-	var crds []*crdEntry
-	var bare *target
+	var crds []*crdschema.CRD
+	var bare *crdschema.Schema
+	var bareErr error // a bare schema the apiserver would reject routes nothing
 	// crdsFromObjects: without --crd and --schema the CRDs are the ones
 	// among the objects, and those CRD documents are definitions, not
 	// objects to process.
@@ -108,7 +90,7 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	crdsOK := true
 	switch {
 	case o.schemaSet:
-		bare, err = loadBareSchema(o.schema, stdin)
+		bare, bareErr, err = loadBareSchema(o.schema, stdin)
 	case crdsFromObjects:
 		crds, crdsOK = crdsAmong(docs, stderr)
 		if len(crds) == 0 && !o.skipUnknownKinds {
@@ -130,7 +112,7 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	for _, d := range docs {
 		kind, name := documentKindName(d.Object)
 		oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
-		if (crdsFromObjects || o.skipUnknownKinds) && schema.IsCRD(d.Object) {
+		if (crdsFromObjects || o.skipUnknownKinds) && d.IsCRD() {
 			oc.skipped = "CustomResourceDefinition: a definition, not an object"
 			if err := p.print(oc, skippedLine(oc)); err != nil {
 				fmt.Fprintf(stderr, "crdschema: %v\n", err)
@@ -139,28 +121,22 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			continue
 		}
 		var r result
-		t := bare
-		var routeErr *field.Error
-		if t == nil {
-			t, routeErr = route(crds, d.Object)
-			if routeErr != nil && o.skipUnknownKinds {
-				if reason := unknownKind(crds, d.Object); reason != "" {
-					oc.skipped = reason
-					if err := p.print(oc, skippedLine(oc)); err != nil {
-						fmt.Fprintf(stderr, "crdschema: %v\n", err)
-						return 2
-					}
-					continue
+		s, routeErr := bare, bareErr
+		if s == nil && routeErr == nil {
+			s, routeErr = crdschema.Route(crds, d.Object)
+			if reason := unknownKind(routeErr); reason != "" && o.skipUnknownKinds {
+				oc.skipped = reason
+				if err := p.print(oc, skippedLine(oc)); err != nil {
+					fmt.Fprintf(stderr, "crdschema: %v\n", err)
+					return 2
 				}
+				continue
 			}
 		}
-		if routeErr == nil && len(t.rejected) > 0 {
-			routeErr = notFound("kind", fmt.Sprintf("the schema would be rejected (%d errors, first: %s)", len(t.rejected), t.rejected[0].Error()))
-		}
 		if routeErr != nil {
-			r.errs = field.ErrorList{routeErr}
+			r.errs = field.ErrorList{routingError(routeErr)}
 		} else {
-			r = runVerb(verb, t, d)
+			r = runVerb(verb, s, d)
 			if o.strict {
 				r = strictResult(r, d)
 			}
@@ -194,92 +170,88 @@ func skippedLine(oc outcome) skippedResult {
 }
 
 // unknownKind says why --skip-unknown-kinds skips an object that could not
-// be routed: it has a string apiVersion and kind, and no CRD given (accepted
-// or not) defines its group and kind. "" when the routing error stands: a
-// malformed apiVersion or kind, or a kind some CRD defines (in another
-// version, or in a CRD that would be rejected).
-func unknownKind(crds []*crdEntry, obj map[string]any) string {
-	if typeMetaError(obj) != nil {
+// be routed: no CRD given (accepted or not) defines its group and kind. ""
+// when the routing error stands: a malformed apiVersion or kind, or a kind
+// some CRD defines (in another version, or in a CRD that would be
+// rejected).
+func unknownKind(routeErr error) string {
+	var uk *crdschema.UnknownKindError
+	if !errors.As(routeErr, &uk) {
 		return ""
 	}
-	kind, apiVersion := obj["kind"].(string), obj["apiVersion"].(string)
-	group, _, ok := strings.Cut(apiVersion, "/")
-	if !ok {
-		group = ""
-	}
-	for _, e := range crds {
-		if e.crd.Spec.Group == group && e.crd.Spec.Names.Kind == kind {
-			return ""
-		}
-	}
-	gk := kind
-	if group != "" {
+	gk := uk.Kind
+	if group, _, ok := strings.Cut(uk.APIVersion, "/"); ok && group != "" {
 		gk += "." + group
 	}
 	return fmt.Sprintf("no CustomResourceDefinition given defines %s", gk)
 }
 
-func loadBareSchema(path string, stdin io.Reader) (*target, error) {
-	docs, err := schema.ReadFile(path, stdin)
+// loadBareSchema reads the schema given with --schema. A schema the
+// apiserver would reject is returned as rejected (a *RejectedError): it
+// routes no object.
+func loadBareSchema(path string, stdin io.Reader) (s *crdschema.Schema, rejected, err error) {
+	docs, err := readFile(path, stdin)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(docs) != 1 {
-		return nil, &schema.InputError{File: path, Err: errors.New("--schema needs exactly one schema document")}
+		return nil, nil, &schema.InputError{File: path, Err: errors.New("--schema needs exactly one schema document")}
 	}
-	p := &schema.Props{}
-	if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
-		return nil, &schema.InputError{File: path, Line: docs[0].Line, Err: fmt.Errorf("cannot decode schema: %w", err)}
+	s, err = docs[0].Schema()
+	var re *crdschema.RejectedError
+	switch {
+	case errors.As(err, &re):
+		return nil, re, nil
+	case err != nil:
+		return nil, nil, err
+	case len(s.Errors()) > 0:
+		return nil, &crdschema.RejectedError{Errors: s.Errors()}, nil
 	}
-	t := &target{props: p, rejected: check.Schema(p)}
-	check.SortErrors(t.rejected)
-	return t, nil
+	return s, nil, nil
 }
 
 // loadCRDs reads the CRDs of the --crd paths. A document that cannot be
 // read or decoded is reported on stderr (ok false) and the other CRDs are
 // still loaded; err is a path that cannot be expanded.
-func loadCRDs(paths []string, stdin io.Reader, stderr io.Writer) (out []*crdEntry, ok bool, err error) {
-	files, err := schema.ExpandPaths(paths)
+func loadCRDs(paths []string, stdin io.Reader, stderr io.Writer) (out []*crdschema.CRD, ok bool, err error) {
+	files, err := expandPaths(paths)
 	if err != nil {
 		return nil, false, err
 	}
 	ok = true
 	for _, f := range files {
 		docs, readOK := readInput(f, stdin, stderr)
-		es, decodeOK := crdsAmong(docs, stderr)
+		cs, decodeOK := crdsAmong(docs, stderr)
 		ok = ok && readOK && decodeOK
-		out = append(out, es...)
+		out = append(out, cs...)
 	}
 	return out, ok, nil
 }
 
-// crdsAmong decodes and checks the CRD documents among docs; the other
-// documents are ignored. A CRD that cannot be decoded is reported on stderr
-// (ok false) and left out.
-func crdsAmong(docs []schema.Document, stderr io.Writer) (out []*crdEntry, ok bool) {
+// crdsAmong decodes the CRD documents among docs; the other documents are
+// ignored. A CRD that cannot be decoded is reported on stderr (ok false)
+// and left out.
+func crdsAmong(docs []crdschema.Document, stderr io.Writer) (out []*crdschema.CRD, ok bool) {
 	ok = true
-	for _, d := range docs {
-		if !schema.IsCRD(d.Object) {
+	for i := range docs {
+		if !docs[i].IsCRD() {
 			continue
 		}
-		crd, err := schema.DecodeCRDDocument(d)
+		c, err := docs[i].CRD()
 		if err != nil {
-			reportError(stderr, &schema.InputError{File: d.File, Line: d.Line, Err: fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err)})
+			reportError(stderr, err)
 			ok = false
 			continue
 		}
-		errs := check.CRD(crd)
-		check.SortErrors(errs)
-		out = append(out, &crdEntry{crd: crd, rejected: errs, targets: map[string]*target{}})
+		out = append(out, c)
 	}
 	return out, ok
 }
 
 // readInput reads the documents of one file, reporting on stderr each
 // part that cannot be read; ok is false when there was one.
-func readInput(f string, stdin io.Reader, stderr io.Writer) (docs []schema.Document, ok bool) {
-	docs, err := schema.ReadFile(f, stdin)
+func readInput(f string, stdin io.Reader, stderr io.Writer) (docs []crdschema.Document, ok bool) {
+	docs, err := readFile(f, stdin)
 	if err == nil {
 		return docs, true
 	}
@@ -299,77 +271,19 @@ func reportError(stderr io.Writer, err error) {
 	fmt.Fprintf(stderr, "crdschema: %v\n", err)
 }
 
-// typeMetaError checks the object's kind and apiVersion as the apiserver's
-// decoder does before routing: both present, non-empty strings, the
-// apiVersion a group/version. (With a bare schema there is no routing; the
-// pipeline checks what the apiserver's decoder checks there.)
-func typeMetaError(obj map[string]any) *field.Error {
-	for _, name := range []string{"kind", "apiVersion"} {
-		v := obj[name]
-		str, isString := v.(string)
-		switch {
-		case v == nil || (isString && str == ""):
-			return field.Required(field.NewPath(name), "")
-		case !isString:
-			return field.Invalid(field.NewPath(name), v, "must be a string")
-		case name == "apiVersion" && strings.Count(str, "/") > 1:
-			return field.Invalid(field.NewPath(name), str, "unexpected GroupVersion string: "+str)
-		}
+// routingError is the contract's error for an object that reaches no
+// schema: the decoder's own field error, or NotFound at kind (no CRD takes
+// the kind, or it would be rejected) or apiVersion (the version is not
+// served).
+func routingError(err error) *field.Error {
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		return fe
 	}
-	return nil
-}
-
-// route finds the CRD version an object belongs to, or the routing error.
-func route(crds []*crdEntry, obj map[string]any) (*target, *field.Error) {
-	if err := typeMetaError(obj); err != nil {
-		return nil, err
+	at := "kind"
+	var ns *crdschema.NotServedError
+	if errors.As(err, &ns) {
+		at = "apiVersion"
 	}
-	kind, apiVersion := obj["kind"].(string), obj["apiVersion"].(string)
-	group, version, ok := strings.Cut(apiVersion, "/")
-	if !ok {
-		group, version = "", apiVersion
-	}
-	noMatch := fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)
-	var rejected *crdEntry
-	for _, e := range crds {
-		if e.crd.Spec.Group != group || e.crd.Spec.Names.Kind != kind {
-			continue
-		}
-		if len(e.rejected) > 0 {
-			if rejected == nil {
-				rejected = e
-			}
-			continue
-		}
-		var served []string
-		for _, v := range e.crd.Spec.Versions {
-			if v.Served {
-				served = append(served, v.Name)
-			}
-			if v.Name == version && v.Served {
-				return e.target(version), nil
-			}
-		}
-		sort.Strings(served)
-		return nil, notFound("apiVersion", fmt.Sprintf("%s: CustomResourceDefinition %q serves %s", noMatch, e.crd.Metadata.Name, strings.Join(served, ", ")))
-	}
-	if rejected != nil {
-		first := rejected.rejected[0]
-		return nil, notFound("kind", fmt.Sprintf("%s: CustomResourceDefinition %q would be rejected (%d errors, first: %s)", noMatch, rejected.crd.Metadata.Name, len(rejected.rejected), first.Error()))
-	}
-	return nil, notFound("kind", noMatch)
-}
-
-func notFound(path, detail string) *field.Error {
-	return &field.Error{Type: field.ErrorTypeNotFound, Field: path, BadValue: field.OmitValueType{}, Detail: detail}
-}
-
-// target returns the (one, shared) target of a served version.
-func (e *crdEntry) target(version string) *target {
-	t, ok := e.targets[version]
-	if !ok {
-		t = &target{crd: e.crd, version: version, props: e.crd.SchemaFor(version)}
-		e.targets[version] = t
-	}
-	return t
+	return &field.Error{Type: field.ErrorTypeNotFound, Field: at, BadValue: field.OmitValueType{}, Detail: err.Error()}
 }

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kjson "sigs.k8s.io/json"
 
-	"github.com/crdschema/crdschema/schema"
+	crdschema "github.com/crdschema/crdschema"
 )
 
 // strictResult turns a create's result into the apiserver's answer under
@@ -15,7 +15,7 @@ import (
 // or duplicate fields is rejected while decoding, with one error per field
 // and no object. A request already rejected while decoding (malformed
 // metadata) keeps that answer: the apiserver meets it first.
-func strictResult(r result, d schema.Document) result {
+func strictResult(r result, d crdschema.Document) result {
 	if r.object == nil && len(r.errs) > 0 {
 		return r
 	}
@@ -32,7 +32,7 @@ func strictResult(r result, d schema.Document) result {
 // duplicateFields finds the keys that occur twice in one JSON object of the
 // document, as the apiserver's strict JSON decoder reports them: the path of
 // the duplicated field, keys joined by "." and list indices as "[i]".
-func duplicateFields(d schema.Document) field.ErrorList {
+func duplicateFields(d crdschema.Document) field.ErrorList {
 	var v any
 	strictErrs, err := kjson.UnmarshalStrict(d.JSON, &v)
 	if err != nil {

@@ -224,7 +224,7 @@ func render(res map[string]result, raw []byte, benchtime string, count int, took
 		}
 	}
 	r.p("")
-	r.p("Prune: `prune.Prune` vs `pruning.PruneWithOptions` (full schema, resource root); PrunePaths: the same returning unknown-field paths. Default: `defaulting.DropNullsAndDefault` (one walk) vs `PruneNonNullableNullsWithoutDefaults` + `Default` (served schema, defaults pruned). Validate: `validation.Validator.Validate` vs `NewSchemaValidator` + `ValidateCustomResource` + `listtype.ValidateListSetsAndMaps`. Pipeline: per object from its JSON bytes, `schema.ReadDocuments` + `Schema.ApplyInPlace` vs `util/json.Unmarshal` + ObjectMeta round trip + prune with paths + drop nulls + embedded ObjectMeta coercion + default + create validation (ObjectMeta, values, embedded metadata, list types) — CEL left out on both sides.")
+	r.p("Prune: `prune.Prune` vs `pruning.PruneWithOptions` (full schema, resource root); PrunePaths: the same returning unknown-field paths. Default: `defaulting.DropNullsAndDefault` (one walk) vs `PruneNonNullableNullsWithoutDefaults` + `Default` (served schema, defaults pruned). Validate: `validation.Validator.Validate` vs `NewSchemaValidator` + `ValidateCustomResource` + `listtype.ValidateListSetsAndMaps`. Pipeline: per object from its JSON bytes, `Schema.ApplyJSON` vs `util/json.Unmarshal` + ObjectMeta round trip + prune with paths + drop nulls + embedded ObjectMeta coercion + default + create validation (ObjectMeta, values, embedded metadata, list types) — CEL left out on both sides.")
 	r.p("")
 
 	r.p("## Hostile: pruning a deep object with many unknown fields")
