@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -138,6 +139,15 @@ var _ = strings.Contains
 // agreeRead compares ReadDocuments with the exact reader on data.
 func agreeRead(t testing.TB, name string, data []byte) {
 	t.Helper()
+	if msg := readDisagreement(t, name, data); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// readDisagreement compares ReadDocuments with the exact reader on data
+// and says how they differ ("" when they agree).
+func readDisagreement(t testing.TB, name string, data []byte) string {
+	t.Helper()
 	in := string(data)
 	got, gerr := ReadDocuments(name, data)
 	if in != string(data) {
@@ -145,7 +155,7 @@ func agreeRead(t testing.TB, name string, data []byte) {
 	}
 	want, werr := readDocumentsExact(name, data)
 	if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
-		t.Fatalf("%s: error %v, exact reader: %v", name, gerr, werr)
+		return fmt.Sprintf("%s: error %v, exact reader: %v", name, gerr, werr)
 	}
 	for i := range got {
 		checkPlain(t, name, &got[i])
@@ -156,11 +166,28 @@ func agreeRead(t testing.TB, name string, data []byte) {
 	if !reflect.DeepEqual(got, want) {
 		for i := range min(len(got), len(want)) {
 			if !reflect.DeepEqual(got[i], want[i]) {
-				t.Fatalf("%s: document %d (-exact +fast):\n%s\njson:\n%s", name, i, cmp.Diff(want[i].Value, got[i].Value), cmp.Diff(string(want[i].JSON), string(got[i].JSON)))
+				return fmt.Sprintf("%s: document %d (-exact +fast):\n%s\njson:\n%s", name, i, cmp.Diff(want[i].Value, got[i].Value), cmp.Diff(string(want[i].JSON), string(got[i].JSON)))
 			}
 		}
-		t.Fatalf("%s: %d documents, exact reader %d", name, len(got), len(want))
+		return fmt.Sprintf("%s: %d documents, exact reader %d", name, len(got), len(want))
 	}
+	return ""
+}
+
+// exactVaries reports whether the exact reader's answer for data changes
+// from run to run. sigs.k8s.io/yaml picks among keys that become the same
+// JSON key by Go's map order; the exact reader refuses the collisions it
+// knows of (keyCollision), and this guards the fuzz test against any it
+// does not: the reference then has no one answer to compare with.
+func exactVaries(name string, data []byte) bool {
+	first, ferr := readDocumentsExact(name, data)
+	for range 50 {
+		again, err := readDocumentsExact(name, data)
+		if fmt.Sprint(err) != fmt.Sprint(ferr) || !reflect.DeepEqual(first, again) {
+			return true
+		}
+	}
+	return false
 }
 
 // chunksDeclined counts the YAML and JSON chunks of data the fast path
@@ -229,7 +256,12 @@ func FuzzFastRead(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		agreeRead(t, "f.yaml", data)
+		if msg := readDisagreement(t, "f.yaml", data); msg != "" {
+			if exactVaries("f.yaml", data) {
+				t.Skip("the exact reader's answer varies from run to run")
+			}
+			t.Fatal(msg)
+		}
 	})
 }
 

@@ -234,6 +234,10 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 				r.fail(yamlErrorLine(err, c.line), err)
 				continue
 			}
+			if err := keyCollision(c.data); err != nil {
+				r.fail(c.line, err)
+				continue
+			}
 		}
 		t := bytes.TrimSpace(js)
 		if len(t) == 0 || string(t) == "null" {
