@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -23,6 +24,25 @@ type validators struct {
 	served *structural.Schema
 	// values validates values against the full schema.
 	values *validation.Validator
+
+	// status validates .status alone (the status subresource's
+	// validator), built on first use.
+	statusOnce sync.Once
+	status     *validation.Validator
+}
+
+// statusValues returns the validator of the schema of .status (one that
+// accepts everything when the schema has none).
+func (v *validators) statusValues() *validation.Validator {
+	v.statusOnce.Do(func() {
+		v.status = &validation.Validator{}
+		if s := v.values.Structural(); s != nil {
+			if st, ok := s.Properties["status"]; ok {
+				v.status = validation.New(st)
+			}
+		}
+	})
+	return v.status
 }
 
 func newValidators(s *structural.Schema, preserveUnknownFields bool) *validators {
@@ -169,6 +189,16 @@ func (s *Schema) validate(obj map[string]any) field.ErrorList {
 // and status replicas must be int32-sized non-negative integers when
 // present, the label selector a string.
 func (s *Schema) validateScale(obj map[string]any) field.ErrorList {
+	return s.validateScalePaths(obj, true)
+}
+
+// validateScaleStatus checks the scale subresource's status paths only
+// (status replicas and the label selector), as a status update does.
+func (s *Schema) validateScaleStatus(obj map[string]any) field.ErrorList {
+	return s.validateScalePaths(obj, false)
+}
+
+func (s *Schema) validateScalePaths(obj map[string]any, withSpec bool) field.ErrorList {
 	if s.scale == nil {
 		return nil
 	}
@@ -184,7 +214,9 @@ func (s *Schema) validateScale(obj map[string]any) field.ErrorList {
 			errs = append(errs, field.Invalid(field.NewPath(p), v, fmt.Sprintf("should be less than or equal to %v", math.MaxInt32)))
 		}
 	}
-	replicas(s.scale.SpecReplicasPath)
+	if withSpec {
+		replicas(s.scale.SpecReplicasPath)
+	}
 	replicas(s.scale.StatusReplicasPath)
 	if sel := s.scale.LabelSelectorPath; sel != nil {
 		v, _, err := nestedString(obj, strings.Split(strings.TrimPrefix(*sel, "."), "."))

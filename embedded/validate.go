@@ -280,6 +280,29 @@ func (m *objectMeta) validate(fldPath *field.Path, requiresNamespace bool, nameF
 		errs = append(errs, field.Invalid(fldPath.Child("generation"), m.generation, "must be greater than or equal to 0"))
 	}
 
+	errs = append(errs, m.validateLabelsAnnotationsOwners(fldPath)...)
+
+	finalizers := fldPath.Child("finalizers")
+	orphan, foreground := false, false
+	for _, f := range m.finalizers {
+		for _, msg := range utilvalidation.IsQualifiedName(f) {
+			errs = append(errs, field.Invalid(finalizers, f, msg))
+		}
+		orphan = orphan || f == "orphan"
+		foreground = foreground || f == "foregroundDeletion"
+	}
+	if orphan && foreground {
+		errs = append(errs, field.Invalid(finalizers, m.finalizers, "finalizer orphan and foregroundDeletion cannot be both set"))
+	}
+
+	errs = append(errs, validateManagedFields(fldPath.Child("managedFields"), m.managedFields)...)
+	return errs
+}
+
+// validateLabelsAnnotationsOwners validates labels, annotations and owner
+// references, as both the create and the update validation do.
+func (m *objectMeta) validateLabelsAnnotationsOwners(fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	labels := fldPath.Child("labels")
 	for _, k := range sortedkeys.Of(m.labels) {
 		for _, msg := range utilvalidation.IsQualifiedName(k) {
@@ -303,22 +326,15 @@ func (m *objectMeta) validate(fldPath *field.Path, requiresNamespace bool, nameF
 	}
 
 	errs = append(errs, validateOwnerReferences(fldPath.Child("ownerReferences"), m.ownerReferences)...)
-
-	finalizers := fldPath.Child("finalizers")
-	orphan, foreground := false, false
-	for _, f := range m.finalizers {
-		for _, msg := range utilvalidation.IsQualifiedName(f) {
-			errs = append(errs, field.Invalid(finalizers, f, msg))
-		}
-		orphan = orphan || f == "orphan"
-		foreground = foreground || f == "foregroundDeletion"
-	}
-	if orphan && foreground {
-		errs = append(errs, field.Invalid(finalizers, m.finalizers, "finalizer orphan and foregroundDeletion cannot be both set"))
-	}
-
-	errs = append(errs, validateManagedFields(fldPath.Child("managedFields"), m.managedFields)...)
 	return errs
+}
+
+// validateContent is what ValidateObjectMetaAccessorUpdate checks of the
+// new metadata's content: labels, annotations, owner references and
+// managed fields.
+func (m *objectMeta) validateContent(fldPath *field.Path) field.ErrorList {
+	errs := m.validateLabelsAnnotationsOwners(fldPath)
+	return append(errs, validateManagedFields(fldPath.Child("managedFields"), m.managedFields)...)
 }
 
 func validateOwnerReferences(fldPath *field.Path, refs []ownerReference) field.ErrorList {

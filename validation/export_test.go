@@ -27,6 +27,3 @@ func ListSetsAndMapsByHashing(fldPath *field.Path, s *structural.Schema, obj map
 	w.object(s, obj, nil)
 	return w.errs
 }
-
-// Structural returns the structural schema the validator was built from.
-func (v *Validator) Structural() *structural.Schema { return v.structural }

@@ -247,3 +247,12 @@ func int64Or(x any) int64 {
 	}
 	return -1
 }
+
+// Structural returns the structural schema the validator was built from
+// (nil for NewFromProps and for a validator that accepts everything).
+func (v *Validator) Structural() *structural.Schema {
+	if v == nil {
+		return nil
+	}
+	return v.structural
+}

@@ -95,6 +95,28 @@ type walker struct {
 	// engine drops cost no allocation.
 	quiet bool
 	nerr  int
+	// r, when set, ratchets errors against an old value (see ratchet).
+	r *ratchet
+}
+
+// child validates v at p against n as node does, for a value the engine
+// validates with a validator of its own (the root, a property, an
+// additionalProperties value, a list item): with ratcheting, the errors
+// of the subtree are dropped when the value is unchanged.
+func (w *walker) child(n *cnode, p path, v any) int {
+	if w.r == nil {
+		return w.node(n, p, v)
+	}
+	m := w.mark()
+	mc := w.node(n, p, v)
+	if w.mark() != m && w.r.unchanged(p) {
+		if w.quiet {
+			w.nerr = m
+		} else {
+			w.errs = w.errs[:m]
+		}
+	}
+	return mc
 }
 
 func (w *walker) add(err error) { w.errs = append(w.errs, err) }
@@ -411,7 +433,7 @@ func (w *walker) array(n *cnode, p path, l []any) int {
 	mc := 0
 	if n.items != nil {
 		for i, x := range l {
-			mc += w.node(n.items, append(p, pathElem{kind: pathIndex, index: i}), x)
+			mc += w.child(n.items, append(p, pathElem{kind: pathIndex, index: i}), x)
 		}
 	}
 	size := int64(len(l))
@@ -570,7 +592,7 @@ func (w *walker) object(n *cnode, p path, m map[string]any) int {
 	if n.hasObjectChildren {
 		for k, x := range m {
 			if c, ok := n.props[k]; ok {
-				mc += w.node(c, append(p, pathElem{kind: pathProperty, name: k}), x)
+				mc += w.child(c, append(p, pathElem{kind: pathProperty, name: k}), x)
 				continue
 			}
 			if n.additionalForbidden {
@@ -578,7 +600,7 @@ func (w *walker) object(n *cnode, p path, m map[string]any) int {
 					w.add(openapierrors.PropertyNotAllowed(p.String(), in, k))
 				}
 			} else if n.additional != nil {
-				mc += w.node(n.additional, append(p, pathElem{kind: pathDotted, name: k}), x)
+				mc += w.child(n.additional, append(p, pathElem{kind: pathDotted, name: k}), x)
 			}
 		}
 	}

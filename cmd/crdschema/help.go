@@ -24,6 +24,7 @@ usage:
   crdschema check [--skip-non-crds] [-o text|json|github|junit] PATH...
   crdschema prune|default (--crd PATH... | --schema PATH) [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply [--crd PATH... | --schema PATH] [--strict] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
+  crdschema apply --crd PATH... --old PATH... [--subresource status] [-o ...] OBJECTS...
   crdschema help [VERB]
   crdschema version
 
@@ -73,6 +74,7 @@ Examples:
   crdschema default --crd crontab-crd.yaml crontab.yaml
 `,
 	"apply": `usage: crdschema apply [--crd PATH... | --schema PATH] [--strict] [--skip-unknown-kinds] [-o FORMAT] OBJECTS...
+       crdschema apply --crd PATH... --old PATH... [--subresource status] [-o FORMAT] OBJECTS...
 
 Does to each object what the apiserver does to a create request: prune, drop
 nulls, coerce metadata, default, drop .status under the status subresource,
@@ -80,6 +82,10 @@ validate. Prints what the cluster would store, and the errors that would make
 it refuse the object.
 ` + objectFlags + `  --strict             answer as for fieldValidation=Strict (kubectl's default): an object
                        with unknown or duplicate fields is rejected, one error per field
+  --old PATH           objects the cluster stores (repeatable): an object with the same
+                       apiVersion, kind, namespace and name is an update of it (validation
+                       with ratcheting, ObjectMeta update rules); the others are creates
+  --subresource status every update is a status update (PUT .../status); needs --old
 
 Without --crd and --schema, the CRDs are the CustomResourceDefinitions found
 among OBJECTS (those documents are then skipped, not processed as objects), so
@@ -88,6 +94,8 @@ one call checks a whole repository.
 Examples:
   crdschema apply --crd crontab-crd.yaml crontab.yaml
   crdschema apply --strict -o json --crd crds/ objects/
+  # would the cluster accept this change of a stored object?
+  crdschema apply --crd crds/ --old live.yaml changed.yaml
   # CI lint of a repository mixing Deployments, ConfigMaps, CRDs and custom resources:
   crdschema apply --skip-unknown-kinds --strict -o github manifests/
 `,

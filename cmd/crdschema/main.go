@@ -4,6 +4,7 @@
 //	crdschema check [--skip-non-crds] [-o text|json|github|junit] PATH...
 //	crdschema prune|default|apply (--crd PATH... | --schema PATH) [-o yaml|json|text|github|junit] OBJECTS...
 //	crdschema apply [--strict] [--skip-unknown-kinds] OBJECTS...
+//	crdschema apply --crd PATH... --old PATH... [--subresource status] OBJECTS...
 //	crdschema help [VERB]
 //	crdschema version
 //
@@ -59,6 +60,12 @@ type options struct {
 	skipUnknownKinds bool
 	skipNonCRDs      bool
 	operands         []string
+	// olds are the --old paths (apply): the stored objects updates apply to.
+	olds []string
+	// subresource is --subresource's value ("status"), subresourceSet
+	// whether it was given.
+	subresource    string
+	subresourceSet bool
 }
 
 // errHelp is returned by parseArgs for -h and --help.
@@ -125,6 +132,13 @@ func parseArgs(verb string, args []string) (*options, error) {
 			o.skipUnknownKinds, err = boolVal()
 		case !objectVerb && (name == "--skip-non-crds" || name == "-skip-non-crds"):
 			o.skipNonCRDs, err = boolVal()
+		case verb == "apply" && (name == "--old" || name == "-old"):
+			var v string
+			v, err = takeVal()
+			o.olds = append(o.olds, v)
+		case verb == "apply" && (name == "--subresource" || name == "-subresource"):
+			o.subresource, err = takeVal()
+			o.subresourceSet = true
 		default:
 			return nil, fmt.Errorf("unknown flag %s", name)
 		}

@@ -18,6 +18,8 @@ type result struct {
 	object any // nil when the object was rejected or could not be routed
 	pruned []string
 	errs   field.ErrorList
+	// update is set when the object updated a stored one (--old).
+	update bool
 }
 
 // objectResult is one line of the object verbs' -o json output.
@@ -32,6 +34,8 @@ type objectResult struct {
 	Object any         `json:"object"`
 	Pruned []string    `json:"pruned"`
 	Errors []jsonError `json:"errors"`
+	// Operation is "CREATE" or "UPDATE" with --old, absent otherwise.
+	Operation string `json:"operation,omitempty"`
 }
 
 func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -48,6 +52,12 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 			err = errors.New("--skip-unknown-kinds routes objects by kind: it needs --crd (or CRDs among OBJECTS), not --schema")
 		case len(o.operands) == 0:
 			err = errors.New("no OBJECTS given")
+		case len(o.olds) > 0 && o.schemaSet:
+			err = errors.New("--old needs --crd (stored objects are routed by kind), not --schema")
+		case o.subresourceSet && len(o.olds) == 0:
+			err = errors.New("--subresource needs --old")
+		case o.subresourceSet && o.subresource != "status":
+			err = fmt.Errorf("--subresource must be status, not %q", o.subresource)
 		}
 	}
 	if err == nil && o.output == "" {
@@ -103,6 +113,13 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		reportError(stderr, err)
 		return 2
 	}
+	var stored map[objectKey]map[string]any
+	if len(o.olds) > 0 {
+		if stored, err = loadStored(crds, o.olds, stdin); err != nil {
+			reportError(stderr, err)
+			return 2
+		}
+	}
 	if !crdsOK {
 		inputErr = true
 	}
@@ -136,9 +153,15 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		if routeErr != nil {
 			r.errs = field.ErrorList{routingError(routeErr)}
 		} else {
-			r = runVerb(verb, s, d)
+			if stored != nil {
+				r = runUpdate(s, d, stored, o.subresourceSet)
+			} else {
+				r = runVerb(verb, s, d)
+			}
 			if o.strict {
+				update := r.update
 				r = strictResult(r, d)
+				r.update = update
 			}
 		}
 		if len(r.errs) > 0 {
@@ -150,6 +173,12 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		}
 		oc.object, oc.pruned, oc.errs = r.object, pruned, r.errs
 		res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs)}
+		if stored != nil {
+			res.Operation = "CREATE"
+			if r.update {
+				res.Operation = "UPDATE"
+			}
+		}
 		if err := p.print(oc, res); err != nil {
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
 			return 2

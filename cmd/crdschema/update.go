@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	crdschema "github.com/crdschema/crdschema"
+)
+
+// objectKey identifies a stored object: an update applies to the stored
+// object with the same apiVersion, kind, namespace (a namespaced kind's
+// missing namespace is "default"; a cluster-scoped kind has none) and name.
+type objectKey struct {
+	apiVersion, kind, namespace, name string
+}
+
+// keyOf returns the key of an object routed to s.
+func keyOf(s *crdschema.Schema, obj map[string]any) objectKey {
+	meta, _ := obj["metadata"].(map[string]any)
+	k := objectKey{}
+	k.apiVersion, _ = obj["apiVersion"].(string)
+	k.kind, _ = obj["kind"].(string)
+	k.name, _ = meta["name"].(string)
+	if s.Namespaced() {
+		k.namespace, _ = meta["namespace"].(string)
+		if k.namespace == "" {
+			k.namespace = "default"
+		}
+	}
+	return k
+}
+
+// loadStored reads the --old objects, keyed as updates find them. Objects
+// that no accepted CRD serves are ignored (no object can update them); of
+// two stored objects with the same key the first is kept.
+func loadStored(crds []*crdschema.CRD, paths []string, stdin io.Reader) (map[objectKey]map[string]any, error) {
+	files, err := expandPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	stored := map[objectKey]map[string]any{}
+	for _, f := range files {
+		docs, err := readFile(f, stdin)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			if d.Object == nil {
+				continue
+			}
+			s, err := crdschema.Route(crds, d.Object)
+			if err != nil {
+				continue
+			}
+			k := keyOf(s, d.Object)
+			if _, ok := stored[k]; !ok {
+				stored[k] = d.Object
+			}
+		}
+	}
+	return stored, nil
+}
+
+// runUpdate answers one routed object with --old: an update of its stored
+// object (a status update with statusOnly), or a create when there is none.
+func runUpdate(s *crdschema.Schema, d crdschema.Document, stored map[objectKey]map[string]any, statusOnly bool) result {
+	obj := d.Object
+	old, ok := stored[keyOf(s, obj)]
+	if !ok {
+		if statusOnly {
+			meta, _ := obj["metadata"].(map[string]any)
+			name, _ := meta["name"].(string)
+			return result{update: true, errs: field.ErrorList{&field.Error{Type: field.ErrorTypeNotFound, Field: "metadata.name", BadValue: field.OmitValueType{}, Detail: fmt.Sprintf("no stored object %q to update the status of", name)}}}
+		}
+		return runVerb("apply", s, d)
+	}
+	var r crdschema.Result
+	if statusOnly {
+		r = s.ApplyStatusUpdate(obj, old)
+	} else {
+		r = s.ApplyUpdate(obj, old)
+	}
+	var object any
+	if r.Object != nil {
+		object = r.Object
+	}
+	return result{object: object, pruned: r.Pruned, errs: r.Errors, update: true}
+}

@@ -1,0 +1,204 @@
+package crdschema
+
+import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/check"
+	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/validation"
+)
+
+// ApplyUpdate does to obj what the apiserver does to an update request
+// (PUT, fieldValidation=Warn) of the stored object old, with
+// CRDValidationRatcheting on:
+//
+//   - old is taken as stored: it goes through the read path (prune,
+//     coerce metadata with malformed fields dropped, drop nulls, default),
+//     never through validation;
+//   - obj is decoded as on create (prune, drop nulls, coerce metadata
+//     rejecting malformed metadata, default);
+//   - the update preparation: with the status subresource, obj's .status is
+//     replaced by old's (removed when old has none); the request carries
+//     the stored resourceVersion;
+//   - update validation: ObjectMeta and the ObjectMeta update rules (name,
+//     namespace, uid, creationTimestamp … immutable), OpenAPI value
+//     validation with ratcheting (an error on a value unchanged from old is
+//     not reported), the scale subresource's paths, embedded resources'
+//     metadata, list-type set/map uniqueness (reported only when old's
+//     lists are valid).
+//
+// Result.Object is what the response shows; server-populated metadata
+// (uid, resourceVersion, generation, …) is not added. CEL rules are not
+// evaluated. Neither obj nor old is changed.
+func (s *Schema) ApplyUpdate(obj, old map[string]any) Result {
+	return s.applyUpdate(deepCopyMap(obj), deepCopyMap(old), false)
+}
+
+// ApplyStatusUpdate does to obj what the apiserver does to an update of
+// the status subresource (PUT .../status) of the stored object old: obj is
+// decoded as on create, then the new object becomes old with only obj's
+// .status (removed when obj has none), validated as the status strategy
+// does: ObjectMeta update rules, OpenAPI value validation of .status with
+// ratcheting, the scale subresource's status paths, list-type uniqueness
+// (ratcheted as in ApplyUpdate). On a version without the status
+// subresource the result is one FieldValueNotFound error at status and no
+// object. Neither obj nor old is changed.
+func (s *Schema) ApplyStatusUpdate(obj, old map[string]any) Result {
+	if !s.status {
+		return Result{Pruned: []string{}, Errors: field.ErrorList{&field.Error{
+			Type: field.ErrorTypeNotFound, Field: "status", BadValue: field.OmitValueType{},
+			Detail: "the version has no status subresource",
+		}}}
+	}
+	return s.applyUpdate(deepCopyMap(obj), deepCopyMap(old), true)
+}
+
+// UpdateHook, when set, is called at the end of every update validation
+// (ApplyUpdate, ApplyStatusUpdate) with the schema, the new and the old
+// object as validated and the errors found so far, and returns the errors
+// to report. It is where CEL rules with oldSelf are evaluated until package
+// cel is wired in.
+//
+// TODO(cel): replace by the cel package's validator (transition rules,
+// optionalOldSelf, CEL ratcheting) once it has landed.
+var updateHook func(s *Schema, obj, old map[string]any, errs field.ErrorList) field.ErrorList
+
+// readStored puts a stored object through the apiserver's read path, in
+// place: coerce metadata (malformed fields dropped), prune, drop nulls,
+// coerce embedded metadata, default.
+func (s *Schema) readStored(old map[string]any) field.ErrorList {
+	if _, errs := s.coerceWith(old, embedded.CoerceOptions{DropMalformed: true}, false); len(errs) > 0 {
+		return errs
+	}
+	s.dropNullsAndDefault(old)
+	return nil
+}
+
+func (s *Schema) applyUpdate(obj, old map[string]any, statusOnly bool) Result {
+	if obj == nil {
+		obj = map[string]any{}
+	}
+	if old == nil {
+		old = map[string]any{}
+	}
+	if errs := s.readStored(old); len(errs) > 0 {
+		// Storage could not decode it: the update fails.
+		for _, e := range errs {
+			e.Detail = "the stored object cannot be read: " + e.Detail
+		}
+		check.SortErrors(errs)
+		return Result{Pruned: []string{}, Errors: errs}
+	}
+	pruned, rejected := s.coerce(obj)
+	if len(rejected) > 0 {
+		check.SortErrors(rejected)
+		return Result{Pruned: []string{}, Errors: rejected}
+	}
+	var r Result
+	r.Pruned = sortedUnique(pruned)
+	s.applyDefaults(obj)
+
+	statusRemoved := false
+	if statusOnly {
+		status, has := obj["status"]
+		managed, hasManaged := nestedMap(obj, "metadata")["managedFields"]
+		obj = deepCopyMap(old)
+		if meta := nestedMap(obj, "metadata"); meta != nil {
+			if hasManaged {
+				meta["managedFields"] = managed
+			} else {
+				delete(meta, "managedFields")
+			}
+		}
+		if has {
+			obj["status"] = status
+		} else if _, ok := obj["status"]; ok {
+			delete(obj, "status")
+			statusRemoved = true
+		}
+	} else if s.status {
+		if st, ok := old["status"]; ok {
+			obj["status"] = deepCopyAny(st)
+		} else if _, ok := obj["status"]; ok {
+			delete(obj, "status")
+			statusRemoved = true
+		}
+	}
+	r.Object = obj
+	r.Errors = s.validateUpdate(obj, old, statusOnly)
+	check.SortErrors(r.Errors)
+	if statusRemoved {
+		s.readBack(obj)
+	}
+	return r
+}
+
+// validateUpdate is the update validation of the registry (main or status
+// strategy) on the prepared new object and the stored one.
+func (s *Schema) validateUpdate(obj, old map[string]any, statusOnly bool) field.ErrorList {
+	newMeta, oldMeta := embedded.MetaForUpdate(nestedMap(obj, "metadata"), nestedMap(old, "metadata"), s.namespaced, !embedded.SameExceptMetadata(obj, old))
+	newV := withMetadata(obj, newMeta)
+	oldV := withMetadata(old, oldMeta)
+
+	var errs field.ErrorList
+	metaPath := field.NewPath("metadata")
+	// The generic registry's common checks, then the strategy's (which
+	// repeats the update rules, so their errors appear twice, as in the
+	// apiserver's answer).
+	errs = append(errs, embedded.ValidateObjectMeta(metaPath, newMeta, s.namespaced, embedded.NameIsPathSegment)...)
+	errs = append(errs, embedded.ValidateObjectMetaUpdate(metaPath, newMeta, oldMeta)...)
+	errs = append(errs, embedded.ValidateObjectMetaUpdate(metaPath, newMeta, oldMeta)...)
+	if statusOnly {
+		if st, ok := newV["status"]; ok {
+			errs = append(errs, s.v.statusValues().ValidateValueUpdate(field.NewPath("status"), st, oldV["status"])...)
+		}
+		errs = append(errs, s.validateScaleStatus(newV)...)
+		errs = append(errs, s.listsUpdate(newV, oldV)...)
+	} else {
+		errs = append(errs, s.v.values.ValidateValueUpdate(nil, newV, oldV)...)
+		errs = append(errs, s.validateScale(newV)...)
+		errs = append(errs, embedded.Validate(nil, newV, s.s, false)...)
+		errs = append(errs, s.listsUpdate(newV, oldV)...)
+	}
+	if updateHook != nil {
+		errs = updateHook(s, newV, oldV, errs)
+	}
+	return errs
+}
+
+// listsUpdate is the list-type uniqueness check of an update: the new
+// object's violations, reported only when the old object has none.
+func (s *Schema) listsUpdate(obj, old map[string]any) field.ErrorList {
+	newErrs := validation.ValidateListSetsAndMaps(nil, s.s, obj)
+	if len(newErrs) == 0 {
+		return nil
+	}
+	if len(validation.ValidateListSetsAndMaps(nil, s.s, old)) > 0 {
+		return nil
+	}
+	return newErrs
+}
+
+// withMetadata returns obj with metadata replaced, a shallow copy.
+func withMetadata(obj, meta map[string]any) map[string]any {
+	out := make(map[string]any, len(obj)+1)
+	for k, v := range obj {
+		out[k] = v
+	}
+	out["metadata"] = meta
+	return out
+}
+
+func nestedMap(obj map[string]any, k string) map[string]any {
+	m, _ := obj[k].(map[string]any)
+	return m
+}
+
+func deepCopyAny(v any) any {
+	m := map[string]any{"v": v}
+	return deepCopyMap(m)["v"]
+}
+
+// Namespaced reports whether objects of the schema are namespaced (always
+// for a bare schema).
+func (s *Schema) Namespaced() bool { return s.namespaced }

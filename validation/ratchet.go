@@ -1,0 +1,286 @@
+package validation
+
+import (
+	"fmt"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/structural"
+)
+
+// Ratcheting, as the apiserver does it on update (CRDValidationRatcheting):
+// the value validation walks the new object; every node validated for a
+// property, an additionalProperties value or a list item (and the root)
+// whose old value can be correlated is a ratcheting point: when its subtree
+// produced errors and the old and the new value there are equal (under the
+// correlation rules below), its errors are dropped. Dropping errors only
+// changes validity, never the match count, so junctors see ratcheted
+// branches as valid.
+//
+// Correlation follows the structural schema from the root: a field is
+// correlated when it is present in both objects and its schema is a
+// specified property or an additionalProperties schema (never kind and
+// apiVersion at the validator's root); a list item only in a
+// x-kubernetes-list-type=map list, with the first old item having the same
+// key values. Items of atomic lists and sets are not correlated: their
+// errors ratchet only when an ancestor is unchanged.
+//
+// Equality is correlated too: objects are equal when they have the same
+// fields and every field is correlated and equal (so a field the schema
+// does not specify makes them unequal), map lists when they have the same
+// length and every new item has an equal correlated old item (whatever the
+// order), other lists and scalars when they are deeply equal.
+//
+// The correlation is computed only when errors are found: validating a
+// valid object costs nothing more than on create.
+
+// ratchet holds the roots of one ratcheting validation.
+type ratchet struct {
+	newRoot, oldRoot any
+	s                *structural.Schema
+}
+
+// unchanged reports whether the node at p is correlated with an old value
+// that equals its new value.
+func (r *ratchet) unchanged(p path) bool {
+	nv, ov, s := r.newRoot, r.oldRoot, r.s
+	if s == nil {
+		return false
+	}
+	for i, e := range p {
+		switch e.kind {
+		case pathProperty, pathDotted:
+			if i == 0 && (e.name == "kind" || e.name == "apiVersion") {
+				return false
+			}
+			nm, ok1 := nv.(map[string]any)
+			om, ok2 := ov.(map[string]any)
+			if !ok1 || !ok2 {
+				return false
+			}
+			var ok bool
+			if nv, ok = nm[e.name]; !ok {
+				return false
+			}
+			if ov, ok = om[e.name]; !ok {
+				return false
+			}
+			if s = fieldSchema(s, e.name); s == nil {
+				return false
+			}
+		case pathIndex:
+			nl, ok1 := nv.([]any)
+			ol, ok2 := ov.([]any)
+			if !ok1 || !ok2 || e.index >= len(nl) {
+				return false
+			}
+			nv = nl[e.index]
+			if ov = mapListOld(s, ol, nv); ov == nil || s.Items == nil {
+				return false
+			}
+			s = s.Items
+		default:
+			return false
+		}
+	}
+	return correlatedEqual(ov, nv, s)
+}
+
+// fieldSchema is the schema a field of an object with schema s is
+// correlated with: its property, else the additionalProperties schema.
+func fieldSchema(s *structural.Schema, name string) *structural.Schema {
+	if c, ok := s.Properties[name]; ok {
+		return c
+	}
+	if s.AdditionalProperties != nil {
+		return s.AdditionalProperties.Schema
+	}
+	return nil
+}
+
+// isMapList reports whether items of a list with schema s are correlated
+// by their map keys.
+func isMapList(s *structural.Schema) bool {
+	return s.Type == "array" && s.ListType == "map" && len(s.ListMapKeys) > 0
+}
+
+// mapListOld returns the first item of the old list ol that has the map
+// keys of the new item, or nil (also when s is no map list).
+func mapListOld(s *structural.Schema, ol []any, item any) any {
+	if !isMapList(s) {
+		return nil
+	}
+	m, ok := item.(map[string]any)
+	if !ok {
+		return nil
+	}
+	for _, k := range s.ListMapKeys {
+		if !isKeyScalar(m[k]) {
+			return nil
+		}
+	}
+	for _, x := range ol {
+		om, ok := x.(map[string]any)
+		if !ok {
+			continue
+		}
+		if sameMapKeys(s.ListMapKeys, m, om) {
+			return om
+		}
+	}
+	return nil
+}
+
+func isKeyScalar(v any) bool {
+	switch v.(type) {
+	case bool, float64, int64, string:
+		return true
+	}
+	return false
+}
+
+// sameMapKeys compares the key values of two list-map items as the
+// apiserver's correlation does: one key by Go value, several keys by their
+// formatted forms (floats with six decimals).
+func sameMapKeys(keys []string, a, b map[string]any) bool {
+	if len(keys) == 1 {
+		y, ok := b[keys[0]]
+		return ok && isKeyScalar(y) && a[keys[0]] == y
+	}
+	for _, k := range keys {
+		x := a[k]
+		y, ok := b[k]
+		if !ok || !isKeyScalar(y) {
+			return false
+		}
+		switch xv := x.(type) {
+		case float64:
+			yv, ok := y.(float64)
+			if !ok || (xv != yv && strconv.FormatFloat(xv, 'f', 6, 64) != strconv.FormatFloat(yv, 'f', 6, 64)) {
+				return false
+			}
+		default:
+			if x != y {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// correlatedEqual compares an old and a new value under the correlation
+// rules.
+func correlatedEqual(o, n any, s *structural.Schema) bool {
+	if n == nil || o == nil {
+		return n == nil && o == nil
+	}
+	switch nv := n.(type) {
+	case map[string]any:
+		ov, ok := o.(map[string]any)
+		if !ok || len(ov) != len(nv) {
+			return false
+		}
+		for k, x := range nv {
+			y, ok := ov[k]
+			if !ok {
+				return false
+			}
+			cs := fieldSchema(s, k)
+			if cs == nil || !correlatedEqual(y, x, cs) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		ov, ok := o.([]any)
+		if !ok || len(ov) != len(nv) {
+			return false
+		}
+		if s.ListType != "map" {
+			return deepEqual(ov, nv)
+		}
+		for _, x := range nv {
+			y := mapListOld(s, ov, x)
+			if y == nil || s.Items == nil || !correlatedEqual(y, x, s.Items) {
+				return false
+			}
+		}
+		return true
+	}
+	switch o.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	return deepEqual(o, n)
+}
+
+// ValidateUpdate validates the new value of a whole custom resource on
+// update, as the apiserver does with CRDValidationRatcheting: the OpenAPI
+// value validation of obj with ratcheting against old (errors on values
+// unchanged from old are not reported), then the list-type set/map
+// uniqueness of obj, reported only when old's lists are all valid. Neither
+// value is changed. A nil old validates as on create, without ratcheting.
+func (v *Validator) ValidateUpdate(obj, old any) field.ErrorList {
+	if old == nil {
+		return v.Validate(obj)
+	}
+	errs := v.ValidateValueUpdate(nil, obj, old)
+	if v != nil && v.lists[v.structural] {
+		if m, ok := obj.(map[string]any); ok && m != nil {
+			lerrs := v.listErrors(m)
+			if len(lerrs) > 0 {
+				if om, ok := old.(map[string]any); !ok || len(v.listErrors(om)) == 0 {
+					errs = append(errs, lerrs...)
+				}
+			}
+		}
+	}
+	return errs
+}
+
+func (v *Validator) listErrors(m map[string]any) field.ErrorList {
+	if m == nil {
+		return nil
+	}
+	var buf [64]listStep
+	w := listWalker{relevant: v.lists}
+	w.object(v.structural, m, buf[:0])
+	return w.errs
+}
+
+// ValidateValueUpdate is ValidateValue with ratcheting against old, the
+// value validation of an update: errors below a node whose value is
+// unchanged from its correlated old value are not reported. The
+// validator's root is the ratcheting root: for the status subresource,
+// validate .status with a validator of the status schema, passing the old
+// .status. Correlation needs the structural schema (New, NewForDefaults);
+// a validator built with NewFromProps ratchets only an unchanged whole.
+func (v *Validator) ValidateValueUpdate(fldPath *field.Path, value, old any) (errs field.ErrorList) {
+	if v == nil || v.engine == nil {
+		return nil
+	}
+	r := &ratchet{newRoot: value, oldRoot: old, s: v.structural}
+	if v.compiled != nil {
+		defer func() {
+			if rec := recover(); rec != nil {
+				errs = append(errs, field.InternalError(fldPath, fmt.Errorf("validation failed: %v", rec)))
+			}
+		}()
+		var buf [64]pathElem
+		w := walker{r: r}
+		w.child(v.compiled, buf[:0], value)
+		if !w.unsupported {
+			if len(w.errs) == 0 {
+				return nil
+			}
+			return toFieldErrors(fldPath, dedupErrors(w.errs))
+		}
+	}
+	// The engine alone: only an unchanged whole is ratcheted.
+	errs = v.validateValue(fldPath, value, false)
+	if len(errs) > 0 && v.structural != nil && r.unchanged(nil) {
+		return nil
+	}
+	return errs
+}
