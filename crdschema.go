@@ -11,6 +11,7 @@ import (
 	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/kubeversion"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -92,7 +93,16 @@ func (c *CRD) Errors() field.ErrorList {
 // ServedVersions returns the names of the served versions, highest priority
 // first, as the apiserver lists them in discovery (the first is the
 // group's preferred version).
-func (c *CRD) ServedVersions() []string { return c.crd.ServedVersions() }
+func (c *CRD) ServedVersions() []string {
+	var out []string
+	for _, v := range c.crd.Spec.Versions {
+		if v.Served {
+			out = append(out, v.Name)
+		}
+	}
+	kubeversion.Sort(out)
+	return out
+}
 
 // StorageVersion returns the name of the version objects are stored as
 // (storage: true); "" when the CRD marks none.

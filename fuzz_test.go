@@ -63,16 +63,17 @@ func corpusPairs(b *testing.B) []corpusPair {
 	for _, p := range projects {
 		crds := map[string]*CRD{} // by group/kind
 		for _, d := range readDocs(b, filepath.Join(corpus, p.Name(), "crds")) {
-			if d.Object == nil || !schema.IsCRD(d.Object) {
+			if !d.IsCRD() {
 				continue
 			}
-			c, err := schema.DecodeCRD(d.JSON)
+			c, err := d.CRD()
 			if err != nil {
 				continue
 			}
-			key := c.Spec.Group + "/" + c.Spec.Names.Kind
+			gk := c.GroupKind()
+			key := gk.Group + "/" + gk.Kind
 			if _, ok := crds[key]; !ok {
-				crds[key] = NewCRD(c)
+				crds[key] = c
 			}
 		}
 		for _, d := range readDocs(b, filepath.Join(corpus, p.Name(), "examples")) {
@@ -99,19 +100,21 @@ func corpusPairs(b *testing.B) []corpusPair {
 	return out
 }
 
-func readDocs(b *testing.B, dir string) []schema.Document {
-	files, err := schema.ExpandPaths([]string{dir})
-	if err != nil {
-		return nil
-	}
-	var out []schema.Document
-	for _, f := range files {
-		ds, err := schema.ReadFile(f, nil)
-		if err != nil {
-			continue
+// readDocs reads the documents of every file under dir.
+func readDocs(b *testing.B, dir string) []Document {
+	var out []Document
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
 		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		ds, _ := ReadDocuments(path, data)
 		out = append(out, ds...)
-	}
+		return nil
+	})
 	return out
 }
 

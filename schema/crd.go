@@ -256,7 +256,7 @@ func DecodeCRD(data []byte) (*CRD, error) {
 }
 
 // DecodeCRDDocument is DecodeCRD(d.JSON) for a document as ReadDocuments
-// or ReadFile returned it, with identical results and errors. Where the
+// returned it, with identical results and errors. Where the
 // document's Value is known to be exactly what decoding its JSON gives, the
 // CRD is converted from Value rather than by decoding JSON again; in every
 // other case (a document built elsewhere, read by the exact decoders, or an

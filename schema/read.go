@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -59,7 +56,7 @@ func (e *InputError) Error() string {
 func (e *InputError) Unwrap() error { return e.Err }
 
 // InputErrors are the documents of an input that cannot be read or are not
-// mappings, in stream order. ReadDocuments and ReadFile return them beside
+// mappings, in stream order. ReadDocuments returns them beside
 // the documents they could read: one bad document does not hide the others.
 type InputErrors []*InputError
 
@@ -84,65 +81,6 @@ func (e InputErrors) Unwrap() []error {
 // documentError is the error of document index of a file.
 func documentError(name string, line, index int, err error) *InputError {
 	return &InputError{File: name, Line: line, Err: fmt.Errorf("document %d: %w", index, err)}
-}
-
-// ExpandPaths turns command-line PATH arguments into file names: files as
-// given, directories walked recursively for *.yaml, *.yml and *.json (in
-// lexical order), "-" kept for standard input.
-func ExpandPaths(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		if p == "-" {
-			out = append(out, p)
-			continue
-		}
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, &InputError{File: p, Err: err}
-		}
-		if !st.IsDir() {
-			out = append(out, p)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				return nil
-			}
-			switch strings.ToLower(filepath.Ext(path)) {
-			case ".yaml", ".yml", ".json":
-				found = append(found, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, &InputError{File: p, Err: err}
-		}
-		sort.Strings(found)
-		out = append(out, found...)
-	}
-	return out, nil
-}
-
-// ReadFile reads the documents of one file; name "-" reads stdin.
-func ReadFile(name string, stdin io.Reader) ([]Document, error) {
-	var data []byte
-	var err error
-	if name == "-" {
-		if stdin == nil {
-			stdin = os.Stdin
-		}
-		data, err = io.ReadAll(stdin)
-	} else {
-		data, err = os.ReadFile(name)
-	}
-	if err != nil {
-		return nil, &InputError{File: name, Err: err}
-	}
-	return ReadDocuments(name, data)
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)

@@ -1,23 +1,23 @@
-package schema
+package kubeversion
 
 import (
 	"slices"
 	"testing"
 )
 
-func TestCompareKubeAwareVersions(t *testing.T) {
+func TestCompare(t *testing.T) {
 	// Highest priority first.
 	ordered := []string{"v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v12alpha1", "v11alpha2", "foo1", "foo10"}
 	for i, a := range ordered {
 		for j, b := range ordered {
-			got := CompareKubeAwareVersions(a, b)
+			got := Compare(a, b)
 			switch {
 			case i < j && got <= 0:
-				t.Errorf("CompareKubeAwareVersions(%q, %q) = %d, want > 0", a, b, got)
+				t.Errorf("Compare(%q, %q) = %d, want > 0", a, b, got)
 			case i > j && got >= 0:
-				t.Errorf("CompareKubeAwareVersions(%q, %q) = %d, want < 0", a, b, got)
+				t.Errorf("Compare(%q, %q) = %d, want < 0", a, b, got)
 			case i == j && got != 0:
-				t.Errorf("CompareKubeAwareVersions(%q, %q) = %d, want 0", a, b, got)
+				t.Errorf("Compare(%q, %q) = %d, want 0", a, b, got)
 			}
 		}
 	}
@@ -38,9 +38,9 @@ func TestCompareKubeAwareVersions(t *testing.T) {
 		{"vÙ¡", "v1", -1}, // non-ASCII digits are not digits
 	}
 	for _, tt := range tests {
-		got := CompareKubeAwareVersions(tt.a, tt.b)
+		got := Compare(tt.a, tt.b)
 		if sign(got) != sign(tt.want) {
-			t.Errorf("CompareKubeAwareVersions(%q, %q) = %d, want sign %d", tt.a, tt.b, got, sign(tt.want))
+			t.Errorf("Compare(%q, %q) = %d, want sign %d", tt.a, tt.b, got, sign(tt.want))
 		}
 	}
 }
@@ -55,30 +55,11 @@ func sign(n int) int {
 	return 0
 }
 
-func TestSortKubeAwareVersions(t *testing.T) {
+func TestSort(t *testing.T) {
 	in := []string{"foo10", "v1", "v11alpha2", "v2", "foo1", "v3beta1", "v10", "v12alpha1", "v10beta3", "v11beta2"}
 	want := []string{"v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v12alpha1", "v11alpha2", "foo1", "foo10"}
-	SortKubeAwareVersions(in)
+	Sort(in)
 	if !slices.Equal(in, want) {
 		t.Errorf("got %v, want %v", in, want)
-	}
-}
-
-func TestPreferredVersion(t *testing.T) {
-	tests := []struct {
-		versions []Version
-		want     string
-	}{
-		{nil, ""},
-		{[]Version{{Name: "v1", Served: false}}, ""},
-		{[]Version{{Name: "v1beta1", Served: true}, {Name: "v1", Served: true}}, "v1"},
-		{[]Version{{Name: "v1beta1", Served: true}, {Name: "v1", Served: false}}, "v1beta1"},
-		{[]Version{{Name: "v2alpha1", Served: true}, {Name: "v1beta2", Served: true}, {Name: "foo", Served: true}}, "v1beta2"},
-	}
-	for _, tt := range tests {
-		c := &CRD{Spec: CRDSpec{Versions: tt.versions}}
-		if got := c.PreferredVersion(); got != tt.want {
-			t.Errorf("PreferredVersion(%v) = %q, want %q", tt.versions, got, tt.want)
-		}
 	}
 }

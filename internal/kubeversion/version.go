@@ -1,4 +1,6 @@
-package schema
+// Package kubeversion orders version names by the priority Kubernetes
+// gives them in discovery.
+package kubeversion
 
 import (
 	"sort"
@@ -58,7 +60,7 @@ func leadingDigits(s string) int {
 	return i
 }
 
-// CompareKubeAwareVersions orders version names by the priority Kubernetes
+// Compare orders version names by the priority Kubernetes
 // gives them (in discovery and when choosing a preferred version). It
 // returns a positive number when a has the higher priority, a negative one
 // when b has, and 0 when a == b or both have the same priority.
@@ -68,7 +70,7 @@ func leadingDigits(s string) int {
 // ascending lexical order:
 //
 //	v10 > v2 > v1 > v11beta2 > v10beta3 > v3beta1 > v12alpha1 > v11alpha2 > foo1 > foo10
-func CompareKubeAwareVersions(a, b string) int {
+func Compare(a, b string) int {
 	if a == b {
 		return 0
 	}
@@ -101,33 +103,10 @@ func cmpInt(a, b int) int {
 	return 0
 }
 
-// SortKubeAwareVersions sorts version names in place, highest priority
-// first (see CompareKubeAwareVersions). The sort is stable.
-func SortKubeAwareVersions(versions []string) {
+// Sort sorts version names in place, highest priority
+// first (see Compare). The sort is stable.
+func Sort(versions []string) {
 	sort.SliceStable(versions, func(i, j int) bool {
-		return CompareKubeAwareVersions(versions[i], versions[j]) > 0
+		return Compare(versions[i], versions[j]) > 0
 	})
-}
-
-// ServedVersions returns the names of the CRD's served versions, highest
-// priority first, as the apiserver lists them in discovery.
-func (c *CRD) ServedVersions() []string {
-	var out []string
-	for _, v := range c.Spec.Versions {
-		if v.Served {
-			out = append(out, v.Name)
-		}
-	}
-	SortKubeAwareVersions(out)
-	return out
-}
-
-// PreferredVersion returns the served version with the highest priority:
-// the group's preferred version in discovery. It returns "" when no version
-// is served.
-func (c *CRD) PreferredVersion() string {
-	if vs := c.ServedVersions(); len(vs) > 0 {
-		return vs[0]
-	}
-	return ""
 }
