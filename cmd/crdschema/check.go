@@ -48,10 +48,21 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil && !slices.Contains(outputFormats, o.output) {
 		err = fmt.Errorf("-o must be one of %s, not %q", strings.Join(outputFormats, ", "), o.output)
 	}
+	if err == nil {
+		err = stdinOnce(o.operands)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema check: %v\n%s", err, verbUsage("check"))
 		return 2
 	}
+	in := &inputs{stdin: stdin, max: o.maxInput}
+	return withBudget(o.timeout, stdout, stderr, func(stdout, stderr io.Writer) int {
+		return checkInputs(o, in, stdout, stderr)
+	})
+}
+
+// checkInputs is check with its arguments parsed.
+func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 	files, err := expandPaths(o.operands)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
@@ -63,11 +74,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	p := newPrinter(o.output, "check", stdout, stderr)
 	status := 0
 	inputErr := false
+	read := 0
 	for _, f := range files {
-		docs, ok := readInput(f, stdin, stderr)
+		docs, ok := readInput(f, in, stderr)
 		if !ok {
 			inputErr = true
 		}
+		read += len(docs)
 		for _, d := range docs {
 			if o.skipNonCRDs {
 				if reason := nonCRDReason(&d); reason != "" {
@@ -103,6 +116,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if inputErr {
 		return 2
+	}
+	if read == 0 {
+		return noObjects("check", stderr)
 	}
 	return status
 }

@@ -1,19 +1,36 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/schema"
 )
 
+// defaultMaxInput is the default of --max-input-bytes: far above the
+// apiserver's 3 MB request limit and any real manifest file, low enough
+// that a runaway input (/dev/zero) fails fast with a clear error.
+const defaultMaxInput = 64 << 20
+
+// inputs is where the command reads its files from.
+type inputs struct {
+	stdin io.Reader
+	// max is the size limit of one input in bytes; 0 means none.
+	max int64
+}
+
 // expandPaths turns command-line PATH arguments into file names: files as
 // given, directories walked recursively for *.yaml, *.yml and *.json (in
-// lexical order), "-" kept for standard input.
+// lexical order), "-" kept for standard input. Entries of a directory that
+// are not regular files (FIFOs, sockets, devices; symbolic links to them)
+// are skipped: reading them could block forever or never end.
 func expandPaths(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -39,8 +56,16 @@ func expandPaths(paths []string) ([]string, error) {
 			}
 			switch strings.ToLower(filepath.Ext(path)) {
 			case ".yaml", ".yml", ".json":
-				found = append(found, path)
+			default:
+				return nil
 			}
+			if !d.Type().IsRegular() {
+				// A symbolic link counts when it leads to a regular file.
+				if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+					return nil
+				}
+			}
+			found = append(found, path)
 			return nil
 		})
 		if err != nil {
@@ -53,19 +78,97 @@ func expandPaths(paths []string) ([]string, error) {
 }
 
 // readFile reads the documents of one file; name "-" reads stdin.
-func readFile(name string, stdin io.Reader) ([]crdschema.Document, error) {
-	var data []byte
-	var err error
-	if name == "-" {
-		if stdin == nil {
-			stdin = os.Stdin
-		}
-		data, err = io.ReadAll(stdin)
-	} else {
-		data, err = os.ReadFile(name)
-	}
+func (in *inputs) readFile(name string) ([]crdschema.Document, error) {
+	data, err := in.readAll(name)
 	if err != nil {
 		return nil, &schema.InputError{File: name, Err: err}
 	}
 	return crdschema.ReadDocuments(name, data)
+}
+
+// readAll reads the bytes of one input, refusing more than in.max.
+func (in *inputs) readAll(name string) ([]byte, error) {
+	var r io.Reader
+	if name == "-" {
+		r = in.stdin
+		if r == nil {
+			r = os.Stdin
+		}
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && in.max > 0 && st.Size() > in.max {
+			return nil, in.tooLarge()
+		}
+		r = f
+	}
+	if in.max <= 0 {
+		return io.ReadAll(r)
+	}
+	data, err := io.ReadAll(io.LimitReader(r, in.max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > in.max {
+		return nil, in.tooLarge()
+	}
+	return data, nil
+}
+
+func (in *inputs) tooLarge() error {
+	return fmt.Errorf("larger than %s, the input size limit (--max-input-bytes)", formatSize(in.max))
+}
+
+// parseSize reads a size in bytes: a number, optionally followed by k, M,
+// G (powers of 1000) or Ki, Mi, Gi (powers of 1024).
+func parseSize(s string) (int64, error) {
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return 0, errors.New("want a size in bytes such as 3000000, 64Mi or 1G")
+	}
+	return n * mult, nil
+}
+
+// formatSize writes n bytes in the largest binary unit that divides it.
+func formatSize(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}} {
+		if n >= u.mult && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix + "B"
+		}
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// stdinOnce refuses "-" given more than once among all the inputs of one
+// run: standard input can be read only once, and the second reader would
+// silently get nothing.
+func stdinOnce(lists ...[]string) error {
+	n := 0
+	for _, l := range lists {
+		for _, p := range l {
+			if p == "-" {
+				n++
+			}
+		}
+	}
+	if n > 1 {
+		return errors.New("- (standard input) given more than once: it can be read only once")
+	}
+	return nil
 }

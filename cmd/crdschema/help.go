@@ -49,6 +49,9 @@ Flags:
   --skip-non-crds      skip documents that have an apiVersion and a kind but are not CRDs
                        (Deployments, ConfigMaps, custom resources) instead of checking them
                        as bare schemas
+  --max-input-bytes N  refuse an input (a file, or stdin) larger than N bytes: default 64Mi;
+                       suffixes k, M, G, Ki, Mi, Gi; 0 for no limit
+  --timeout DURATION   give up after DURATION (30s, 5m): exit 2, output so far kept; default none
 
 Examples:
   crdschema check config/crd/bases
@@ -113,6 +116,9 @@ Flags:
   --skip-unknown-kinds report objects whose group/kind no given CRD defines (Deployments,
                        ConfigMaps, ...) and CRD documents among OBJECTS as "skipped",
                        without changing the exit status
+  --max-input-bytes N  refuse an input (a file, or stdin) larger than N bytes: default 64Mi;
+                       suffixes k, M, G, Ki, Mi, Gi; 0 for no limit
+  --timeout DURATION   give up after DURATION (30s, 5m): exit 2, output so far kept; default none
 `
 
 // verbUsage is the first line of a verb's help, for errors.

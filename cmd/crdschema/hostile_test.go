@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Hostile and malformed inputs to the command, each built from a
@@ -122,6 +124,101 @@ func TestNonMappingDocuments(t *testing.T) {
 			if got := strings.Join(documents(t, out), " "); got != tc.docs {
 				t.Errorf("%s %s: documents %s, want %s", args[0], tc.name, got, tc.docs)
 			}
+		}
+	}
+}
+
+// TestDirectoryWalkSkipsFIFOs: a FIFO named *.yaml inside a walked
+// directory is skipped instead of blocking forever (06-fifo-hang.sh).
+func TestDirectoryWalkSkipsFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.yaml"), 0o600); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
+	}
+	crd, err := os.ReadFile(crontabCRD)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crd.yaml"), crd, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var out string
+	var code int
+	go func() {
+		out, _, code = runCmd(t, nil, "check", "-o", "json", dir)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("check of a directory holding a FIFO hangs")
+	}
+	if got := strings.Join(documents(t, out), " "); code != 0 || got != "crd.yaml#0" {
+		t.Errorf("exit %d, documents %s; want 0 and crd.yaml#0", code, got)
+	}
+}
+
+// TestInputSizeLimit: an input larger than --max-input-bytes (default
+// 64 MiB) is refused with a clear error, also when it never ends (here an
+// endless reader on stdin, as /dev/zero).
+func TestInputSizeLimit(t *testing.T) {
+	_, errOut, code := runCmd(t, endless{}, "check", "-")
+	if code != 2 || errOut != "crdschema: -: larger than 64MiB, the input size limit (--max-input-bytes)\n" {
+		t.Errorf("endless stdin: exit %d, stderr %q", code, errOut)
+	}
+	_, errOut, code = runCmd(t, nil, "check", "--max-input-bytes", "512", crontabCRD)
+	if code != 2 || !strings.HasSuffix(errOut, "crontab-crd.yaml: larger than 512 bytes, the input size limit (--max-input-bytes)\n") {
+		t.Errorf("512: exit %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code = runCmd(t, nil, "check", "--max-input-bytes", "0", crontabCRD); code != 0 {
+		t.Errorf("no limit: exit %d, stderr %q", code, errOut)
+	}
+	if _, _, code = runCmd(t, nil, "check", "--max-input-bytes", "lots", crontabCRD); code != 2 {
+		t.Errorf("bad size: exit %d, want 2", code)
+	}
+}
+
+// endless is a reader that never ends.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// TestStdinTwice: "-" can be read once; giving it twice, or for both --crd
+// and the objects, is refused instead of silently reading nothing the
+// second time (07-stdin-twice.sh).
+func TestStdinTwice(t *testing.T) {
+	for _, args := range [][]string{
+		{"apply", "--crd", "-", "-o", "json", "-"},
+		{"apply", "--crd", crontabCRD, "-o", "json", "-", "-"},
+		{"prune", "--schema", "-", "-"},
+		{"check", "-", "-"},
+	} {
+		out, errOut, code := runCmd(t, strings.NewReader(cronTab("a")), args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "- (standard input) given more than once") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+// TestNoObjects: inputs without a single document say so, as kubectl
+// does, and exit 2 (08-empty-inputs.sh).
+func TestNoObjects(t *testing.T) {
+	empty := writeFile(t, "empty.yaml", "")
+	comments := writeFile(t, "comments.yaml", "# nothing\n---\n# here\n")
+	for _, args := range [][]string{
+		{"check", empty},
+		{"check", comments, os.DevNull},
+		{"check", t.TempDir()},
+		{"apply", "--crd", crontabCRD, empty},
+		{"prune", "--crd", crontabCRD, "-"},
+	} {
+		out, errOut, code := runCmd(t, nil, args...)
+		if code != 2 || out != "" || errOut != "crdschema: no objects passed to "+args[0]+"\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 )
 
 func main() {
@@ -66,6 +67,10 @@ type options struct {
 	// whether it was given.
 	subresource    string
 	subresourceSet bool
+	// maxInput is the size limit of one input (--max-input-bytes).
+	maxInput int64
+	// timeout is the run's time budget (--timeout); 0 means none.
+	timeout time.Duration
 }
 
 // errHelp is returned by parseArgs for -h and --help.
@@ -74,7 +79,7 @@ var errHelp = errors.New("help requested")
 // parseArgs parses the flags of verb, anywhere among the operands.
 func parseArgs(verb string, args []string) (*options, error) {
 	objectVerb := verb != "check"
-	o := &options{}
+	o := &options{maxInput: defaultMaxInput}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "-" || len(a) < 2 || a[0] != '-' {
@@ -139,6 +144,20 @@ func parseArgs(verb string, args []string) (*options, error) {
 		case verb == "apply" && (name == "--subresource" || name == "-subresource"):
 			o.subresource, err = takeVal()
 			o.subresourceSet = true
+		case name == "--max-input-bytes" || name == "-max-input-bytes":
+			var v string
+			if v, err = takeVal(); err == nil {
+				if o.maxInput, err = parseSize(v); err != nil {
+					err = fmt.Errorf("flag %s: %v", name, err)
+				}
+			}
+		case name == "--timeout" || name == "-timeout":
+			var v string
+			if v, err = takeVal(); err == nil {
+				if o.timeout, err = time.ParseDuration(v); err != nil || o.timeout < 0 {
+					err = fmt.Errorf("flag %s: want a duration such as 30s or 2m, not %q", name, v)
+				}
+			}
 		default:
 			return nil, fmt.Errorf("unknown flag %s", name)
 		}

@@ -66,11 +66,25 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	if err == nil && o.output != "yaml" && !slices.Contains(outputFormats, o.output) {
 		err = fmt.Errorf("-o must be one of yaml, %s, not %q", strings.Join(outputFormats, ", "), o.output)
 	}
+	if err == nil {
+		var schemaPath []string
+		if o.schemaSet {
+			schemaPath = []string{o.schema}
+		}
+		err = stdinOnce(o.operands, o.crds, schemaPath, o.olds)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema %s: %v\n%s", verb, err, verbUsage(verb))
 		return 2
 	}
+	in := &inputs{stdin: stdin, max: o.maxInput}
+	return withBudget(o.timeout, stdout, stderr, func(stdout, stderr io.Writer) int {
+		return objectInputs(verb, o, in, stdout, stderr)
+	})
+}
 
+// objectInputs is an object verb with its arguments parsed.
+func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer) int {
 	files, err := expandPaths(o.operands)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
@@ -81,11 +95,14 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	for _, f := range files {
 		// Unreadable parts are reported, and exit 2, but the readable
 		// objects still go on.
-		ds, ok := readInput(f, stdin, stderr)
+		ds, ok := readInput(f, in, stderr)
 		if !ok {
 			inputErr = true
 		}
 		docs = append(docs, ds...)
+	}
+	if len(docs) == 0 && !inputErr {
+		return noObjects(verb, stderr)
 	}
 
 	var crds []*crdschema.CRD
@@ -100,14 +117,14 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	crdsOK := true
 	switch {
 	case o.schemaSet:
-		bare, bareErr, err = loadBareSchema(o.schema, stdin)
+		bare, bareErr, err = loadBareSchema(o.schema, in)
 	case crdsFromObjects:
 		crds, crdsOK = crdsAmong(docs, stderr)
 		if len(crds) == 0 && !o.skipUnknownKinds {
 			err = errors.New("no --crd or --schema given, and no CustomResourceDefinition among OBJECTS")
 		}
 	default:
-		crds, crdsOK, err = loadCRDs(o.crds, stdin, stderr)
+		crds, crdsOK, err = loadCRDs(o.crds, in, stderr)
 	}
 	if err != nil {
 		reportError(stderr, err)
@@ -115,7 +132,7 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	var stored map[objectKey]map[string]any
 	if len(o.olds) > 0 {
-		if stored, err = loadStored(crds, o.olds, stdin); err != nil {
+		if stored, err = loadStored(crds, o.olds, in); err != nil {
 			reportError(stderr, err)
 			return 2
 		}
@@ -218,8 +235,8 @@ func unknownKind(routeErr error) string {
 // loadBareSchema reads the schema given with --schema. A schema the
 // apiserver would reject is returned as rejected (a *RejectedError): it
 // routes no object.
-func loadBareSchema(path string, stdin io.Reader) (s *crdschema.Schema, rejected, err error) {
-	docs, err := readFile(path, stdin)
+func loadBareSchema(path string, in *inputs) (s *crdschema.Schema, rejected, err error) {
+	docs, err := in.readFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -242,14 +259,14 @@ func loadBareSchema(path string, stdin io.Reader) (s *crdschema.Schema, rejected
 // loadCRDs reads the CRDs of the --crd paths. A document that cannot be
 // read or decoded is reported on stderr (ok false) and the other CRDs are
 // still loaded; err is a path that cannot be expanded.
-func loadCRDs(paths []string, stdin io.Reader, stderr io.Writer) (out []*crdschema.CRD, ok bool, err error) {
+func loadCRDs(paths []string, in *inputs, stderr io.Writer) (out []*crdschema.CRD, ok bool, err error) {
 	files, err := expandPaths(paths)
 	if err != nil {
 		return nil, false, err
 	}
 	ok = true
 	for _, f := range files {
-		docs, readOK := readInput(f, stdin, stderr)
+		docs, readOK := readInput(f, in, stderr)
 		cs, decodeOK := crdsAmong(docs, stderr)
 		ok = ok && readOK && decodeOK
 		out = append(out, cs...)
@@ -277,10 +294,18 @@ func crdsAmong(docs []crdschema.Document, stderr io.Writer) (out []*crdschema.CR
 	return out, ok
 }
 
+// noObjects is the answer to inputs without a single document (empty
+// files, comments only, /dev/null, an empty directory): as kubectl says
+// "no objects passed to apply", and exit 2, since nothing was checked.
+func noObjects(verb string, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "crdschema: no objects passed to %s\n", verb)
+	return 2
+}
+
 // readInput reads the documents of one file, reporting on stderr each
 // part that cannot be read; ok is false when there was one.
-func readInput(f string, stdin io.Reader, stderr io.Writer) (docs []crdschema.Document, ok bool) {
-	docs, err := readFile(f, stdin)
+func readInput(f string, in *inputs, stderr io.Writer) (docs []crdschema.Document, ok bool) {
+	docs, err := in.readFile(f)
 	if err == nil {
 		return docs, true
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -35,14 +34,14 @@ func keyOf(s *crdschema.Schema, obj map[string]any) objectKey {
 // loadStored reads the --old objects, keyed as updates find them. Objects
 // that no accepted CRD serves are ignored (no object can update them); of
 // two stored objects with the same key the first is kept.
-func loadStored(crds []*crdschema.CRD, paths []string, stdin io.Reader) (map[objectKey]map[string]any, error) {
+func loadStored(crds []*crdschema.CRD, paths []string, in *inputs) (map[objectKey]map[string]any, error) {
 	files, err := expandPaths(paths)
 	if err != nil {
 		return nil, err
 	}
 	stored := map[objectKey]map[string]any{}
 	for _, f := range files {
-		docs, err := readFile(f, stdin)
+		docs, err := in.readFile(f)
 		if err != nil {
 			return nil, err
 		}
