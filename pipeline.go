@@ -1,6 +1,7 @@
 package crdschema
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/cel"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/prune"
@@ -29,6 +31,8 @@ type validators struct {
 	// validator), built on first use.
 	statusOnce sync.Once
 	status     *validation.Validator
+	// rules evaluates the x-kubernetes-validations rules; nil without any.
+	rules *cel.Validator
 }
 
 // statusValues returns the validator of the schema of .status (one that
@@ -46,7 +50,7 @@ func (v *validators) statusValues() *validation.Validator {
 }
 
 func newValidators(s *structural.Schema, preserveUnknownFields bool) *validators {
-	v := &validators{served: s, values: validation.New(s)}
+	v := &validators{served: s, values: validation.New(s), rules: cel.NewValidator(s, true)}
 	if !preserveUnknownFields && s != nil {
 		v.served = defaulting.PruneDefaultsWith(s, defaulting.PruneOptions{CoerceEmbedded: coerceDefault})
 	}
@@ -182,7 +186,27 @@ func (s *Schema) validate(obj map[string]any) field.ErrorList {
 	errs = append(errs, s.v.values.Validate(withMeta)...)
 	errs = append(errs, s.validateScale(obj)...)
 	errs = append(errs, embedded.Validate(nil, obj, s.s, false)...)
-	return errs
+	return s.validateRules(errs, withMeta, nil)
+}
+
+// validateRules evaluates the x-kubernetes-validations rules on obj (old
+// is the old object on update, nil on create) after the OpenAPI
+// validation found errs, and returns errs with the rules' errors: when errs
+// holds a blocking error, the rules are skipped for the one error saying
+// so, as in the apiserver.
+func (s *Schema) validateRules(errs field.ErrorList, obj, old map[string]any) field.ErrorList {
+	if s.v.rules == nil {
+		return errs
+	}
+	if e := cel.BlockingError(errs); e != nil {
+		return append(errs, e)
+	}
+	var oldObj any
+	if old != nil {
+		oldObj = old
+	}
+	ruleErrs, _ := s.v.rules.Validate(context.Background(), obj, oldObj, cel.Options{})
+	return append(errs, ruleErrs...)
 }
 
 // validateScale checks the replica paths of the scale subresource: spec

@@ -183,6 +183,9 @@ func compareLines(verb string, got, want []line, keep errorFilter, tl *tally) {
 		}
 		for k, d := range wp {
 			if gp[k] != d {
+				if os.Getenv("DETAILDEBUG") != "" {
+					fmt.Printf("DETAIL %s %s\n got %s\nwant %s\n", key(w), k, gp[k], d)
+				}
 				tl.detailDiffs++
 			}
 		}
@@ -419,40 +422,9 @@ func corpusVerb(t *testing.T, verb, expected string, extra ...string) *tally {
 		got = append(got, out...)
 	}
 	wantLines := parseLines(t, want)
-	if expected == "apply-nocel.jsonl" {
-		wantLines = replaceStrippingArtifacts(t, corpus, wantLines)
-	}
 	tl := &tally{}
 	compareLines(verb, parseLines(t, got), wantLines, allErrors, tl)
 	return tl
-}
-
-// strippingArtifact marks the routing errors of apply-nocel.jsonl that come
-// from how it was produced, not from the apiserver: the CEL rules were
-// stripped from the CRD's internal form, after the v1 conversion had kept
-// per-version schemas that differed only in those rules, so validation then
-// saw identical per-version schemas and rejected the CRD. A real apiserver
-// serving those CRDs without rules accepts them (apply.jsonl routes them).
-const strippingArtifact = "per-version schemas may not all be set to identical values"
-
-// replaceStrippingArtifacts answers those objects with apply.jsonl's line.
-func replaceStrippingArtifacts(t *testing.T, corpus string, want []line) []line {
-	data, err := os.ReadFile(filepath.Join(corpus, "expected", "apply.jsonl"))
-	if err != nil {
-		return want
-	}
-	withCEL := map[string]line{}
-	for _, l := range parseLines(t, data) {
-		withCEL[l.File+"#"+strconv.Itoa(l.Document)] = l
-	}
-	for i, w := range want {
-		if len(w.Errors) == 1 && strings.Contains(w.Errors[0].Detail, strippingArtifact) {
-			if r, ok := withCEL[w.File+"#"+strconv.Itoa(w.Document)]; ok {
-				want[i] = r
-			}
-		}
-	}
-	return want
 }
 
 // TestCorpusPrune compares pruning every corpus example with the apiserver.
@@ -463,10 +435,10 @@ func TestCorpusDefault(t *testing.T) {
 	report(t, "corpus default", corpusVerb(t, "default", "default.jsonl"))
 }
 
-// TestCorpusApplyNoCEL compares apply of every corpus example with the
-// apiserver's answers for the CRDs without CEL rules.
-func TestCorpusApplyNoCEL(t *testing.T) {
-	report(t, "corpus apply (no CEL)", corpusVerb(t, "apply", "apply-nocel.jsonl"))
+// TestCorpusApply compares apply of every corpus example with the
+// apiserver's answers for the real CRDs, CEL rules included.
+func TestCorpusApply(t *testing.T) {
+	report(t, "corpus apply", corpusVerb(t, "apply", "apply.jsonl"))
 }
 
 // TestRegressions replays the differences the differential tester found,
