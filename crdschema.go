@@ -2,6 +2,7 @@ package crdschema
 
 import (
 	"errors"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"sort"
 	"sync"
 
@@ -9,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/check"
-	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/kubeversion"
 	"github.com/crdschema/crdschema/schema"
@@ -210,7 +210,7 @@ type Schema struct {
 func CompileSchema(p *schema.Props) (*Schema, error) {
 	s, err := compile(p, false)
 	if err != nil {
-		errs := check.Schema(p)
+		errs := check.BareSchema(p)
 		errorsort.Sort(errs)
 		return nil, &RejectedError{Errors: errs}
 	}
@@ -250,7 +250,7 @@ func (s *Schema) Errors() field.ErrorList {
 		return s.crd.Errors()
 	}
 	s.checkOnce.Do(func() {
-		s.errs = check.Schema(s.props)
+		s.errs = check.BareSchema(s.props)
 		errorsort.Sort(s.errs)
 	})
 	if len(s.errs) == 0 {
@@ -413,6 +413,6 @@ func deepCopyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	out, _ := defaulting.DeepCopy(m).(map[string]any)
+	out, _ := jsonvalue.DeepCopy(m).(map[string]any)
 	return out
 }

@@ -82,7 +82,7 @@ func TestDeeplyNestedObjectAndSchema(t *testing.T) {
 	if err := schema.DecodeProps([]byte(b.String()), p); err != nil {
 		t.Fatal(err)
 	}
-	if errs := check.Schema(p); len(errs) != 0 {
+	if errs := check.BareSchema(p); len(errs) != 0 {
 		t.Errorf("deep schema: %v", errs[0])
 	}
 	deep, err := crdschema.CompileSchema(p)

@@ -1,9 +1,9 @@
 package crdschema
 
 import (
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -86,12 +86,12 @@ func (s *Schema) applyUpdate(obj, old map[string]any, statusOnly bool) Result {
 		for _, e := range errs {
 			e.Detail = "the stored object cannot be read: " + e.Detail
 		}
-		check.SortErrors(errs)
+		errorsort.Sort(errs)
 		return Result{Pruned: []string{}, Errors: errs}
 	}
 	pruned, rejected := s.coerce(obj)
 	if len(rejected) > 0 {
-		check.SortErrors(rejected)
+		errorsort.Sort(rejected)
 		return Result{Pruned: []string{}, Errors: rejected}
 	}
 	var r Result
@@ -126,7 +126,7 @@ func (s *Schema) applyUpdate(obj, old map[string]any, statusOnly bool) Result {
 	}
 	r.Object = obj
 	r.Errors = s.validateUpdate(obj, old, statusOnly)
-	check.SortErrors(r.Errors)
+	errorsort.Sort(r.Errors)
 	if statusRemoved {
 		s.readBack(obj)
 	}

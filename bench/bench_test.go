@@ -152,7 +152,7 @@ func runMutating(b *testing.B, s *objSet, op func(i int, obj map[string]any)) {
 		for j := range pool {
 			pool[j] = make([]map[string]any, len(s.objs))
 			for i, o := range s.objs {
-				pool[j][i] = defaulting.DeepCopy(o).(map[string]any)
+				pool[j][i] = deepCopy(o).(map[string]any)
 			}
 		}
 		// Finish the collection the copies started, so that its marking

@@ -7,11 +7,14 @@ package check
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/schema"
 )
 
 // CRD returns every error the apiserver reports when crd is created, sorted
-// as field.ErrorList sorts nothing: callers sort with SortErrors.
+// by field path, type and detail, as every error list of this module is.
 func CRD(crd *schema.CRD) field.ErrorList {
-	return validateCRD(crd)
+	errs := validateCRD(crd)
+	errorsort.Sort(errs)
+	return errs
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func checkCRDFile(t *testing.T, name string, data []byte) string {
 			t.Fatalf("document %d: %v", d.Index, err)
 		}
 		errs := CRD(crd)
-		SortErrors(errs)
+		errorsort.Sort(errs)
 		fmt.Fprintf(&b, "# %d %s: %d errors\n", d.Index, crd.Metadata.Name, len(errs))
 		for _, e := range errs {
 			fmt.Fprintf(&b, "%s %s: %s\n", e.Type, e.Field, stableDetail(e.Detail))

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"strings"
 	"testing"
 
@@ -91,7 +92,7 @@ func TestValidateDefaults(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			errs := validateDefaults(root, mustStructural(t, tc.schema))
-			SortErrors(errs)
+			errorsort.Sort(errs)
 			if len(errs) != len(tc.want) {
 				t.Fatalf("errors %v, want %v", errs, tc.want)
 			}

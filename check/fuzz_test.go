@@ -29,7 +29,7 @@ func FuzzCheckSchema(f *testing.F) {
 		if s, err := structural.New(&p); err == nil {
 			_ = structural.Validate(nil, s)
 		}
-		_ = Schema(&p)
+		_ = BareSchema(&p)
 		crdJSON := append([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"foos.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"foos","kind":"Foo"},"versions":[{"name":"v1","served":true,"storage":true,"subresources":{"status":{}},"schema":{"openAPIV3Schema":`), data...)
 		crdJSON = append(crdJSON, `}}]}}`...)
 		if crd, err := schema.DecodeCRD(crdJSON); err == nil {

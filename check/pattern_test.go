@@ -23,7 +23,7 @@ func agreePattern(t *testing.T, p string) {
 		want = "must be a valid regular expression, but isn't: " + err.Error()
 	}
 	var got string
-	for _, e := range Schema(&schema.Props{Type: "string", Pattern: p}) {
+	for _, e := range BareSchema(&schema.Props{Type: "string", Pattern: p}) {
 		if e.Field == "pattern" {
 			got = e.Detail
 		}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
@@ -81,19 +82,20 @@ var schemaRoot = bareValidation.Child("openAPIV3Schema")
 // bareValidation is the path of the minimal CRD's validation.
 var bareValidation = field.NewPath("spec", "validation")
 
-// Schema returns the errors a bare OpenAPI v3 schema would get inside a
+// BareSchema returns the errors a bare OpenAPI v3 schema would get inside a
 // minimal, otherwise valid v1 CRD, with paths relative to the schema root:
 // an error on the root itself has the field "", and schema paths quoted in
-// messages are made relative the same way.
+// messages are made relative the same way. They are sorted as CRD's are.
 //
 // The minimal CRD has a single version and no status subresource.
-func Schema(p *schema.Props) field.ErrorList {
+func BareSchema(p *schema.Props) field.ErrorList {
 	errs := validateCustomResourceValidation(&schema.Validation{OpenAPIV3Schema: p}, false, bareValidation)
 	prefix := schemaRoot.String()
 	for _, e := range errs {
 		e.Field = relativeField(e.Field, prefix)
 		e.Detail = strings.ReplaceAll(e.Detail, prefix+".", "")
 	}
+	errorsort.Sort(errs)
 	return errs
 }
 

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -36,7 +37,7 @@ func checkSchemaFile(t *testing.T, name string, data []byte) string {
 	var b strings.Builder
 	for _, d := range docs {
 		errs, what := checkTestDocument(t, d)
-		SortErrors(errs)
+		errorsort.Sort(errs)
 		fmt.Fprintf(&b, "# %d %s: %d errors\n", d.Index, what, len(errs))
 		for _, e := range errs {
 			fmt.Fprintf(&b, "%s %q: %s\n", e.Type, e.Field, stableDetail(e.Detail))
@@ -68,7 +69,7 @@ func checkTestDocument(t *testing.T, d schema.Document) (field.ErrorList, string
 	if title == "" {
 		title = "(untitled)"
 	}
-	return Schema(&p), "Schema " + title
+	return BareSchema(&p), "Schema " + title
 }
 
 // TestNonStructuralDocsExample is the example of the Kubernetes
@@ -123,7 +124,7 @@ func mustSchema(t *testing.T, doc string) field.ErrorList {
 	if err := schema.DecodeProps([]byte(doc), &p); err != nil {
 		t.Fatal(err)
 	}
-	return Schema(&p)
+	return BareSchema(&p)
 }
 
 // TestSchemaRelativePaths: paths inside messages are made relative like the
@@ -251,10 +252,10 @@ func FuzzSchema(f *testing.F) {
 		if schema.DecodeProps(data, &p) != nil {
 			return
 		}
-		a := Schema(&p)
-		b := Schema(&p)
-		SortErrors(a)
-		SortErrors(b)
+		a := BareSchema(&p)
+		b := BareSchema(&p)
+		errorsort.Sort(a)
+		errorsort.Sort(b)
 		if fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Errorf("unstable: %v vs %v", a, b)
 		}

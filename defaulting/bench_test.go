@@ -1,6 +1,7 @@
 package defaulting
 
 import (
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,7 +97,7 @@ func BenchmarkDefault(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
 			for i, c := range cases {
-				objs[i] = DeepCopy(c.obj)
+				objs[i] = jsonvalue.DeepCopy(c.obj)
 			}
 			b.StartTimer()
 			for i, c := range cases {
@@ -111,7 +112,7 @@ func BenchmarkDefault(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
 			for i, c := range cases {
-				objs[i] = DeepCopy(c.obj)
+				objs[i] = jsonvalue.DeepCopy(c.obj)
 			}
 			b.StartTimer()
 			for i, c := range cases {
@@ -122,7 +123,7 @@ func BenchmarkDefault(b *testing.B) {
 	b.Run("defaulted", func(b *testing.B) {
 		objs := make([]any, len(cases))
 		for i, c := range cases {
-			objs[i] = DeepCopy(c.obj)
+			objs[i] = jsonvalue.DeepCopy(c.obj)
 			DropNulls(objs[i], c.s)
 			Default(objs[i], c.s)
 		}

@@ -72,7 +72,7 @@ func defaultObject(x map[string]any, s *structural.Schema) {
 		c, _ := s.Property(k)
 		v, found := x[k]
 		if c.HasDefault && (!found || (v == nil && !c.Nullable)) {
-			v, found = DeepCopy(c.Default), true
+			v, found = jsonvalue.DeepCopy(c.Default), true
 			x[k] = v
 		}
 		if found {
@@ -92,7 +92,7 @@ func defaultObject(x map[string]any, s *structural.Schema) {
 			continue
 		}
 		if v == nil && c.HasDefault && !c.Nullable {
-			v = DeepCopy(c.Default)
+			v = jsonvalue.DeepCopy(c.Default)
 			x[k] = v
 		}
 		Default(v, c)
@@ -108,7 +108,7 @@ func defaultList(x []any, s *structural.Schema) {
 	}
 	for i, v := range x {
 		if v == nil && it.HasDefault && !it.Nullable {
-			v = DeepCopy(it.Default)
+			v = jsonvalue.DeepCopy(it.Default)
 			x[i] = v
 		}
 		Default(v, it)
@@ -214,11 +214,7 @@ func dropAndDefaultList(x []any, s *structural.Schema) {
 // defaultedCopy returns a deep copy of c's default, defaulted further by c.
 // Its nulls are kept: DropNulls runs before defaults are copied in.
 func defaultedCopy(c *structural.Schema) any {
-	d := DeepCopy(c.Default)
+	d := jsonvalue.DeepCopy(c.Default)
 	Default(d, c)
 	return d
 }
-
-// DeepCopy returns a copy of the JSON value v that shares no maps or slices
-// with it. Scalars are returned as they are.
-func DeepCopy(v any) any { return jsonvalue.DeepCopy(v) }

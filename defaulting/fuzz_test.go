@@ -3,6 +3,7 @@ package defaulting
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"reflect"
 	"testing"
 
@@ -37,11 +38,11 @@ func FuzzDefault(f *testing.F) {
 			return
 		}
 		ps := PruneDefaults(s)
-		combined := DeepCopy(obj)
-		unpruned, unprunedCombined := DeepCopy(obj), DeepCopy(obj)
+		combined := jsonvalue.DeepCopy(obj)
+		unpruned, unprunedCombined := jsonvalue.DeepCopy(obj), jsonvalue.DeepCopy(obj)
 		DropNulls(obj, ps)
 		Default(obj, ps)
-		once := DeepCopy(obj)
+		once := jsonvalue.DeepCopy(obj)
 
 		// The one-walk form gives the two walks' result, with the served
 		// schema and with the schema as written.
@@ -67,7 +68,7 @@ func FuzzDefault(f *testing.F) {
 		if !nullInDefaults(ps) && !reflect.DeepEqual(obj, once) {
 			t.Fatalf("pipeline is not idempotent:\n once %v\ntwice %v", once, obj)
 		}
-		dropped := DeepCopy(obj)
+		dropped := jsonvalue.DeepCopy(obj)
 		DropNulls(obj, ps)
 		if !reflect.DeepEqual(obj, dropped) {
 			t.Fatalf("DropNulls is not idempotent:\n once %v\ntwice %v", dropped, obj)

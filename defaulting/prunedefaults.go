@@ -1,6 +1,7 @@
 package defaulting
 
 import (
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"reflect"
 
 	"github.com/crdschema/crdschema/prune"
@@ -65,7 +66,7 @@ func (p defaultPruner) node(s *structural.Schema, root bool, keeper *structural.
 		items    *structural.Schema
 	)
 	if s.HasDefault {
-		d := DeepCopy(s.Default)
+		d := jsonvalue.DeepCopy(s.Default)
 		if p.opts.CoerceEmbedded != nil && s.HasEmbeddedResource() && !root {
 			p.opts.CoerceEmbedded(d, s)
 		}

@@ -24,26 +24,8 @@ type CoerceOptions struct {
 	ReturnPaths bool
 }
 
-// Coerce coerces, in place, the metadata of resource root obj and then of
-// every embedded resource below it (see CoerceResourceMeta and
-// CoerceEmbedded). It returns the unknown metadata fields' paths (when asked)
-// and the errors. An error on the root metadata is returned alone: the
-// apiserver stops there.
-//
-// The apiserver coerces the root metadata before pruning and the embedded
-// resources after pruning (and dropping nulls); since pruning never touches
-// the root metadata, calling Coerce after those steps gives the same result.
-func Coerce(obj map[string]any, s *structural.Schema, opts CoerceOptions) ([]prune.Path, field.ErrorList) {
-	paths, err := CoerceResourceMeta(obj, opts)
-	if err != nil {
-		return paths, field.ErrorList{err}
-	}
-	more, errs := CoerceEmbedded(obj, s, opts)
-	return append(paths, more...), errs
-}
-
 // CoerceResourceMeta replaces, in place, obj's metadata with what a round
-// trip through the ObjectMeta type makes of it (see RoundTripObjectMeta), as
+// trip through the ObjectMeta type makes of it (see roundTripObjectMeta), as
 // the apiserver does for the root of every custom resource. Absent metadata
 // stays absent.
 //
@@ -62,7 +44,7 @@ func coerceMeta(obj map[string]any, at prune.Path, opts CoerceOptions, rootRules
 	if !found {
 		return nil, nil
 	}
-	meta, unknown, err := RoundTripObjectMeta(v, opts.DropMalformed)
+	meta, unknown, err := roundTripObjectMeta(v, opts.DropMalformed)
 	if err != nil {
 		if opts.DropMalformed && !rootRules {
 			// An embedded resource's unusable metadata is left as it is.
@@ -82,7 +64,7 @@ func coerceMeta(obj map[string]any, at prune.Path, opts CoerceOptions, rootRules
 	return out, nil
 }
 
-// RoundTripObjectMeta returns what a round trip through the ObjectMeta Go
+// roundTripObjectMeta returns what a round trip through the ObjectMeta Go
 // type makes of metadata value v, as the apiserver's decoding does: unknown
 // fields dropped (their paths, relative to metadata, returned), empty values
 // dropped (labels {}, finalizers [], generation 0, name ""), timestamps in UTC
@@ -95,7 +77,7 @@ func coerceMeta(obj map[string]any, at prune.Path, opts CoerceOptions, rootRules
 // field ObjectMeta.labels of type string"). A v that is neither an object
 // nor null is always an error ("invalid metadata: expected object, got
 // string" when dropping, else encoding/json's).
-func RoundTripObjectMeta(v any, dropMalformed bool) (map[string]any, []prune.Path, error) {
+func roundTripObjectMeta(v any, dropMalformed bool) (map[string]any, []prune.Path, error) {
 	var m map[string]any
 	switch x := v.(type) {
 	case nil:

@@ -2,7 +2,7 @@
 // of every custom resource and at every x-kubernetes-embedded-resource node:
 // apiVersion, kind and metadata.
 //
-// Coercion (Coerce, CoerceResourceMeta, CoerceEmbedded, RoundTripObjectMeta)
+// Coercion (CoerceResourceMeta for the root, CoerceEmbedded below it)
 // makes metadata what a round trip through the ObjectMeta Go type makes of
 // it — unknown fields dropped and reported, empty values normalised away,
 // timestamps in UTC — and either drops malformed fields (as a read from

@@ -71,7 +71,7 @@ func MetaForCreate(meta map[string]any, namespaced bool) map[string]any {
 		out[k] = v
 	}
 	if e.generateName != "" {
-		out["name"] = GeneratedName(e.generateName)
+		out["name"] = generatedName(e.generateName)
 	}
 	if e.dropNamespace {
 		delete(out, "namespace")
@@ -111,10 +111,10 @@ func createEditsOf(meta map[string]any, namespaced bool) createEdits {
 	return e
 }
 
-// GeneratedName returns a name the apiserver could generate from
+// generatedName returns a name the apiserver could generate from
 // generateName: at most 58 of its bytes followed by five random lowercase
 // alphanumerics (here fixed, since any such suffix validates the same way).
-func GeneratedName(generateName string) string {
+func generatedName(generateName string) string {
 	if len(generateName) > maxGeneratedNameLength {
 		generateName = generateName[:maxGeneratedNameLength]
 	}
@@ -135,7 +135,7 @@ func GeneratedName(generateName string) string {
 func ValidateResourceMeta(meta map[string]any, namespaced bool) field.ErrorList {
 	m := readMeta(meta)
 	if m.generateName != "" && m.name == "" {
-		m.name = GeneratedName(m.generateName)
+		m.name = generatedName(m.generateName)
 	}
 	if !namespaced {
 		m.namespace = ""
@@ -433,7 +433,7 @@ func validateEmbedded(fldPath *field.Path, x any, s *structural.Schema, forceEmb
 	switch x := x.(type) {
 	case map[string]any:
 		if s.EmbeddedResource || forceEmbedded {
-			errs = append(errs, ValidateEmbeddedResource(fldPath, x)...)
+			errs = append(errs, validateEmbeddedResource(fldPath, x)...)
 		}
 		for _, k := range sortedkeys.Of(x) {
 			if c, ok := s.Properties[k]; ok {
@@ -450,9 +450,9 @@ func validateEmbedded(fldPath *field.Path, x any, s *structural.Schema, forceEmb
 	return errs
 }
 
-// ValidateEmbeddedResource validates the TypeMeta and ObjectMeta of one
+// validateEmbeddedResource validates the TypeMeta and ObjectMeta of one
 // embedded resource x (at fldPath), as the apiserver does on create.
-func ValidateEmbeddedResource(fldPath *field.Path, x map[string]any) field.ErrorList {
+func validateEmbeddedResource(fldPath *field.Path, x map[string]any) field.ErrorList {
 	var errs field.ErrorList
 	if _, ok := x["apiVersion"]; !ok {
 		errs = append(errs, field.Required(fldPath.Child("apiVersion"), ""))

@@ -1,8 +1,8 @@
 package intorstring_test
 
 import (
-	"encoding/json"
 	"fmt"
+	"log"
 
 	"github.com/crdschema/crdschema/intorstring"
 	"github.com/crdschema/crdschema/schema"
@@ -10,28 +10,23 @@ import (
 
 func Example() {
 	var port schema.Props
-	_ = schema.DecodeProps([]byte(`{
+	if err := schema.DecodeProps([]byte(`{
 		"x-kubernetes-int-or-string": true,
 		"anyOf": [{"type": "integer"}, {"type": "string"}]
-	}`), &port)
+	}`), &port); err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println("anyOf pattern:", intorstring.IsAnyOfPattern(&port))
 
 	var nearMiss schema.Props
-	_ = schema.DecodeProps([]byte(`{
+	if err := schema.DecodeProps([]byte(`{
 		"x-kubernetes-int-or-string": true,
 		"anyOf": [{"type": "integer", "format": "int32"}, {"type": "string"}]
-	}`), &nearMiss)
+	}`), &nearMiss); err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println("near-miss is a pattern:", intorstring.IsAnyOfPattern(&nearMiss))
-
-	fmt.Println(intorstring.IsValue(int64(8080)), intorstring.IsValue("http"), intorstring.IsValue(true))
-
-	var flag schema.Props
-	_ = schema.DecodeProps([]byte(`{"x-kubernetes-int-or-string": true}`), &flag)
-	published, _ := json.Marshal(intorstring.Unfold(&flag))
-	fmt.Println(string(published))
 	// Output:
 	// anyOf pattern: true
 	// near-miss is a pattern: false
-	// true true false
-	// {"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true}
 }

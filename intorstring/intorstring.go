@@ -25,8 +25,6 @@
 package intorstring
 
 import (
-	"math"
-
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -49,107 +47,6 @@ func IsAllOfPattern(p *schema.Props) bool {
 		return false
 	}
 	return IsAnyOfPattern(&p.AllOf[0])
-}
-
-// IsPattern reports whether p uses either of the two patterns.
-func IsPattern(p *schema.Props) bool {
-	return IsAnyOfPattern(p) || IsAllOfPattern(p)
-}
-
-// AnyOf returns a fresh copy of the pattern's anyOf list:
-// [{type: integer}, {type: string}].
-func AnyOf() []schema.Props {
-	return []schema.Props{{Type: "integer"}, {Type: "string"}}
-}
-
-// IsValue reports whether v, a decoded JSON value, is an integer or a string:
-// a string, a Go integer, or a finite float64 without fractional part (the
-// OpenAPI validator accepts 1.0 as an integer).
-func IsValue(v any) bool {
-	switch x := v.(type) {
-	case string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return true
-	case float64:
-		return !math.IsInf(x, 0) && !math.IsNaN(x) && x == math.Trunc(x)
-	case float32:
-		f := float64(x)
-		return !math.IsInf(f, 0) && !math.IsNaN(f) && f == math.Trunc(f)
-	}
-	return false
-}
-
-// Unfold returns the node as the apiserver publishes it: when p has
-// x-kubernetes-int-or-string: true and uses neither pattern, the type
-// alternatives are made explicit, as anyOf: [{type: integer}, {type: string}]
-// if p has no anyOf, else as a new first allOf entry holding that anyOf.
-// Otherwise p itself is returned. p is never modified; the result shares
-// everything it does not change with p. Only this node is unfolded, not its
-// children (see UnfoldAll).
-func Unfold(p *schema.Props) *schema.Props {
-	if p == nil || !p.XIntOrString || IsPattern(p) {
-		return p
-	}
-	n := *p
-	if n.AnyOf == nil {
-		n.AnyOf = AnyOf()
-	} else {
-		allOf := make([]schema.Props, 0, len(p.AllOf)+1)
-		allOf = append(allOf, schema.Props{AnyOf: AnyOf()})
-		n.AllOf = append(allOf, p.AllOf...)
-	}
-	return &n
-}
-
-// UnfoldAll unfolds every node of the structural core of p (p itself, its
-// properties, items and additionalProperties, recursively; not the contents
-// of junctors, where x-kubernetes-int-or-string cannot be set). p is never
-// modified: changed nodes and their ancestors are copies, unchanged subtrees
-// are shared.
-func UnfoldAll(p *schema.Props) *schema.Props {
-	if p == nil {
-		return nil
-	}
-	n := Unfold(p)
-	changed := n != p
-	copyNode := func() {
-		if !changed {
-			c := *n
-			n = &c
-			changed = true
-		}
-	}
-	if p.Items != nil && p.Items.Schema != nil {
-		if it := UnfoldAll(p.Items.Schema); it != p.Items.Schema {
-			copyNode()
-			n.Items = &schema.PropsOrArray{Schema: it}
-		}
-	}
-	if p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil {
-		if ap := UnfoldAll(p.AdditionalProperties.Schema); ap != p.AdditionalProperties.Schema {
-			copyNode()
-			n.AdditionalProperties = &schema.PropsOrBool{Allows: true, Schema: ap}
-		}
-	}
-	var props map[string]schema.Props
-	for k := range p.Properties {
-		prop := p.Properties[k]
-		u := UnfoldAll(&prop)
-		if u == &prop {
-			continue
-		}
-		if props == nil {
-			props = make(map[string]schema.Props, len(p.Properties))
-			for k2, v2 := range p.Properties {
-				props[k2] = v2
-			}
-		}
-		props[k] = *u
-	}
-	if props != nil {
-		copyNode()
-		n.Properties = props
-	}
-	return n
 }
 
 // onlyType reports whether p, an entry of a junctor, carries its type t and

@@ -1,7 +1,6 @@
 package intorstring_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/crdschema/crdschema/intorstring"
@@ -63,86 +62,9 @@ func TestPatterns(t *testing.T) {
 			if got := intorstring.IsAllOfPattern(p); got != c.allOf {
 				t.Errorf("IsAllOfPattern = %v, want %v", got, c.allOf)
 			}
-			if got := intorstring.IsPattern(p); got != (c.anyOf || c.allOf) {
-				t.Errorf("IsPattern = %v", got)
-			}
 		})
 	}
 	if intorstring.IsAnyOfPattern(nil) || intorstring.IsAllOfPattern(nil) {
 		t.Error("nil matched")
-	}
-}
-
-func TestIsValue(t *testing.T) {
-	for _, v := range []any{"", "50%", int64(-3), 0, 2.0, float64(1 << 40)} {
-		if !intorstring.IsValue(v) {
-			t.Errorf("IsValue(%#v) = false", v)
-		}
-	}
-	for _, v := range []any{nil, true, 1.5, map[string]any{}, []any{}} {
-		if intorstring.IsValue(v) {
-			t.Errorf("IsValue(%#v) = true", v)
-		}
-	}
-}
-
-func marshal(t *testing.T, p *schema.Props) string {
-	t.Helper()
-	b, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func TestUnfold(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{`{"x-kubernetes-int-or-string":true}`,
-			`{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true}`},
-		{`{"x-kubernetes-int-or-string":true,"anyOf":[{"maxLength":3}]}`,
-			`{"allOf":[{"anyOf":[{"type":"integer"},{"type":"string"}]}],"anyOf":[{"maxLength":3}],"x-kubernetes-int-or-string":true}`},
-		{`{"x-kubernetes-int-or-string":true,"anyOf":[{"maxLength":3}],"allOf":[{"minLength":1}]}`,
-			`{"allOf":[{"anyOf":[{"type":"integer"},{"type":"string"}]},{"minLength":1}],"anyOf":[{"maxLength":3}],"x-kubernetes-int-or-string":true}`},
-		// already in a pattern, or no flag: unchanged
-		{`{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}]}`,
-			`{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true}`},
-		{`{"type":"string"}`, `{"type":"string"}`},
-	}
-	for _, c := range cases {
-		p := decode(t, c.in)
-		before := marshal(t, p)
-		got := marshal(t, intorstring.Unfold(p))
-		if got != c.want {
-			t.Errorf("Unfold(%s)\n got %s\nwant %s", c.in, got, c.want)
-		}
-		if marshal(t, p) != before {
-			t.Errorf("Unfold(%s) modified its argument", c.in)
-		}
-	}
-	if intorstring.Unfold(nil) != nil {
-		t.Error("Unfold(nil) != nil")
-	}
-}
-
-func TestUnfoldAll(t *testing.T) {
-	in := `{"type":"object","properties":{"a":{"x-kubernetes-int-or-string":true},"b":{"type":"string"},` +
-		`"l":{"type":"array","items":{"x-kubernetes-int-or-string":true}},` +
-		`"m":{"type":"object","additionalProperties":{"x-kubernetes-int-or-string":true}}},` +
-		`"anyOf":[{"properties":{"b":{"x-kubernetes-int-or-string":true}}}]}`
-	want := `{"type":"object","anyOf":[{"properties":{"b":{"x-kubernetes-int-or-string":true}}}],"properties":{` +
-		`"a":{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true},"b":{"type":"string"},` +
-		`"l":{"type":"array","items":{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true}},` +
-		`"m":{"type":"object","additionalProperties":{"anyOf":[{"type":"integer"},{"type":"string"}],"x-kubernetes-int-or-string":true}}}}`
-	p := decode(t, in)
-	before := marshal(t, p)
-	if got := marshal(t, intorstring.UnfoldAll(p)); got != want {
-		t.Errorf("UnfoldAll\n got %s\nwant %s", got, want)
-	}
-	if marshal(t, p) != before {
-		t.Error("UnfoldAll modified its argument")
-	}
-	q := decode(t, `{"type":"object","properties":{"b":{"type":"string"}}}`)
-	if intorstring.UnfoldAll(q) != q {
-		t.Error("UnfoldAll copied a tree without int-or-string")
 	}
 }

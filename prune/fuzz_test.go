@@ -2,6 +2,7 @@ package prune_test
 
 import (
 	"encoding/json"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"reflect"
 	"testing"
 
@@ -46,7 +47,7 @@ func FuzzPrune(f *testing.F) {
 		if err := utiljson.Unmarshal(objectJSON, &obj); err != nil {
 			return
 		}
-		in := defaulting.DeepCopy(obj)
+		in := jsonvalue.DeepCopy(obj)
 
 		paths := prune.Prune(obj, s, prune.Options{ResourceRoot: root, ReturnPaths: true})
 		for _, path := range paths {
@@ -57,20 +58,20 @@ func FuzzPrune(f *testing.F) {
 				t.Fatalf("reported %s, still in the output", path)
 			}
 		}
-		once := defaulting.DeepCopy(obj)
+		once := jsonvalue.DeepCopy(obj)
 		if again := prune.Prune(obj, s, prune.Options{ResourceRoot: root, ReturnPaths: true}); len(again) > 0 || !reflect.DeepEqual(obj, once) {
 			t.Fatalf("pruning twice differs from pruning once: %v", again)
 		}
-		silent := defaulting.DeepCopy(in)
+		silent := jsonvalue.DeepCopy(in)
 		if ps := prune.Prune(silent, s, prune.Options{ResourceRoot: root}); ps != nil || !reflect.DeepEqual(silent, obj) {
 			t.Fatal("pruning without paths differs")
 		}
 
 		// Dropping nulls in the pruning walk is pruning, then DropNulls.
-		want := defaulting.DeepCopy(obj)
+		want := jsonvalue.DeepCopy(obj)
 		defaulting.DropNulls(want, s)
 		for _, track := range []bool{false, true} {
-			got := defaulting.DeepCopy(in)
+			got := jsonvalue.DeepCopy(in)
 			ps := prune.Prune(got, s, prune.Options{ResourceRoot: root, ReturnPaths: track, DropNulls: true})
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("pruning with DropNulls (paths %v) differs from Prune + DropNulls:\n got %v\nwant %v", track, got, want)
@@ -99,7 +100,10 @@ func FuzzPrune(f *testing.F) {
 					t.Fatalf("coercing twice differs: %v %v\n%s\n%s", ps, errs, b, b2)
 				}
 			}
-			embedded.Coerce(defaulting.DeepCopy(in).(map[string]any), s, embedded.CoerceOptions{ReturnPaths: true})
+			coerced := jsonvalue.DeepCopy(in).(map[string]any)
+			if _, err := embedded.CoerceResourceMeta(coerced, embedded.CoerceOptions{ReturnPaths: true}); err == nil {
+				embedded.CoerceEmbedded(coerced, s, embedded.CoerceOptions{ReturnPaths: true})
+			}
 		}
 		if !reflect.DeepEqual(s, pristine) {
 			t.Fatal("the schema changed")

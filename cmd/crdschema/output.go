@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"io"
 	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
-
-	"github.com/crdschema/crdschema/check"
 )
 
 // jsonError is an error in the contract's JSON form.
@@ -26,7 +25,7 @@ type jsonError struct {
 // (what follows "Duplicate value: " in the apiserver's message), since the
 // apiserver's own detail for it is empty.
 func toJSONErrors(errs field.ErrorList) []jsonError {
-	check.SortErrors(errs)
+	errorsort.Sort(errs)
 	out := make([]jsonError, 0, len(errs))
 	for _, e := range errs {
 		detail := e.Detail
