@@ -222,3 +222,33 @@ func TestNoObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeout: --timeout stops a slow run with exit 2 and a message. The
+// slow input is 03-regex-crd.json's kind, scaled down: an unanchored
+// 10,000-character literal pattern costs ~0.6 s to match (pattern length
+// squared), here as in the apiserver.
+func TestTimeout(t *testing.T) {
+	crd := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"things.h.io"},` +
+		`"spec":{"group":"h.io","scope":"Namespaced","names":{"plural":"things","singular":"thing","kind":"Thing","listKind":"ThingList"},` +
+		`"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object",` +
+		`"properties":{"s":{"type":"string","pattern":"` + strings.Repeat("a", 10000) + `"}}}}}}}]}}`
+	obj := `{"apiVersion":"h.io/v1","kind":"Thing","metadata":{"name":"x"},"spec":{"s":"` + strings.Repeat("a", 20000) + `!"}}`
+	crdFile, objFile := writeFile(t, "crd.json", crd), writeFile(t, "obj.json", obj)
+	start := time.Now()
+	out, errOut, code := runCmd(t, nil, "apply", "--crd", crdFile, "-o", "json", "--timeout", "50ms", objFile, objFile)
+	if code != 2 || errOut != "crdschema: stopped after 50ms, the time budget (--timeout); the output above is complete for the documents it covers\n" {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v despite --timeout 50ms", d)
+	}
+	// Whatever was printed is whole lines.
+	parseLines(t, []byte(out))
+	if _, _, code := runCmd(t, nil, "check", "--timeout", "soon", crdFile); code != 2 {
+		t.Errorf("bad duration: exit %d, want 2", code)
+	}
+	// A budget that suffices changes nothing.
+	if out, _, code := runCmd(t, nil, "check", "-o", "json", "--timeout", "1m", crontabCRD); code != 0 || len(parseLines(t, []byte(out))) != 1 {
+		t.Errorf("ample budget: exit %d, output %q", code, out)
+	}
+}
