@@ -2,7 +2,7 @@ package crdschema
 
 import (
 	"errors"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"fmt"
 	"sort"
 	"sync"
 
@@ -11,6 +11,7 @@ import (
 
 	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/kubeversion"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
@@ -293,6 +294,11 @@ type Result struct {
 	Pruned []string
 	// Errors are the errors the apiserver would report, sorted by field,
 	// type and detail.
+	//
+	// An object nested more than 10,000 levels deep (the readers' limit),
+	// or one that contains itself (a map that is its own element, which no
+	// decoded document is), is refused without a stack overflow: no
+	// Object, one FieldValueInvalid error with field "".
 	Errors field.ErrorList
 }
 
@@ -312,7 +318,11 @@ type Result struct {
 // steps for the new object and validates it against the old one; it is a
 // sibling of Apply taking the old object as well.
 func (s *Schema) Apply(obj map[string]any) Result {
-	return s.apply(deepCopyMap(obj))
+	obj, err := copyObject(obj)
+	if err != nil {
+		return refused(err)
+	}
+	return s.apply(obj)
 }
 
 // apply is Apply on an object of its own, changed in place.
@@ -358,7 +368,10 @@ func (s *Schema) ApplyJSON(data []byte) (Result, error) {
 // rejected. Only root metadata that is not an object at all fails (nil
 // Object, one error at metadata). obj is not changed.
 func (s *Schema) Prune(obj map[string]any) Result {
-	obj = deepCopyMap(obj)
+	obj, err := copyObject(obj)
+	if err != nil {
+		return refused(err)
+	}
 	if obj == nil {
 		obj = map[string]any{}
 	}
@@ -374,7 +387,10 @@ func (s *Schema) Prune(obj map[string]any) Result {
 // applies the schema's defaults, without pruning. obj is not changed;
 // Result.Pruned and Result.Errors are always empty.
 func (s *Schema) Default(obj map[string]any) Result {
-	obj = deepCopyMap(obj)
+	obj, err := copyObject(obj)
+	if err != nil {
+		return refused(err)
+	}
 	if obj == nil {
 		obj = map[string]any{}
 	}
@@ -388,6 +404,9 @@ func (s *Schema) Default(obj map[string]any) Result {
 // subresource's paths. CEL rules are not evaluated. The errors are sorted;
 // obj is not changed.
 func (s *Schema) Validate(obj map[string]any) field.ErrorList {
+	if !jsonvalue.WithinDepth(obj, jsonvalue.MaxDepth) {
+		return field.ErrorList{tooDeep()}
+	}
 	errs := s.validate(obj)
 	errorsort.Sort(errs)
 	return errs
@@ -406,6 +425,32 @@ func sortedUnique(in []string) []string {
 		n++
 	}
 	return out[:n]
+}
+
+// copyObject copies an object a caller gives, so that nothing is shared
+// with it; an object nested deeper than the readers accept, or holding
+// itself, is refused with the error the Result reports.
+func copyObject(m map[string]any) (map[string]any, *field.Error) {
+	if m == nil {
+		return nil, nil
+	}
+	c, ok := jsonvalue.CopyBounded(m, jsonvalue.MaxDepth)
+	if !ok {
+		return nil, tooDeep()
+	}
+	return c.(map[string]any), nil
+}
+
+// tooDeep is the error for an object nested deeper than jsonvalue.MaxDepth
+// levels, as a map that contains itself is.
+func tooDeep() *field.Error {
+	return &field.Error{Type: field.ErrorTypeInvalid, Field: "", BadValue: field.OmitValueType{},
+		Detail: fmt.Sprintf("the object is nested more than %d levels deep, or contains itself", jsonvalue.MaxDepth)}
+}
+
+// refused is the Result for an object that cannot be taken at all.
+func refused(err *field.Error) Result {
+	return Result{Pruned: []string{}, Errors: field.ErrorList{err}}
 }
 
 // deepCopyMap copies a JSON object so that nothing is shared with it.

@@ -166,3 +166,39 @@ func TestSixtyFourGoroutines(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestCyclicAndTooDeepObjects: a map that contains itself (library misuse:
+// no document decodes to one) or an object nested deeper than the readers
+// accept is refused with an error, not a stack overflow in the copy.
+func TestCyclicAndTooDeepObjects(t *testing.T) {
+	s := crontab(t)
+	cyclic := map[string]any{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": map[string]any{"name": "x"}}
+	spec := map[string]any{"cronSpec": "* * * * *"}
+	spec["loop"] = []any{cyclic}
+	cyclic["spec"] = spec
+	cyclic["self"] = cyclic
+	deep := map[string]any{"apiVersion": "stable.example.com/v1", "kind": "CronTab"}
+	var v any = "leaf"
+	for i := 0; i < 10001; i++ {
+		v = []any{v}
+	}
+	deep["spec"] = map[string]any{"x": v}
+	clean := map[string]any{"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": map[string]any{"name": "x"}}
+	const want = ": Invalid value: the object is nested more than 10000 levels deep, or contains itself"
+	for name, obj := range map[string]map[string]any{"cyclic": cyclic, "deep": deep} {
+		for op, r := range map[string]crdschema.Result{
+			"Apply":            s.Apply(obj),
+			"Prune":            s.Prune(obj),
+			"Default":          s.Default(obj),
+			"ApplyUpdate(new)": s.ApplyUpdate(obj, clean),
+			"ApplyUpdate(old)": s.ApplyUpdate(clean, obj),
+		} {
+			if r.Object != nil || len(r.Errors) != 1 || r.Errors[0].Error() != want {
+				t.Errorf("%s %s: object %v, errors %v", name, op, r.Object != nil, r.Errors)
+			}
+		}
+		if errs := s.Validate(obj); len(errs) != 1 || errs[0].Error() != want {
+			t.Errorf("%s Validate: %v", name, errs)
+		}
+	}
+}

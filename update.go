@@ -31,7 +31,11 @@ import (
 // (uid, resourceVersion, generation, …) is not added. CEL rules are not
 // evaluated. Neither obj nor old is changed.
 func (s *Schema) ApplyUpdate(obj, old map[string]any) Result {
-	return s.applyUpdate(deepCopyMap(obj), deepCopyMap(old), false)
+	obj, old, err := copyUpdate(obj, old)
+	if err != nil {
+		return refused(err)
+	}
+	return s.applyUpdate(obj, old, false)
 }
 
 // ApplyStatusUpdate does to obj what the apiserver does to an update of
@@ -50,7 +54,11 @@ func (s *Schema) ApplyStatusUpdate(obj, old map[string]any) Result {
 			Detail: "the version has no status subresource",
 		}}}
 	}
-	return s.applyUpdate(deepCopyMap(obj), deepCopyMap(old), true)
+	obj, old, err := copyUpdate(obj, old)
+	if err != nil {
+		return refused(err)
+	}
+	return s.applyUpdate(obj, old, true)
 }
 
 // UpdateHook, when set, is called at the end of every update validation
@@ -202,3 +210,17 @@ func deepCopyAny(v any) any {
 // Namespaced reports whether objects of the schema are namespaced (always
 // for a bare schema).
 func (s *Schema) Namespaced() bool { return s.namespaced }
+
+// copyUpdate copies the new and the old object of an update (see
+// copyObject).
+func copyUpdate(obj, old map[string]any) (map[string]any, map[string]any, *field.Error) {
+	obj, err := copyObject(obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	old, err = copyObject(old)
+	if err != nil {
+		return nil, nil, err
+	}
+	return obj, old, nil
+}
