@@ -224,3 +224,6 @@ func copyUpdate(obj, old map[string]any) (map[string]any, map[string]any, *field
 	}
 	return obj, old, nil
 }
+// HasStatusSubresource reports whether the version has the status
+// subresource (never for a bare schema).
+func (s *Schema) HasStatusSubresource() bool { return s.status }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -69,9 +67,11 @@ func runUpdate(s *crdschema.Schema, d crdschema.Document, stored map[objectKey]m
 	old, ok := stored[keyOf(s, obj)]
 	if !ok {
 		if statusOnly {
-			meta, _ := obj["metadata"].(map[string]any)
-			name, _ := meta["name"].(string)
-			return result{update: true, errs: field.ErrorList{&field.Error{Type: field.ErrorTypeNotFound, Field: "metadata.name", BadValue: field.OmitValueType{}, Detail: fmt.Sprintf("no stored object %q to update the status of", name)}}}
+			if !s.HasStatusSubresource() {
+				// PUT .../status of a resource without it: not found.
+				return result{update: true, errs: s.ApplyStatusUpdate(obj, nil).Errors}
+			}
+			return result{update: true, errs: field.ErrorList{&field.Error{Type: field.ErrorTypeNotFound, Field: "metadata.name", BadValue: field.OmitValueType{}, Detail: "no stored object to update"}}}
 		}
 		return runVerb("apply", s, d)
 	}

@@ -37,6 +37,8 @@ type objectResult struct {
 	Pruned []string
 	// Errors are the errors, sorted.
 	Errors field.ErrorList
+	// Operation is CREATE or UPDATE with --old, "" otherwise.
+	Operation string
 }
 
 // coerceOptions select the steps of the apiserver's unstructuredSchemaCoercer.
@@ -155,9 +157,13 @@ func coerceErrors(pth *field.Path, x interface{}, s *structuralschema.Structural
 	return errs
 }
 
-// process runs a verb on one object.
-func (r *router) process(ctx context.Context, v objectVerb, doc Document) objectResult {
+// process runs a verb on one object; with stored objects (apply --old) an
+// object matching one is an update of it.
+func (r *router) process(ctx context.Context, v objectVerb, doc Document, stored storedObjects, statusOnly bool) objectResult {
 	res := objectResult{Doc: doc}
+	if stored != nil {
+		res.Operation = "CREATE"
+	}
 	sv, gvk, ferr := r.route(doc.Object)
 	if ferr == nil && sv.err != nil {
 		ferr = field.InternalError(nil, sv.err)
@@ -165,6 +171,21 @@ func (r *router) process(ctx context.Context, v objectVerb, doc Document) object
 	if ferr != nil {
 		res.Errors = field.ErrorList{ferr}
 		return res
+	}
+	if stored != nil {
+		old, ok := stored[keyOf(doc.Object, sv.namespaced)]
+		switch {
+		case ok:
+			return r.update(ctx, sv, gvk, doc, old, statusOnly)
+		case statusOnly && sv.status == nil:
+			res.Operation = "UPDATE"
+			res.Errors = field.ErrorList{notFound("status", "the version has no status subresource")}
+			return res
+		case statusOnly:
+			res.Operation = "UPDATE"
+			res.Errors = field.ErrorList{notFound("metadata.name", "no stored object to update")}
+			return res
+		}
 	}
 	u := runtime.DeepCopyJSON(doc.Object)
 	s := sv.structural

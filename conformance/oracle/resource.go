@@ -53,6 +53,8 @@ type servedVersion struct {
 	strategyOnce sync.Once
 	strategy     validator
 	strategyErr  error
+	// statusStrategy is the status subresource's strategy (CRDs only).
+	statusStrategy updateStrategy
 }
 
 func newServedVersion(c *checkedCRD, v apiextensionsv1.CustomResourceDefinitionVersion) *servedVersion {
@@ -143,7 +145,7 @@ func (sv *servedVersion) newStrategy() (validator, error) {
 	}
 	spec := sv.crd.V1.Spec
 	kind := schema.GroupVersionKind{Group: spec.Group, Version: sv.name, Kind: spec.Names.Kind}
-	return customresource.NewStrategy(
+	st := customresource.NewStrategy(
 		crdserverscheme.NewUnstructuredObjectTyper(),
 		sv.namespaced,
 		kind,
@@ -153,7 +155,25 @@ func (sv *servedVersion) newStrategy() (validator, error) {
 		sv.status,
 		sv.scale,
 		sv.selectable,
-	), nil
+	)
+	sv.statusStrategy = customresource.NewStatusStrategy(st)
+	return st, nil
+}
+
+// updateStrategy returns the strategy an update meets: the main one, or
+// the status subresource's.
+func (sv *servedVersion) updateStrategy(statusOnly bool) (updateStrategy, error) {
+	if _, err := sv.validator(); err != nil {
+		return nil, err
+	}
+	if statusOnly {
+		return sv.statusStrategy, nil
+	}
+	st, ok := sv.strategy.(updateStrategy)
+	if !ok {
+		return nil, fmt.Errorf("no update strategy for %T", sv.strategy)
+	}
+	return st, nil
 }
 
 // router routes objects to the CRD versions that serve them.

@@ -31,7 +31,8 @@ type Env struct {
 
 const usage = `usage:
   oracle check [-o text|json] PATH...
-  oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...`
+  oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...
+  oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...`
 
 // Run runs the command with the given arguments (without the program name)
 // and returns its exit status.
@@ -65,6 +66,10 @@ type options struct {
 	schema string
 	noCEL  bool
 	paths  []string
+	// olds are the --old paths: stored objects that objects update.
+	olds []string
+	// subresource is --subresource's value ("status").
+	subresource string
 }
 
 func parseFlags(verb string, args []string) (*options, error) {
@@ -125,6 +130,21 @@ func parseFlags(verb string, args []string) (*options, error) {
 			o.schema = v
 		case name == "no-cel":
 			o.noCEL = true
+		case name == "old" && verb == string(verbApply):
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			o.olds = append(o.olds, v)
+		case name == "subresource" && verb == string(verbApply):
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			if v != "status" {
+				return nil, fmt.Errorf("--subresource must be status, not %q", v)
+			}
+			o.subresource = v
 		default:
 			return nil, fmt.Errorf("unknown flag %s", a)
 		}
@@ -135,6 +155,12 @@ func parseFlags(verb string, args []string) (*options, error) {
 		}
 		if hasSchema == (len(o.crds) > 0) {
 			return nil, errors.New("exactly one of --crd and --schema is required")
+		}
+		if len(o.olds) > 0 && hasSchema {
+			return nil, errors.New("--old needs --crd")
+		}
+		if o.subresource != "" && len(o.olds) == 0 {
+			return nil, errors.New("--subresource needs --old")
 		}
 	} else if o.output != "text" && o.output != "json" {
 		return nil, fmt.Errorf("-o must be text or json, not %q", o.output)
@@ -211,6 +237,8 @@ type objectLine struct {
 	Object   map[string]interface{} `json:"object"`
 	Pruned   []string               `json:"pruned"`
 	Errors   []jsonError            `json:"errors"`
+	// Operation is CREATE or UPDATE with --old, omitted otherwise.
+	Operation string `json:"operation,omitempty"`
 }
 
 func writeJSONLine(w io.Writer, v interface{}) error {
@@ -344,6 +372,22 @@ func (r *runner) objects(ctx context.Context, v objectVerb) int {
 		router = newRouter(crds)
 	}
 
+	var stored storedObjects
+	if len(r.opts.olds) > 0 {
+		oldDocs, oldErrs, err := ReadDocuments(r.env.Dir, r.opts.olds, r.env.Stdin)
+		if err != nil {
+			r.inputError(err)
+			return ExitInput
+		}
+		if len(oldErrs) > 0 {
+			for _, e := range oldErrs {
+				r.inputError(e)
+			}
+			return ExitInput
+		}
+		stored = router.loadStored(oldDocs)
+	}
+
 	docs, docErrs, err := ReadDocuments(r.env.Dir, r.opts.paths, r.env.Stdin)
 	if err != nil {
 		r.inputError(err)
@@ -359,7 +403,7 @@ func (r *runner) objects(ctx context.Context, v objectVerb) int {
 			r.crash(d, "routed to a CustomResourceDefinition whose checking panicked")
 			continue
 		}
-		res, crashed := r.safeProcess(ctx, router, v, d)
+		res, crashed := r.safeProcess(ctx, router, v, d, stored)
 		if crashed {
 			continue
 		}
@@ -367,7 +411,7 @@ func (r *runner) objects(ctx context.Context, v objectVerb) int {
 			status = ExitErrors
 		}
 		if r.opts.output == "json" {
-			if err := writeJSONLine(r.env.Stdout, objectLine{File: d.File, Document: d.Index, Object: res.Object, Pruned: sortedUnique(res.Pruned), Errors: jsonErrors(res.Errors)}); err != nil {
+			if err := writeJSONLine(r.env.Stdout, objectLine{File: d.File, Document: d.Index, Object: res.Object, Pruned: sortedUnique(res.Pruned), Errors: jsonErrors(res.Errors), Operation: res.Operation}); err != nil {
 				r.inputError(err)
 				return ExitInput
 			}
@@ -431,14 +475,14 @@ func (r *runner) safeCheckDoc(ctx context.Context, d Document, bareAllowed bool)
 }
 
 // safeProcess is router.process, reporting a panic as a crashed document.
-func (r *runner) safeProcess(ctx context.Context, rt *router, v objectVerb, d Document) (res objectResult, crashed bool) {
+func (r *runner) safeProcess(ctx context.Context, rt *router, v objectVerb, d Document, stored storedObjects) (res objectResult, crashed bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.crash(d, p)
 			crashed = true
 		}
 	}()
-	return rt.process(ctx, v, d), false
+	return rt.process(ctx, v, d, stored, r.opts.subresource == "status"), false
 }
 
 // rawGroupKind reads spec.group and spec.names.kind of a CRD document as
