@@ -183,10 +183,32 @@ func (v *Validator) validateWithEngine(fldPath *field.Path, value any) field.Err
 
 // dedupErrors drops errors whose message an earlier error has, as the
 // engine's results do when they merge.
+//
+// Enum errors are compared without building their messages (which list
+// every enum value) unless two of them have the same field: only then can
+// their messages be equal.
 func dedupErrors(errs []error) []error {
 	out := make([]error, 0, len(errs))
 	seen := make(map[string]bool, len(errs))
+	var enums map[string][]*enumError
 	for _, e := range errs {
+		if ee, ok := e.(*enumError); ok {
+			if enums == nil {
+				enums = map[string][]*enumError{}
+			}
+			dup := false
+			for _, other := range enums[ee.name] {
+				if other.Error() == ee.Error() {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				enums[ee.name] = append(enums[ee.name], ee)
+				out = append(out, e)
+			}
+			continue
+		}
 		if msg := e.Error(); !seen[msg] {
 			seen[msg] = true
 			out = append(out, e)
@@ -199,7 +221,16 @@ func dedupErrors(errs []error) []error {
 // apiserver does, sorted by field, type and detail.
 func toFieldErrors(fldPath *field.Path, result []error) field.ErrorList {
 	var errs field.ErrorList
+	var enums enumDetails
 	for _, err := range result {
+		if ee, ok := err.(*enumError); ok {
+			p := fldPath
+			if ee.name != "" && ee.name != "." {
+				p = p.Child(strings.TrimPrefix(ee.name, "."))
+			}
+			errs = append(errs, enums.notSupported(p, ee))
+			continue
+		}
 		verr, ok := err.(*openapierrors.Validation)
 		if !ok {
 			errs = append(errs, field.Invalid(fldPath, "", err.Error()))

@@ -147,7 +147,7 @@ func (w *walker) node(n *cnode, p path, v any) int {
 		if len(n.enum) > 0 {
 			// reflect cannot compare an untyped nil: null never matches.
 			if w.failed() {
-				w.add(openapierrors.EnumFail(p.String(), in, nil, n.enum))
+				w.add(&enumError{name: p.String(), values: n.enum})
 			}
 		}
 		return mc
@@ -535,7 +535,7 @@ func (w *walker) enumCheck(n *cnode, p path, v any, kind valueKind, s string) {
 		}
 	}
 	if w.failed() {
-		w.add(openapierrors.EnumFail(p.String(), in, v, n.enum))
+		w.add(&enumError{name: p.String(), value: v, values: n.enum})
 	}
 }
 
