@@ -205,7 +205,9 @@ func (s *Schema) validateRules(errs field.ErrorList, obj, old map[string]any) fi
 	if old != nil {
 		oldObj = old
 	}
-	ruleErrs, _ := s.v.rules.Validate(context.Background(), obj, oldObj, cel.Options{})
+	// On update (old set), CEL ratcheting: rules not using oldSelf skip
+	// their errors on values unchanged from the correlated old values.
+	ruleErrs, _ := s.v.rules.Validate(context.Background(), obj, oldObj, cel.Options{Ratcheting: old != nil})
 	return append(errs, ruleErrs...)
 }
 

@@ -28,8 +28,10 @@ import (
 //     lists are valid).
 //
 // Result.Object is what the response shows; server-populated metadata
-// (uid, resourceVersion, generation, …) is not added. CEL rules are not
-// evaluated. Neither obj nor old is changed.
+// (uid, resourceVersion, generation, …) is not added. Then the CEL rules,
+// with oldSelf (transition rules, optionalOldSelf) and CEL ratcheting of
+// unchanged values, unless a blocking error was found. Neither obj nor old
+// is changed.
 func (s *Schema) ApplyUpdate(obj, old map[string]any) Result {
 	obj, old, err := copyUpdate(obj, old)
 	if err != nil {
@@ -60,16 +62,6 @@ func (s *Schema) ApplyStatusUpdate(obj, old map[string]any) Result {
 	}
 	return s.applyUpdate(obj, old, true)
 }
-
-// UpdateHook, when set, is called at the end of every update validation
-// (ApplyUpdate, ApplyStatusUpdate) with the schema, the new and the old
-// object as validated and the errors found so far, and returns the errors
-// to report. It is where CEL rules with oldSelf are evaluated until package
-// cel is wired in.
-//
-// TODO(cel): replace by the cel package's validator (transition rules,
-// optionalOldSelf, CEL ratcheting) once it has landed.
-var updateHook func(s *Schema, obj, old map[string]any, errs field.ErrorList) field.ErrorList
 
 // readStored puts a stored object through the apiserver's read path, in
 // place: coerce metadata (malformed fields dropped), prune, drop nulls,
@@ -148,14 +140,14 @@ func (s *Schema) validateUpdate(obj, old map[string]any, statusOnly bool) field.
 	newV := withMetadata(obj, newMeta)
 	oldV := withMetadata(old, oldMeta)
 
-	var errs field.ErrorList
 	metaPath := field.NewPath("metadata")
 	// The generic registry's common checks, then the strategy's (which
 	// repeats the update rules, so their errors appear twice, as in the
-	// apiserver's answer).
-	errs = append(errs, embedded.ValidateObjectMeta(metaPath, newMeta, s.namespaced, embedded.NameIsPathSegment)...)
-	errs = append(errs, embedded.ValidateObjectMetaUpdate(metaPath, newMeta, oldMeta)...)
-	errs = append(errs, embedded.ValidateObjectMetaUpdate(metaPath, newMeta, oldMeta)...)
+	// apiserver's answer). Only the strategy's errors can keep the CEL
+	// rules from running.
+	common := embedded.ValidateObjectMeta(metaPath, newMeta, s.namespaced, embedded.NameIsPathSegment)
+	common = append(common, embedded.ValidateObjectMetaUpdate(metaPath, newMeta, oldMeta)...)
+	errs := embedded.ValidateObjectMetaUpdate(metaPath, newMeta, oldMeta)
 	if statusOnly {
 		if st, ok := newV["status"]; ok {
 			errs = append(errs, s.v.statusValues().ValidateValueUpdate(field.NewPath("status"), st, oldV["status"])...)
@@ -168,10 +160,10 @@ func (s *Schema) validateUpdate(obj, old map[string]any, statusOnly bool) field.
 		errs = append(errs, embedded.Validate(nil, newV, s.s, false)...)
 		errs = append(errs, s.listsUpdate(newV, oldV)...)
 	}
-	if updateHook != nil {
-		errs = updateHook(s, newV, oldV, errs)
-	}
-	return errs
+	// The CEL rules, on the whole objects for both strategies, with
+	// oldSelf and CEL ratcheting.
+	errs = s.validateRules(errs, newV, oldV)
+	return append(common, errs...)
 }
 
 // listsUpdate is the list-type uniqueness check of an update: the new
@@ -224,6 +216,7 @@ func copyUpdate(obj, old map[string]any) (map[string]any, map[string]any, *field
 	}
 	return obj, old, nil
 }
+
 // HasStatusSubresource reports whether the version has the status
 // subresource (never for a bare schema).
 func (s *Schema) HasStatusSubresource() bool { return s.status }
