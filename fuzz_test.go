@@ -9,6 +9,7 @@ import (
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -54,10 +55,10 @@ type corpusPair struct {
 // corpusPairs routes the examples of the shared corpus (beside the
 // checkout) to their CRD versions.
 func corpusPairs(b *testing.B) []corpusPair {
-	corpus := filepath.Join("..", "shared", "corpus")
+	corpus := shareddata.Dir(b, "corpus")
 	projects, err := os.ReadDir(corpus)
 	if err != nil {
-		b.Skipf("shared corpus not found at %s: skipping", corpus)
+		b.Fatal(err)
 	}
 	var out []corpusPair
 	for _, p := range projects {

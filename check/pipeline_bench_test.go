@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -12,12 +13,12 @@ import (
 // BenchmarkCRDWorkflowsFromYAML is bench/'s crdschema side of
 // CRDFromYAML for the largest corpus CRD: read, decode, check, build.
 func BenchmarkCRDWorkflowsFromYAML(b *testing.B) {
-	benchFromYAML(b, "../../shared/corpus/argo-workflows/crds/workflows.argoproj.io.yaml")
+	benchFromYAML(b, filepath.Join(shareddata.Dir(b, "corpus"), "argo-workflows", "crds", "workflows.argoproj.io.yaml"))
 }
 
 // BenchmarkCRDAllFromYAML is the same over every corpus CRD file.
 func BenchmarkCRDAllFromYAML(b *testing.B) {
-	benchFromYAML(b, "../../shared/corpus/*/crds/*.yaml")
+	benchFromYAML(b, filepath.Join(shareddata.Dir(b, "corpus"), "*", "crds", "*.yaml"))
 }
 
 // benchFromYAML reads, decodes, checks and builds every CRD of the files

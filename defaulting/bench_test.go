@@ -7,12 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
-
-// corpusDir is the real-world corpus beside the checkout, when present.
-var corpusDir = filepath.Join("..", "..", "shared", "corpus")
 
 // corpusCase is one corpus example routed to its schema.
 type corpusCase struct {
@@ -24,9 +22,10 @@ type corpusCase struct {
 // CRDs (by group, kind and version), with pruned defaults.
 func loadCorpus(b *testing.B) []corpusCase {
 	b.Helper()
+	corpusDir := shareddata.Dir(b, "corpus")
 	projects, err := os.ReadDir(corpusDir)
 	if err != nil {
-		b.Skipf("corpus not found at %s: skipping", corpusDir)
+		b.Fatal(err)
 	}
 	var out []corpusCase
 	for _, p := range projects {

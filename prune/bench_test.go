@@ -10,6 +10,7 @@ import (
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
@@ -25,7 +26,7 @@ type corpusObject struct {
 // clean objects), routed by group, kind and version; it skips the benchmark
 // when the shared data is absent.
 func loadCorpus(b *testing.B) []corpusObject {
-	dir := filepath.Join("..", "..", "shared", "corpus")
+	dir := shareddata.Dir(b, "corpus")
 	f, err := os.Open(filepath.Join(dir, "expected", "prune.jsonl"))
 	if err != nil {
 		b.Skipf("shared corpus not found at %s: skipping", dir)

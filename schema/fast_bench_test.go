@@ -2,15 +2,16 @@ package schema
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
-const workflowsCRD = "../../shared/corpus/argo-workflows/crds/workflows.argoproj.io.yaml"
-
 func benchFile(b *testing.B) []byte {
-	data, err := os.ReadFile(workflowsCRD)
+	data, err := os.ReadFile(filepath.Join(shareddata.Dir(b, "corpus"), "argo-workflows", "crds", "workflows.argoproj.io.yaml"))
 	if err != nil {
-		b.Skip("corpus absent")
+		b.Fatal(err)
 	}
 	return data
 }

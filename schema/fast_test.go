@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/crdschema/crdschema/internal/jsonfast"
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 // inputFiles lists the differential tests' inputs: the shared corpus and
@@ -20,7 +21,9 @@ import (
 func inputFiles(t testing.TB) []string {
 	t.Helper()
 	var files []string
-	for _, root := range []string{"../../shared/corpus", "../../shared/conformance", "../testdata", "testdata", "../check/testdata", "../structural/testdata"} {
+	corpus, _ := shareddata.Path("corpus")
+	conformance, _ := shareddata.Path("conformance")
+	for _, root := range []string{corpus, conformance, "../testdata", "testdata", "../check/testdata", "../structural/testdata"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
 				files = append(files, p)
@@ -32,8 +35,8 @@ func inputFiles(t testing.TB) []string {
 }
 
 func sharedCorpusPresent() bool {
-	_, err := os.Stat("../../shared/corpus")
-	return err == nil
+	_, ok := shareddata.Path("corpus")
+	return ok
 }
 
 // crdJSONs returns the JSON of every document of the inputs read by the

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -279,9 +280,10 @@ func mutate(rng *rand.Rand, obj map[string]any) {
 }
 
 func TestDifferentialCorpus(t *testing.T) {
-	projects, _ := filepath.Glob("/work/shared/corpus/*/crds")
+	corpus := shareddata.Dir(t, "corpus")
+	projects, _ := filepath.Glob(filepath.Join(corpus, "*", "crds"))
 	if len(projects) == 0 {
-		t.Skip("no corpus")
+		shareddata.Missing(t, filepath.Join(corpus, "*", "crds"))
 	}
 	if testing.Short() {
 		*mutationsPerObject = 2
@@ -289,10 +291,10 @@ func TestDifferentialCorpus(t *testing.T) {
 	d := &differential{t: t, cache: map[*schema.Props]*engines{}}
 	// The resulting objects of the apply pipeline, as the apiserver answered.
 	byProject := map[string]crdIndex{}
-	for _, l := range readExpected(t, "/work/shared/corpus/expected/apply-nocel.jsonl") {
+	for _, l := range readExpected(t, filepath.Join(corpus, "expected", "apply-nocel.jsonl")) {
 		project := strings.SplitN(l.File, "/", 2)[0]
 		if _, ok := byProject[project]; !ok {
-			byProject[project] = loadCRDs(t, filepath.Join("/work/shared/corpus", project, "crds"))
+			byProject[project] = loadCRDs(t, filepath.Join(corpus, project, "crds"))
 		}
 		d.idx = byProject[project]
 		d.run(fmt.Sprintf("%s#%d", l.File, l.Document), l.Object)
@@ -312,9 +314,9 @@ func TestDifferentialCorpus(t *testing.T) {
 }
 
 func TestDifferentialConformance(t *testing.T) {
-	batches, _ := filepath.Glob("/work/shared/conformance/random-*/apply-*")
+	batches, _ := filepath.Glob(filepath.Join(shareddata.Dir(t, "conformance"), "random-*", "apply-*"))
 	if len(batches) == 0 {
-		t.Skip("no conformance batches")
+		shareddata.Missing(t, "conformance/random-*/apply-*")
 	}
 	if testing.Short() {
 		*mutationsPerObject = 2

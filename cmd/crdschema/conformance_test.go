@@ -14,19 +14,19 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
-// sharedDir is the shared test data beside the checkout, when present.
-var sharedDir = filepath.Join("..", "..", "..", "shared")
-
+// requireShared returns the shared test data beside the checkout, with its
+// conformance batches; the test skips without it (fails in CI: see package
+// shareddata).
 func requireShared(t *testing.T) string {
 	t.Helper()
-	abs, err := filepath.Abs(sharedDir)
+	shareddata.Dir(t, "conformance")
+	abs, err := filepath.Abs(shareddata.Dir(t))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(abs, "conformance")); err != nil {
-		t.Skipf("shared conformance data not found at %s: skipping (it sits beside the checkout in CI)", abs)
 	}
 	return abs
 }
@@ -246,7 +246,7 @@ func replayBatches(t *testing.T, verb string, keep errorFilter) *tally {
 	shared := requireShared(t)
 	dirs, _ := filepath.Glob(filepath.Join(shared, "conformance", "random-*", verb+"-*"))
 	if len(dirs) == 0 {
-		t.Skipf("no %s batches under %s", verb, shared)
+		shareddata.Missing(t, filepath.Join(shared, "conformance", "random-*", verb+"-*"))
 	}
 	return replayDirs(t, verb, dirs, keep)
 }
@@ -352,7 +352,7 @@ func corpusCheck(t *testing.T, keep errorFilter) *tally {
 	corpus := filepath.Join(requireShared(t), "corpus")
 	want, err := os.ReadFile(filepath.Join(corpus, "expected", "check.jsonl"))
 	if err != nil {
-		t.Skipf("no corpus expectations: %v", err)
+		shareddata.Missing(t, err.Error())
 	}
 	dirs, _ := filepath.Glob(filepath.Join(corpus, "*", "crds"))
 	args := []string{"check", "-o", "json"}
@@ -381,7 +381,7 @@ func corpusVerb(t *testing.T, verb, expected string, extra ...string) *tally {
 	corpus := filepath.Join(requireShared(t), "corpus")
 	want, err := os.ReadFile(filepath.Join(corpus, "expected", expected))
 	if err != nil {
-		t.Skipf("no corpus expectations: %v", err)
+		shareddata.Missing(t, err.Error())
 	}
 	var got []byte
 	for _, p := range corpusProjects(t, corpus) {

@@ -8,11 +8,13 @@ import (
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 // corpusObjects returns the JSON of the shared corpus's example objects.
 func corpusObjects(b *testing.B) (docs [][]byte, n int64) {
-	filepath.WalkDir("../../../shared/corpus", func(p string, d os.DirEntry, err error) error {
+	filepath.WalkDir(shareddata.Dir(b, "corpus"), func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.Contains(p, "/crds/") || !strings.HasSuffix(p, ".yaml") {
 			return nil
 		}

@@ -11,6 +11,8 @@ import (
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 // exact is the decoder the fast path must agree with.
@@ -73,7 +75,9 @@ func TestDecodeDeep(t *testing.T) {
 // JSON file of the shared corpus and the repository's testdata.
 func TestDecodeCorpus(t *testing.T) {
 	var files []string
-	for _, root := range []string{"../../../shared/corpus", "../../../shared/conformance", "../../testdata", "../../schema/testdata", "../../conformance"} {
+	corpus, _ := shareddata.Path("corpus")
+	conformance, _ := shareddata.Path("conformance")
+	for _, root := range []string{corpus, conformance, "../../testdata", "../../schema/testdata", "../../conformance"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml")) {
 				files = append(files, p)

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/internal/jsonfast"
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 // agree fails when Decode accepts data but disagrees with YAMLToJSON and
@@ -79,7 +80,9 @@ func TestDecodeSeeds(t *testing.T) {
 // inputs are full of deliberately odd YAML, where declining is right.
 func TestDecodeCorpus(t *testing.T) {
 	var files []string
-	for _, root := range []string{"../../../shared/corpus", "../../../shared/conformance", "../../testdata", "../../schema/testdata"} {
+	corpus, _ := shareddata.Path("corpus")
+	conformance, _ := shareddata.Path("conformance")
+	for _, root := range []string{corpus, conformance, "../../testdata", "../../schema/testdata"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
 				files = append(files, p)

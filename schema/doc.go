@@ -1,0 +1,23 @@
+// Package schema is the typed model crdschema reads CRDs and OpenAPI v3
+// schemas into, and the readers that fill it as the apiserver would.
+//
+// Most programs never need it: the module root (package crdschema) loads
+// CRDs and schemas, checks them and applies them to objects. Use schema when
+// you work with the parsed form itself:
+//
+//   - Props is one node of an OpenAPI v3 schema, every keyword the apiserver
+//     decodes (also those a CRD may not use, so that checks can name them);
+//     DecodeProps reads one from JSON.
+//   - CRD is a CustomResourceDefinition in the apiserver's internal form:
+//     DecodeCRD reads apiextensions.k8s.io/v1 or v1beta1 JSON, applies that
+//     version's defaults and converts it, as the apiserver does before it
+//     validates a CRD.
+//   - ReadDocuments splits a YAML or JSON stream into its documents as
+//     kubectl reads it (Lists expanded, integers as int64), each with its
+//     file, index and line; unreadable documents come back as InputErrors
+//     beside the readable ones.
+//
+// The names: a Props is a schema node as written; structural.Schema is the
+// structural model built from it once; crdschema.Schema is a compiled schema
+// ready to apply to objects.
+package schema
