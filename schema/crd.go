@@ -288,13 +288,13 @@ func decodeCRDExact(data []byte) (*CRD, error) {
 	case V1APIVersion:
 		var in v1CRD
 		if err := kjson.Unmarshal(data, &in); err != nil {
-			return nil, err
+			return nil, apiserverDecodeError(err, V1APIVersion)
 		}
 		return fromV1(&in), nil
 	case V1beta1APIVersion:
 		var in v1beta1CRD
 		if err := kjson.Unmarshal(data, &in); err != nil {
-			return nil, err
+			return nil, apiserverDecodeError(err, V1beta1APIVersion)
 		}
 		return fromV1beta1(&in), nil
 	}

@@ -219,5 +219,5 @@ func DecodeProps(data []byte, p *Props) error {
 }
 
 func decodePropsExact(data []byte, p *Props) error {
-	return kjson.Unmarshal(data, p)
+	return apiserverDecodeError(kjson.Unmarshal(data, p), "")
 }

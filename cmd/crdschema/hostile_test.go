@@ -252,3 +252,21 @@ func TestTimeout(t *testing.T) {
 		t.Errorf("ample budget: exit %d, output %q", code, out)
 	}
 }
+
+// TestTextEscapesControlCharacters: a field name holding a newline or a
+// terminal escape is printed escaped, one line per error, in -o text (and
+// the formats built on it).
+func TestTextEscapesControlCharacters(t *testing.T) {
+	f := writeFile(t, "nl.json", `{"type":"object","properties":{"a\nb":{},"c\u001b[31mred":{}}}`)
+	out, _, code := runCmd(t, nil, "check", f)
+	want := f + ":1: Schema: properties[a\\nb].type: Required value: must not be empty for specified object fields\n" +
+		f + ":1: Schema: properties[c\\x1b[31mred].type: Required value: must not be empty for specified object fields\n"
+	if code != 1 || out != want {
+		t.Errorf("exit %d, output\n%s\nwant\n%s", code, out, want)
+	}
+	// The JSON contract keeps the field as it is.
+	out, _, _ = runCmd(t, nil, "check", "-o", "json", f)
+	if !strings.Contains(out, `"field":"properties[a\nb].type"`) {
+		t.Errorf("json: %s", out)
+	}
+}

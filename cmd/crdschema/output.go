@@ -66,11 +66,11 @@ type outcome struct {
 func (o outcome) label() string {
 	switch {
 	case o.kind != "" && o.name != "":
-		return o.kind + "/" + o.name
+		return escapeControl(o.kind + "/" + o.name)
 	case o.kind != "":
-		return o.kind
+		return escapeControl(o.kind)
 	case o.name != "":
-		return "object/" + o.name
+		return "object/" + escapeControl(o.name)
 	}
 	return "document " + strconv.Itoa(o.document)
 }
@@ -87,13 +87,23 @@ func (o outcome) warnings() []string {
 
 // where is "file:line" for the human formats.
 func (o outcome) where() string {
-	return o.file + ":" + strconv.Itoa(o.line)
+	return escapeControl(o.file) + ":" + strconv.Itoa(o.line)
 }
 
 // errorText is one error in the human formats, as kubectl prints it
 // ("spec.tags[2]: Duplicate value: \"a\""), without the leading ": " of an
 // error at the root.
+//
+// Control characters in the field (a key "a\nb") are escaped as Go
+// escapes them (properties[a\nb]), so that every error stays one line and
+// no terminal escape sequence is printed raw; the message is kept as the
+// apiserver words it.
 func errorText(e *field.Error) string {
+	if f := escapeControl(e.Field); f != e.Field {
+		c := *e
+		c.Field = f
+		e = &c
+	}
 	if e.Field == "" {
 		return e.ErrorBody()
 	}
@@ -335,4 +345,28 @@ func documentKindName(obj map[string]any) (kind, name string) {
 		name, _ = meta["name"].(string)
 	}
 	return kind, name
+}
+
+// escapeControl writes the control characters of s (newlines, tabs,
+// escape, the C1 controls, the Unicode line and paragraph separators) as
+// Go escapes them in strings ("\n", "\x1b", "\u2028"), leaving the rest as
+// it is.
+func escapeControl(s string) string {
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029
 }
