@@ -60,15 +60,18 @@
 //     kube-openapi validator the apiserver uses, from checks compiled once
 //     per schema), ObjectMeta of the root and of embedded resources,
 //     x-kubernetes-list-type set and map uniqueness, the scale subresource's
-//     replica paths.
+//     replica paths; then the x-kubernetes-validations (CEL) rules, unless
+//     one of those errors is blocking (Required, NotSupported, TooLong,
+//     TooMany, TypeInvalid), in which case the rules are skipped and one
+//     Invalid error at the root (field <nil>) says so, as in the apiserver.
 //
 // [Schema.Prune], [Schema.Default] and [Schema.Validate] run the parts of
 // the pipeline on their own, as the command's prune and default verbs do.
 //
-// CEL rules (x-kubernetes-validations) are NOT evaluated yet: they are
-// checked statically when a CRD is checked (rule present, message, reason,
-// fieldPath), but an object that breaks a CEL rule passes Apply and
-// Validate without an error for it.
+// CEL rules (x-kubernetes-validations) are compiled once per schema with the
+// rest (LoadCRD, ParseSchema) by package cel, with the apiserver's
+// environment, libraries and cost limits; a CRD check reports their
+// compile and cost errors.
 //
 // # The packages
 //
@@ -79,7 +82,11 @@
 //     children by pointer, per-subtree summaries) and checks the
 //     NonStructural rules 1–4 and the other schema restrictions.
 //   - check reports everything `kubectl create` of a CRD would be told,
-//     including the validity and prunedness of default values.
+//     including the validity and prunedness of default values and the
+//     compile and cost errors of CEL rules.
+//   - cel compiles, cost-checks and evaluates x-kubernetes-validations
+//     rules (cel-go and the Kubernetes CEL libraries; the only package
+//     besides check and the root that links them).
 //   - prune drops unknown fields and reports their paths.
 //   - defaulting drops non-nullable nulls and applies defaults.
 //   - embedded coerces and validates the TypeMeta and ObjectMeta of the

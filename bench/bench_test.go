@@ -1,13 +1,16 @@
 package bench
 
 import (
+	"context"
 	"runtime"
 	"testing"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
 
+	"github.com/crdschema/crdschema/cel"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/prune"
 )
@@ -330,8 +333,52 @@ func BenchmarkValidate(b *testing.B) {
 
 // BenchmarkPipeline is a whole create request per corpus example, from its
 // JSON bytes: decode, prune, drop nulls, coerce metadata, default,
-// validate (CEL rules are left out on both sides).
+// validate, evaluate the CEL rules.
 func BenchmarkPipeline(b *testing.B) {
 	c := loadCorpus(b)
 	b.Run("corpus", func(b *testing.B) { benchPipeline(b, corpusSet(c, func(r *routed) map[string]any { return r.obj })) })
+}
+
+// celSet is the corpus examples (after the create pipeline) whose CRD
+// version has x-kubernetes-validations rules.
+func celSet(c *corpus) *objSet {
+	s := &objSet{}
+	for _, r := range c.objects {
+		if r.v.csRules == nil || r.v.refRules == nil {
+			continue
+		}
+		s.objs = append(s.objs, r.clean)
+		s.vs = append(s.vs, r.v)
+		s.rs = append(s.rs, r.v.refSchema())
+		s.json = append(s.json, r.json)
+		s.bytes += int64(len(r.json))
+	}
+	return s
+}
+
+// BenchmarkCEL evaluates the x-kubernetes-validations rules of the corpus
+// examples whose CRDs have rules (after the create pipeline): crdschema's
+// cel.Validator against the apiextensions-apiserver's CEL validator, both
+// compiled once per version, with the runtime budget.
+func BenchmarkCEL(b *testing.B) {
+	c := loadCorpus(b)
+	s := celSet(c)
+	if len(s.objs) == 0 {
+		b.Skip("no corpus example has rules")
+	}
+	ctx := context.Background()
+	b.Run("clean", func(b *testing.B) {
+		b.Run("crdschema", func(b *testing.B) {
+			runReadOnly(b, s, func(i int, o map[string]any) {
+				errs, _ := s.vs[i].csRules.Validate(ctx, o, nil, cel.Options{})
+				sink += len(errs)
+			})
+		})
+		b.Run("reference", func(b *testing.B) {
+			runReadOnly(b, s, func(i int, o map[string]any) {
+				errs, _ := s.rs[i].rules.Validate(ctx, nil, s.rs[i].full, o, nil, celconfig.RuntimeCELCostBudget)
+				sink += len(errs)
+			})
+		})
+	})
 }

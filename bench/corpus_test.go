@@ -15,14 +15,17 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextensionsvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	apiextcel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/cel"
 	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/schema"
@@ -76,11 +79,13 @@ type version struct {
 	cs       *crdschema.Schema
 	csServed *structural.Schema // defaults pruned, as served
 	csValues *validation.Validator
+	csRules  *cel.Validator // nil without rules
 
 	ref       *structuralschema.Structural
 	refServed *structuralschema.Structural
 	refProps  *apiextensions.JSONSchemaProps
 	refValid  apiservervalidation.SchemaValidator
+	refRules  *apiextcel.Validator // nil without rules
 	gk        [2]string
 	namespace bool
 }
@@ -324,8 +329,10 @@ func readCorpus(dir string) (*corpus, error) {
 		}
 		v := &version{
 			cs: cs, csServed: defaulting.PruneDefaults(cs.Structural()), csValues: validation.New(cs.Structural()),
-			ref: ref, refServed: served, refProps: val.OpenAPIV3Schema, refValid: refValid,
-			gk: [2]string{in.Spec.Group, in.Spec.Names.Kind}, namespace: in.Spec.Scope != "Cluster",
+			csRules: cel.NewValidator(cs.Structural(), true),
+			ref:     ref, refServed: served, refProps: val.OpenAPIV3Schema, refValid: refValid,
+			refRules: apiextcel.NewValidator(ref, true, celconfig.PerCallLimit),
+			gk:       [2]string{in.Spec.Group, in.Spec.Names.Kind}, namespace: in.Spec.Scope != "Cluster",
 		}
 		versions[crd][name] = v
 		return v, nil

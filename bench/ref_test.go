@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	apiextcel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/storage/names"
 )
 
@@ -25,19 +27,20 @@ type refSchema struct {
 	full       *structuralschema.Structural // pruning, list types, metadata
 	served     *structuralschema.Structural // defaults pruned: defaulting
 	validator  apiservervalidation.SchemaValidator
+	rules      *apiextcel.Validator
 	namespaced bool
 }
 
 func (v *version) refSchema() *refSchema {
-	return &refSchema{full: v.ref, served: v.refServed, validator: v.refValid, namespaced: v.namespace}
+	return &refSchema{full: v.ref, served: v.refServed, validator: v.refValid, rules: v.refRules, namespaced: v.namespace}
 }
 
 // refPipeline is the reference's create request from the body's JSON bytes
-// (fieldValidation=Warn, CEL rules left out): the unstructured JSON decode,
+// (fieldValidation=Warn): the unstructured JSON decode,
 // root ObjectMeta round trip, pruning with unknown-field paths, drop of
 // non-nullable nulls, embedded ObjectMeta coercion, defaulting, then the
 // custom resource strategy's create validation (ObjectMeta, OpenAPI values,
-// embedded metadata, list types).
+// embedded metadata, list types, CEL rules).
 func refPipeline(data []byte, rs *refSchema) (map[string]any, []string, field.ErrorList, error) {
 	var u map[string]any
 	if err := utiljson.Unmarshal(data, &u); err != nil {
@@ -77,7 +80,7 @@ func refCoerce(u map[string]any, s *structuralschema.Structural) ([]string, fiel
 }
 
 // refValidateCreate is BeforeCreate's metadata handling and the custom
-// resource strategy's Validate without CEL, in place.
+// resource strategy's Validate, in place.
 func refValidateCreate(u map[string]any, rs *refSchema) field.ErrorList {
 	obj := &unstructured.Unstructured{Object: u}
 	switch {
@@ -95,7 +98,23 @@ func refValidateCreate(u map[string]any, rs *refSchema) field.ErrorList {
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj.UnstructuredContent(), rs.validator)...)
 	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, obj.Object, rs.full, false)...)
 	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, rs.full, obj.Object)...)
-	return errs
+	return append(errs, refValidateRules(ctx, errs, obj.Object, rs)...)
+}
+
+// refValidateRules is the strategy's CEL step: the blocking-error check,
+// then the CEL validator with the runtime budget.
+func refValidateRules(ctx context.Context, errs field.ErrorList, obj map[string]any, rs *refSchema) field.ErrorList {
+	if rs.rules == nil {
+		return nil
+	}
+	for _, e := range errs {
+		switch e.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return field.ErrorList{field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")}
+		}
+	}
+	ruleErrs, _ := rs.rules.Validate(ctx, nil, rs.full, obj, nil, celconfig.RuntimeCELCostBudget)
+	return ruleErrs
 }
 
 // refValidateObjectMeta is customResourceValidator.validateObjectMetaDeclaratively.
