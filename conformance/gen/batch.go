@@ -33,13 +33,21 @@ type Batch struct {
 	CRDs []*Input
 	// Cases are the case files: CRDs or schemas for check, objects otherwise.
 	Cases []*Input
+	// Old, for the verb update (apply --old), holds the stored objects;
+	// Status makes the updates status updates (--subresource status).
+	Old    *Input
+	Status bool
 }
 
-// Verbs are the command's verbs, in the order of the contract.
-var Verbs = []string{"check", "prune", "default", "apply"}
+// Verbs are the command's verbs, in the order of the contract; update is
+// apply --old (see UpdateBatch).
+var Verbs = []string{"check", "prune", "default", "apply", "update"}
 
 // Batch returns a batch of n cases for verb.
 func (g *Gen) Batch(verb string, n int) *Batch {
+	if verb == "update" {
+		return g.UpdateBatch(n)
+	}
 	b := &Batch{Verb: verb}
 	if verb == "check" {
 		for i := 0; i < n; i++ {
@@ -167,6 +175,16 @@ func stripRaw(v any) any {
 func (b *Batch) Write(dir string) ([]string, error) {
 	args := []string{b.Verb}
 	var all []*Input
+	if b.Verb == "update" {
+		args[0] = "apply"
+		if b.Old != nil {
+			args = append(args, "--old", b.Old.FileName())
+			all = append(all, b.Old)
+		}
+		if b.Status {
+			args = append(args, "--subresource", "status")
+		}
+	}
 	if b.Schema != nil {
 		args = append(args, "--schema", b.Schema.FileName())
 		all = append(all, b.Schema)

@@ -12,7 +12,7 @@ func TestDeterministic(t *testing.T) {
 		g := New(42)
 		for _, v := range Verbs {
 			b := g.Batch(v, 10)
-			for _, in := range append(append(b.CRDs, b.Cases...), b.Schema) {
+			for _, in := range append(append(b.CRDs, b.Cases...), b.Schema, b.Old) {
 				if in == nil {
 					continue
 				}

@@ -23,6 +23,8 @@ type line struct {
 	Object   json.RawMessage `json:"object"`
 	Pruned   []string        `json:"pruned"`
 	Errors   []fieldError    `json:"errors"`
+	// Operation is CREATE or UPDATE on lines of apply --old.
+	Operation string `json:"operation"`
 }
 
 // fieldError is one error of a line.
@@ -90,6 +92,9 @@ func compareOutputs(verb string, oracle, got []byte) ([]Diff, error) {
 		if verb == "check" {
 			diffs = append(diffs, compareCheck(k, e, a)...)
 		} else {
+			if e.Operation != a.Operation {
+				diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: operation %s where the oracle says %s", verb, a.Operation, e.Operation), Text: "operation " + a.Operation})
+			}
 			diffs = append(diffs, compareObject(verb, k, e, a)...)
 		}
 	}

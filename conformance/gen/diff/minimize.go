@@ -29,7 +29,7 @@ func reduce(b *gen.Batch, key string) *gen.Batch {
 	if in == nil || doc >= len(in.Docs) {
 		return b
 	}
-	r := &gen.Batch{Verb: b.Verb, Schema: b.Schema}
+	r := &gen.Batch{Verb: b.Verb, Schema: b.Schema, Old: b.Old, Status: b.Status}
 	one := &gen.Input{Name: in.Name, Docs: []any{deepCopy(in.Docs[doc])}, JSON: in.JSON, List: in.List}
 	r.Cases = []*gen.Input{one}
 	if len(b.CRDs) > 0 {
