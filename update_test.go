@@ -1,0 +1,75 @@
+package crdschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/crdschema/crdschema/internal/golden"
+)
+
+// TestUpdateGolden applies every update pair of each testdata/update case
+// (a CRD, then pairs of stored object and update; a pair whose name starts
+// with "status-" is a status update) and compares the results with
+// <case>.golden (rewrite with -update, then review the diff).
+func TestUpdateGolden(t *testing.T) {
+	golden.Run(t, filepath.Join("testdata", "update"), func(t *testing.T, f string, _ []byte) string {
+		s, objs := loadCase(t, f)
+		if len(objs)%2 != 0 {
+			t.Fatalf("%s: %d objects, want pairs of stored object and update", f, len(objs))
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		for i := 0; i < len(objs); i += 2 {
+			old, obj := objs[i], objs[i+1]
+			r := s.ApplyUpdate(obj, old)
+			if name, _ := obj["metadata"].(map[string]any)["name"].(string); strings.HasPrefix(name, "status-") {
+				r = s.ApplyStatusUpdate(obj, old)
+			}
+			if err := enc.Encode(render(r)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return buf.String()
+	})
+}
+
+// TestUpdateInputsNotChanged: ApplyUpdate and ApplyStatusUpdate leave both
+// objects alone and share nothing with them.
+func TestUpdateInputsNotChanged(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "update", "*.yaml"))
+	for _, f := range files {
+		s, objs := loadCase(t, f)
+		for i := 0; i+1 < len(objs); i += 2 {
+			old, obj := objs[i], objs[i+1]
+			oldBefore, objBefore := deepCopyMap(old), deepCopyMap(obj)
+			for _, r := range []Result{s.ApplyUpdate(obj, old), s.ApplyStatusUpdate(obj, old)} {
+				if r.Object != nil {
+					markAll(r.Object)
+				}
+			}
+			if !reflect.DeepEqual(old, oldBefore) || !reflect.DeepEqual(obj, objBefore) {
+				t.Errorf("%s pair %d: input changed", f, i/2)
+			}
+		}
+	}
+}
+
+// markAll writes into every map of v, so that sharing with an input shows.
+func markAll(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			markAll(e)
+		}
+		x["__mark"] = true
+	case []any:
+		for _, e := range x {
+			markAll(e)
+		}
+	}
+}
