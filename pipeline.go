@@ -49,19 +49,19 @@ func (v *validators) statusValues() *validation.Validator {
 	return v.status
 }
 
-func newValidators(s *structural.Schema, preserveUnknownFields bool) *validators {
-	v := &validators{served: s, values: validation.New(s), rules: cel.NewValidator(s, true)}
-	if !preserveUnknownFields && s != nil {
-		v.served = defaulting.PruneDefaultsWith(s, defaulting.PruneOptions{CoerceEmbedded: coerceDefault})
-	}
-	return v
-}
-
 // coerceDefault coerces the embedded resources inside a default value as the
 // apiserver does before serving the schema: malformed parts dropped, no
 // errors.
 func coerceDefault(v any, s *structural.Schema) {
 	embedded.CoerceEmbedded(v, s, embedded.CoerceOptions{DropMalformed: true})
+}
+
+func newValidators(s *structural.Schema, preserveUnknownFields bool) *validators {
+	v := &validators{served: s, values: validation.New(s), rules: cel.NewValidator(s, true)}
+	if !preserveUnknownFields && s != nil {
+		v.served = defaulting.PruneDefaults(s, coerceDefault)
+	}
+	return v
 }
 
 // coerce is the decoding part of a create request, in place: coerce the

@@ -328,7 +328,7 @@ func readCorpus(dir string) (*corpus, error) {
 			return nil, err
 		}
 		v := &version{
-			cs: cs, csServed: defaulting.PruneDefaults(cs.Structural()), csValues: validation.New(cs.Structural()),
+			cs: cs, csServed: defaulting.PruneDefaults(cs.Structural(), nil), csValues: validation.New(cs.Structural()),
 			csRules: cel.NewValidator(cs.Structural(), true),
 			ref:     ref, refServed: served, refProps: val.OpenAPIV3Schema, refValid: refValid,
 			refRules: apiextcel.NewValidator(ref, true, celconfig.PerCallLimit),

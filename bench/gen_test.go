@@ -158,7 +158,7 @@ var synthVersion = sync.OnceValues(func() (*version, error) {
 		return nil, err
 	}
 	return &version{
-		cs: cs, csServed: defaulting.PruneDefaults(cs.Structural()), csValues: validation.New(cs.Structural()),
+		cs: cs, csServed: defaulting.PruneDefaults(cs.Structural(), nil), csValues: validation.New(cs.Structural()),
 		ref: ref, refServed: served, refProps: in, refValid: refValid, namespace: true,
 	}, nil
 })

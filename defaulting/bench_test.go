@@ -2,6 +2,7 @@ package defaulting
 
 import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/nulls"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,7 @@ func loadCorpus(b *testing.B) []corpusCase {
 					if err != nil || s == nil {
 						continue
 					}
-					schemas[crd.Spec.Group+"/"+v.Name+"/"+crd.Spec.Names.Kind] = PruneDefaults(s)
+					schemas[crd.Spec.Group+"/"+v.Name+"/"+crd.Spec.Names.Kind] = PruneDefaults(s, nil)
 				}
 			}
 		}
@@ -100,7 +101,7 @@ func BenchmarkDefault(b *testing.B) {
 			}
 			b.StartTimer()
 			for i, c := range cases {
-				DropNulls(objs[i], c.s)
+				nulls.Drop(objs[i], c.s)
 				Default(objs[i], c.s)
 			}
 		}
@@ -123,13 +124,13 @@ func BenchmarkDefault(b *testing.B) {
 		objs := make([]any, len(cases))
 		for i, c := range cases {
 			objs[i] = jsonvalue.DeepCopy(c.obj)
-			DropNulls(objs[i], c.s)
+			nulls.Drop(objs[i], c.s)
 			Default(objs[i], c.s)
 		}
 		b.ReportAllocs()
 		for b.Loop() {
 			for i, c := range cases {
-				DropNulls(objs[i], c.s)
+				nulls.Drop(objs[i], c.s)
 				Default(objs[i], c.s)
 			}
 		}
@@ -139,10 +140,10 @@ func BenchmarkDefault(b *testing.B) {
 // TestNothingToDefaultAllocatesNothing checks the zero-allocation promise on
 // a small object that needs no change.
 func TestNothingToDefaultAllocatesNothing(t *testing.T) {
-	s := PruneDefaults(mustSchema(t, cronTabSchema))
+	s := PruneDefaults(mustSchema(t, cronTabSchema), nil)
 	obj := mustObject(t, `{apiVersion: v1, kind: CronTab, metadata: {name: x}, spec: {cronSpec: "1 * * * *", replicas: 2, image: i, other: [1, {a: null}]}}`)
 	if n := testing.AllocsPerRun(100, func() {
-		DropNulls(obj, s)
+		nulls.Drop(obj, s)
 		Default(obj, s)
 	}); n != 0 {
 		t.Errorf("%v allocations, want 0", n)

@@ -8,13 +8,11 @@
 // default is deep-copied into the object, so defaulted objects share no
 // memory with the schema or with each other.
 //
-// On a request the apiserver prunes unknown fields, then calls DropNulls,
-// then Default:
-//
-//	defaulting.DropNulls(obj, s)
-//	defaulting.Default(obj, s)
-//
-// DropNullsAndDefault does the same in one walk.
+// On a request the apiserver prunes unknown fields, drops the null values
+// of fields that are neither nullable nor have a default, then applies the
+// defaults. DropNullsAndDefault does the last two in one walk; Default
+// alone is for an object whose nulls were dropped already (prune.Prune with
+// Options.DropNulls drops them while pruning).
 package defaulting
 
 import (
@@ -22,16 +20,6 @@ import (
 	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/structural"
 )
-
-// DropNulls removes, in place, every object field whose value is null and
-// whose schema is neither nullable nor has a default. The schema of a field
-// is its properties entry, else the additionalProperties schema. Nulls in
-// arrays are never removed (an array keeps its length), and values with no
-// schema at all are left alone.
-//
-// obj is typically the whole custom resource (map[string]any) and s the
-// schema of its root; a nil s does nothing.
-func DropNulls(obj any, s *structural.Schema) { nulls.Drop(obj, s) }
 
 // Default applies, in place, the defaults of the schema s to obj:
 //
@@ -51,9 +39,9 @@ func DropNulls(obj any, s *structural.Schema) { nulls.Drop(obj, s) }
 // object, so an object with nothing to default is left untouched without
 // allocating. A nil s does nothing.
 //
-// Run DropNulls first to get the apiserver's behaviour: it removes the
-// non-nullable nulls that have no default, which Default would keep;
-// DropNullsAndDefault does both in one walk.
+// Drop the non-nullable nulls without default first to get the apiserver's
+// behaviour (Default would keep them): DropNullsAndDefault does both in one
+// walk.
 func Default(obj any, s *structural.Schema) {
 	if !s.HasDefaultsBelow() {
 		return
@@ -115,14 +103,12 @@ func defaultList(x []any, s *structural.Schema) {
 	}
 }
 
-// DropNullsAndDefault is DropNulls followed by Default, in one walk over
-// obj: it removes, in place, the object fields whose value is null and whose
-// schema is neither nullable nor has a default, and applies the defaults of
-// s. The result is exactly that of
-//
-//	DropNulls(obj, s)
-//	Default(obj, s)
-//
+// DropNullsAndDefault removes, in place, every object field whose value is
+// null and whose schema is neither nullable nor has a default (the schema
+// of a field is its properties entry, else the additionalProperties schema;
+// nulls in arrays are never removed, values with no schema are left
+// alone), and applies the defaults of s (see Default), in one walk over
+// obj. The result is exactly that of dropping first and defaulting after,
 // including for defaults that hold nulls themselves: a default is copied in
 // after the nulls are dropped, so its nulls are kept. This is what the
 // apiserver does to a request after pruning it (with the schema whose

@@ -12,6 +12,7 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
+	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -53,8 +54,8 @@ func mustObject(t testing.TB, src string) map[string]any {
 // apiserver runs what the apiserver does after pruning: drop the
 // non-nullable nulls without default, then default, with pruned defaults.
 func apiserver(obj any, s *structural.Schema) {
-	s = PruneDefaultsWith(s, PruneOptions{CoerceEmbedded: coerceEmbedded})
-	DropNulls(obj, s)
+	s = PruneDefaults(s, coerceEmbedded)
+	nulls.Drop(obj, s)
 	Default(obj, s)
 }
 
@@ -325,7 +326,7 @@ properties:
   clean: {type: object, default: {a: 1}, properties: {a: {type: integer}}}
 `)
 	orig := snapshot(t, s)
-	p := PruneDefaults(s)
+	p := PruneDefaults(s, nil)
 	if snapshot(t, s) != orig {
 		t.Fatal("PruneDefaults changed its input")
 	}
@@ -346,14 +347,14 @@ properties:
 	if at(p, "m.*") == at(s, "m.*") {
 		t.Error("changed node not copied")
 	}
-	if PruneDefaults(p) != p {
+	if PruneDefaults(p, nil) != p {
 		t.Error("pruning pruned defaults again should change nothing")
 	}
 	clean := mustSchema(t, `{type: object, properties: {a: {type: string, default: x}}}`)
-	if PruneDefaults(clean) != clean {
+	if PruneDefaults(clean, nil) != clean {
 		t.Error("a schema with pruned defaults should be returned as is")
 	}
-	if PruneDefaults(nil) != nil {
+	if PruneDefaults(nil, nil) != nil {
 		t.Error("nil schema")
 	}
 }
@@ -378,9 +379,9 @@ func at(s *structural.Schema, path string) *structural.Schema {
 func TestNilAndOddInputs(t *testing.T) {
 	s := mustSchema(t, cronTabSchema)
 	for _, v := range []any{nil, "x", int64(1), 1.5, true, []any{nil}, map[string]any{"spec": "x"}, map[string]any{"spec": []any{nil}}} {
-		DropNulls(v, s)
+		nulls.Drop(v, s)
 		Default(v, s)
-		DropNulls(v, nil)
+		nulls.Drop(v, nil)
 		Default(v, nil)
 	}
 }
@@ -435,17 +436,17 @@ properties:
   plain: {type: object, default: {a: 1}, x-kubernetes-preserve-unknown-fields: true}
 `)
 	calls := 0
-	p := PruneDefaultsWith(s, PruneOptions{CoerceEmbedded: func(v any, s *structural.Schema) {
+	p := PruneDefaults(s, func(v any, s *structural.Schema) {
 		calls++
 		coerceEmbedded(v, s)
-	}})
+	})
 	if got, want := asJSON(t, at(p, "r").Default), `{"apiVersion":"v1","metadata":{"name":"x"}}`; got != want {
 		t.Errorf("default %s, want %s", got, want)
 	}
 	if calls != 1 {
 		t.Errorf("%d calls of the hook, want 1 (only defaults holding embedded resources)", calls)
 	}
-	if got := asJSON(t, at(PruneDefaults(s), "r").Default); got != `{"apiVersion":"v1","kind":3,"metadata":{"foo":1,"name":"x"}}` {
+	if got := asJSON(t, at(PruneDefaults(s, nil), "r").Default); got != `{"apiVersion":"v1","kind":3,"metadata":{"foo":1,"name":"x"}}` {
 		t.Errorf("PruneDefaults without hook changed metadata: %s", got)
 	}
 }

@@ -3,6 +3,7 @@ package defaulting_test
 import (
 	"encoding/json"
 	"fmt"
+	"log"
 
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/schema"
@@ -13,39 +14,48 @@ import (
 // non-nullable nulls without default, then apply the defaults, in place.
 func Example() {
 	var p schema.Props
-	_ = schema.DecodeProps([]byte(`{
+	if err := schema.DecodeProps([]byte(`{
 	  "type": "object",
 	  "properties": {"spec": {"type": "object", "properties": {
 	    "cronSpec": {"type": "string", "default": "5 0 * * *"},
 	    "replicas": {"type": "integer", "default": 1},
 	    "image":    {"type": "string"},
-	    "note":     {"type": "string", "nullable": true}}}}}`), &p)
-	s, _ := structural.New(&p)
-	s = defaulting.PruneDefaults(s) // once per schema, as the apiserver does
+	    "note":     {"type": "string", "nullable": true}}}}}`), &p); err != nil {
+		log.Fatal(err)
+	}
+	s, err := structural.New(&p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s = defaulting.PruneDefaults(s, nil) // once per schema, as the apiserver does
 
 	obj := map[string]any{"spec": map[string]any{"image": nil, "note": nil, "replicas": int64(3)}}
-	defaulting.DropNulls(obj, s)
-	defaulting.Default(obj, s)
+	defaulting.DropNullsAndDefault(obj, s)
 
 	out, _ := json.Marshal(obj)
 	fmt.Println(string(out))
 	// Output: {"spec":{"cronSpec":"5 0 * * *","note":null,"replicas":3}}
 }
 
-// DropNullsAndDefault does what DropNulls and Default do, in one walk over
-// the object.
+// List items are defaulted one by one; a null field inside an item is
+// dropped before the item is defaulted.
 func ExampleDropNullsAndDefault() {
 	var p schema.Props
-	_ = schema.DecodeProps([]byte(`{
+	if err := schema.DecodeProps([]byte(`{
 	  "type": "object",
 	  "properties": {"spec": {"type": "object", "properties": {
 	    "ports": {"type": "array", "items": {"type": "object", "properties": {
 	      "port":     {"type": "integer"},
 	      "protocol": {"type": "string", "default": "TCP"}}}},
 	    "image": {"type": "string"},
-	    "note":  {"type": "string", "nullable": true}}}}}`), &p)
-	s, _ := structural.New(&p)
-	s = defaulting.PruneDefaults(s)
+	    "note":  {"type": "string", "nullable": true}}}}}`), &p); err != nil {
+		log.Fatal(err)
+	}
+	s, err := structural.New(&p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s = defaulting.PruneDefaults(s, nil)
 
 	obj := map[string]any{"spec": map[string]any{
 		"image": nil, "note": nil,

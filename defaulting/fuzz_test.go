@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/nulls"
 	"reflect"
 	"testing"
 
@@ -37,10 +38,10 @@ func FuzzDefault(f *testing.F) {
 		if !ok {
 			return
 		}
-		ps := PruneDefaults(s)
+		ps := PruneDefaults(s, nil)
 		combined := jsonvalue.DeepCopy(obj)
 		unpruned, unprunedCombined := jsonvalue.DeepCopy(obj), jsonvalue.DeepCopy(obj)
-		DropNulls(obj, ps)
+		nulls.Drop(obj, ps)
 		Default(obj, ps)
 		once := jsonvalue.DeepCopy(obj)
 
@@ -50,7 +51,7 @@ func FuzzDefault(f *testing.F) {
 		if !reflect.DeepEqual(combined, once) {
 			t.Fatalf("DropNullsAndDefault differs from DropNulls + Default:\n got %v\nwant %v", combined, once)
 		}
-		DropNulls(unpruned, s)
+		nulls.Drop(unpruned, s)
 		Default(unpruned, s)
 		DropNullsAndDefault(unprunedCombined, s)
 		if !reflect.DeepEqual(unprunedCombined, unpruned) {
@@ -64,12 +65,12 @@ func FuzzDefault(f *testing.F) {
 		if !reflect.DeepEqual(obj, once) {
 			t.Fatalf("Default is not idempotent:\n once %v\ntwice %v", once, obj)
 		}
-		DropNulls(obj, ps)
+		nulls.Drop(obj, ps)
 		if !nullInDefaults(ps) && !reflect.DeepEqual(obj, once) {
 			t.Fatalf("pipeline is not idempotent:\n once %v\ntwice %v", once, obj)
 		}
 		dropped := jsonvalue.DeepCopy(obj)
-		DropNulls(obj, ps)
+		nulls.Drop(obj, ps)
 		if !reflect.DeepEqual(obj, dropped) {
 			t.Fatalf("DropNulls is not idempotent:\n once %v\ntwice %v", dropped, obj)
 		}

@@ -1,9 +1,9 @@
 package defaulting
 
 import (
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"reflect"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -15,40 +15,29 @@ import (
 // spec.preserveUnknownFields: true); it matters for defaults the CRD
 // validation does not look at, such as those inside additionalProperties.
 //
+// The apiserver also coerces the apiVersion, kind and metadata of the
+// embedded resources inside defaults through ObjectMeta, dropping what is
+// malformed. coerceEmbedded does that when it is not nil: it is called with
+// a private copy of every default that holds an embedded resource (its node
+// s is one, or has one below it), before pruning, and changes it in place.
+// The module root passes package embedded's CoerceEmbedded with
+// DropMalformed; it is a parameter so that this package, like prune, links
+// no metadata validation (and its logging modules).
+//
 // s is not changed: nodes whose defaults (or whose descendants' defaults)
 // change are copied, all others are shared with s. When nothing changes, s
 // itself is returned.
-//
-// PruneDefaults leaves the metadata of embedded resources inside defaults
-// as it is; PruneDefaultsWith can coerce it too, as the apiserver does.
-func PruneDefaults(s *structural.Schema) *structural.Schema {
-	return PruneDefaultsWith(s, PruneOptions{})
-}
-
-// PruneOptions says how PruneDefaultsWith treats defaults beyond pruning.
-type PruneOptions struct {
-	// CoerceEmbedded, when set, is called with a private copy of every
-	// default that holds an x-kubernetes-embedded-resource value (its node
-	// s is one, or has one below it), before pruning, to coerce the
-	// apiVersion, kind and metadata of those resources in place as the
-	// apiserver does, dropping what is malformed: the apiserver serves
-	// defaults whose embedded metadata went through the ObjectMeta round
-	// trip. Package embedded's CoerceEmbedded with DropMalformed does this;
-	// it is a hook so that this package does not depend on metadata
-	// validation.
-	CoerceEmbedded func(v any, s *structural.Schema)
-}
-
-// PruneDefaultsWith is PruneDefaults with options.
-func PruneDefaultsWith(s *structural.Schema, opts PruneOptions) *structural.Schema {
+func PruneDefaults(s *structural.Schema, coerceEmbedded func(v any, s *structural.Schema)) *structural.Schema {
 	if s == nil {
 		return nil
 	}
-	p := defaultPruner{opts}
-	return p.node(s, true, nil, 0)
+	return defaultPruner{coerceEmbedded}.node(s, true, nil, 0)
 }
 
-type defaultPruner struct{ opts PruneOptions }
+// defaultPruner prunes the defaults of a schema tree.
+type defaultPruner struct {
+	coerceEmbedded func(v any, s *structural.Schema)
+}
 
 // node handles the node s, the resource root when root is set.
 // When keeper is not nil, s is reached from the preserve-unknown-fields
@@ -67,8 +56,8 @@ func (p defaultPruner) node(s *structural.Schema, root bool, keeper *structural.
 	)
 	if s.HasDefault {
 		d := jsonvalue.DeepCopy(s.Default)
-		if p.opts.CoerceEmbedded != nil && s.HasEmbeddedResource() && !root {
-			p.opts.CoerceEmbedded(d, s)
+		if p.coerceEmbedded != nil && s.HasEmbeddedResource() && !root {
+			p.coerceEmbedded(d, s)
 		}
 		switch {
 		case root:

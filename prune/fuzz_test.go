@@ -3,12 +3,12 @@ package prune_test
 import (
 	"encoding/json"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/nulls"
 	"reflect"
 	"testing"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
-	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/schema"
@@ -69,7 +69,7 @@ func FuzzPrune(f *testing.F) {
 
 		// Dropping nulls in the pruning walk is pruning, then DropNulls.
 		want := jsonvalue.DeepCopy(obj)
-		defaulting.DropNulls(want, s)
+		nulls.Drop(want, s)
 		for _, track := range []bool{false, true} {
 			got := jsonvalue.DeepCopy(in)
 			ps := prune.Prune(got, s, prune.Options{ResourceRoot: root, ReturnPaths: track, DropNulls: true})

@@ -40,7 +40,8 @@ type Options struct {
 	// DropNulls also removes, in the same walk, the null object fields
 	// whose schema is neither nullable nor has a default, as the apiserver
 	// does right after pruning a request: the result is that of Prune
-	// followed by defaulting.DropNulls(obj, s). Removed nulls are not
+	// followed by dropping the non-nullable nulls without default
+	// (what defaulting.DropNullsAndDefault does before defaulting). Removed nulls are not
 	// reported as pruned.
 	DropNulls bool
 }
