@@ -385,7 +385,8 @@ func (s *Schema) Prune(obj map[string]any) Result {
 
 // Default drops null values of non-nullable fields without default and
 // applies the schema's defaults, without pruning. obj is not changed;
-// Result.Pruned and Result.Errors are always empty.
+// Result.Pruned is always empty, and so is Result.Errors unless obj cannot
+// be taken at all (too deep, or a value with no JSON form).
 func (s *Schema) Default(obj map[string]any) Result {
 	obj, err := copyObject(obj)
 	if err != nil {
@@ -406,6 +407,13 @@ func (s *Schema) Default(obj map[string]any) Result {
 func (s *Schema) Validate(obj map[string]any) field.ErrorList {
 	if !jsonvalue.WithinDepth(obj, jsonvalue.MaxDepth) {
 		return field.ErrorList{tooDeep()}
+	}
+	if !jsonvalue.IsNormal(obj) {
+		c, err := copyObject(obj)
+		if err != nil {
+			return field.ErrorList{err}
+		}
+		obj = c
 	}
 	errs := s.validate(obj)
 	errorsort.Sort(errs)
@@ -428,15 +436,17 @@ func sortedUnique(in []string) []string {
 }
 
 // copyObject copies an object a caller gives, so that nothing is shared
-// with it; an object nested deeper than the readers accept, or holding
-// itself, is refused with the error the Result reports.
+// with it, in the values the apiserver's JSON decoder produces (see
+// numbers.go): the same answer for an object however it was decoded. An
+// object nested deeper than the readers' limit, or containing itself, is
+// refused with tooDeep; a value with no JSON form, with an error naming it.
 func copyObject(m map[string]any) (map[string]any, *field.Error) {
 	if m == nil {
 		return nil, nil
 	}
-	c, ok := jsonvalue.CopyBounded(m, jsonvalue.MaxDepth)
-	if !ok {
-		return nil, tooDeep()
+	c, err := jsonvalue.Normalize(m, jsonvalue.MaxDepth)
+	if err != nil {
+		return nil, inputError(err)
 	}
 	return c.(map[string]any), nil
 }

@@ -97,9 +97,24 @@
 //   - cmd/crdschema is the command (check, prune, default, apply) with a
 //     stable -o json contract.
 //
-// Objects are plain JSON values as encoding/json, sigs.k8s.io/yaml and
-// apimachinery's unstructured produce them: map[string]any, []any, string,
-// bool, int64, float64, json.Number and nil. Compiled schemas are immutable
-// and safe for concurrent use; no function of this package changes the
-// objects it is given.
+// # Admission webhooks and operators
+//
+// [Result.Patch] is the RFC 6902 JSON Patch from the request object to the
+// result (pruned, defaulted, metadata coerced), what a mutating webhook
+// answers; [Result.Warnings] are the pruned fields in the apiserver's
+// wording (`unknown field "spec.foo"`). [Schema.DefaultInto] defaults a Go
+// struct through its JSON form. The package example Example_admissionReview
+// answers admission.k8s.io/v1 AdmissionReviews for CREATE and UPDATE end to
+// end.
+//
+// Objects are JSON values however they were decoded: encoding/json (float64
+// or json.Number numbers), sigs.k8s.io/yaml, apimachinery's unstructured
+// and runtime.DefaultUnstructuredConverter, or built in Go
+// (map[string]string labels, []string lists, int replicas, values with a
+// MarshalJSON method). Every entry point takes them as the apiserver takes
+// the same JSON text (a whole float64 as the integer it was written as); a
+// value with no JSON form (a channel, NaN, a map with int keys) is one
+// FieldValueInvalid error naming its path and Go type. Compiled schemas are
+// immutable and safe for concurrent use; no function of this package
+// changes the objects it is given.
 package crdschema

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/crdschema/crdschema v0.0.0
+	github.com/google/go-cmp v0.7.0
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.37.2

@@ -1,0 +1,201 @@
+package crdschema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	kjson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+)
+
+// Warnings returns the warnings the apiserver sends for the pruned fields
+// of a request with fieldValidation=Warn, in its wording
+// (`unknown field "spec.foo"`): what an admission webhook puts in its
+// response's warnings, and kubectl prints as "Warning: ...".
+func (r Result) Warnings() []string {
+	if len(r.Pruned) == 0 {
+		return nil
+	}
+	out := make([]string, len(r.Pruned))
+	for i, p := range r.Pruned {
+		out[i] = "unknown field " + strconv.Quote(p)
+	}
+	return out
+}
+
+// PatchOperation is one operation of an RFC 6902 JSON Patch.
+type PatchOperation struct {
+	Op    string `json:"op"` // "add", "remove" or "replace"
+	Path  string `json:"path"`
+	Value any    `json:"value,omitempty"`
+}
+
+// MarshalJSON writes the operation; "value" is present for add and replace
+// (even when it is null) and absent for remove.
+func (o PatchOperation) MarshalJSON() ([]byte, error) {
+	type withValue struct {
+		Op    string `json:"op"`
+		Path  string `json:"path"`
+		Value any    `json:"value"`
+	}
+	type withoutValue struct {
+		Op   string `json:"op"`
+		Path string `json:"path"`
+	}
+	if o.Op == "remove" {
+		return json.Marshal(withoutValue{o.Op, o.Path})
+	}
+	return json.Marshal(withValue(o))
+}
+
+// Patch returns the RFC 6902 JSON Patch that turns request, the object the
+// Result was computed from, into r.Object (pruned, defaulted, metadata
+// coerced): what a mutating admission webhook answers (patchType
+// "JSONPatch") so that the apiserver stores what Apply computed. The patch
+// is "[]" when nothing changes. Numbers are compared by value, so a
+// request decoded with encoding/json (float64) gets no spurious
+// operations. It fails when r.Object is nil: a rejected request has no
+// result to patch to. request is not changed.
+func (r Result) Patch(request map[string]any) ([]byte, error) {
+	ops, err := r.PatchOperations(request)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(ops)
+}
+
+// PatchOperations is Patch before it is encoded: the operations, in the
+// order they apply (keys in sorted order at every level). Values share
+// nothing with r.Object.
+func (r Result) PatchOperations(request map[string]any) ([]PatchOperation, error) {
+	if r.Object == nil {
+		return nil, errors.New("the request was rejected: there is no object to patch to")
+	}
+	from, err := jsonvalue.Normalize(request, jsonvalue.MaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	fromMap, _ := from.(map[string]any)
+	if fromMap == nil {
+		fromMap = map[string]any{}
+	}
+	ops := []PatchOperation{}
+	diffMaps(&ops, "", fromMap, r.Object)
+	return ops, nil
+}
+
+// diffMaps appends the operations turning object a into object b.
+func diffMaps(ops *[]PatchOperation, path string, a, b map[string]any) {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		p := path + "/" + escapePointer(k)
+		av, inA := a[k]
+		bv, inB := b[k]
+		switch {
+		case !inB:
+			*ops = append(*ops, PatchOperation{Op: "remove", Path: p})
+		case !inA:
+			*ops = append(*ops, PatchOperation{Op: "add", Path: p, Value: jsonvalue.DeepCopy(bv)})
+		default:
+			diffValues(ops, p, av, bv)
+		}
+	}
+}
+
+// diffValues appends the operations turning a into b at path. Lists of the
+// same length are patched item by item; otherwise a changed list is
+// replaced whole, which never depends on the order of index operations.
+func diffValues(ops *[]PatchOperation, path string, a, b any) {
+	switch av := a.(type) {
+	case map[string]any:
+		if bv, ok := b.(map[string]any); ok {
+			diffMaps(ops, path, av, bv)
+			return
+		}
+	case []any:
+		if bv, ok := b.([]any); ok && len(av) == len(bv) {
+			for i := range av {
+				diffValues(ops, path+"/"+strconv.Itoa(i), av[i], bv[i])
+			}
+			return
+		}
+	}
+	if !sameJSON(a, b) {
+		*ops = append(*ops, PatchOperation{Op: "replace", Path: path, Value: jsonvalue.DeepCopy(b)})
+	}
+}
+
+// sameJSON compares two normalized JSON values; numbers by value.
+func sameJSON(a, b any) bool {
+	switch av := a.(type) {
+	case int64:
+		if bf, ok := b.(float64); ok {
+			return float64(av) == bf
+		}
+	case float64:
+		if bi, ok := b.(int64); ok {
+			return av == float64(bi)
+		}
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// escapePointer escapes a key for a JSON Pointer (RFC 6901).
+func escapePointer(k string) string {
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+// DefaultInto defaults a Go value through its JSON form, as the apiserver
+// would default the same JSON: obj, a non-nil pointer (typically to a
+// struct with json tags), is encoded with encoding/json, given to Default,
+// and the result is decoded into a new value that replaces *obj. Fields
+// that the JSON form always holds (no omitempty, not a pointer) are
+// present, so the schema does not default them, as the apiserver would
+// not; use pointers or omitempty for fields with defaults. The value must
+// encode to a JSON object.
+func (s *Schema) DefaultInto(obj any) error {
+	rv := reflect.ValueOf(obj)
+	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return fmt.Errorf("DefaultInto needs a non-nil pointer, not %T", obj)
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return fmt.Errorf("DefaultInto: %w", err)
+	}
+	var m map[string]any
+	if err := kjson.Unmarshal(b, &m); err != nil || m == nil {
+		return fmt.Errorf("DefaultInto: %T does not encode to a JSON object", obj)
+	}
+	r := s.Default(m)
+	if len(r.Errors) > 0 {
+		return fmt.Errorf("DefaultInto: %w", r.Errors.ToAggregate())
+	}
+	out, err := json.Marshal(r.Object)
+	if err != nil {
+		return fmt.Errorf("DefaultInto: %w", err)
+	}
+	fresh := reflect.New(rv.Elem().Type())
+	if err := json.Unmarshal(out, fresh.Interface()); err != nil {
+		return fmt.Errorf("DefaultInto: the defaulted object does not decode into %T: %w", obj, err)
+	}
+	rv.Elem().Set(fresh.Elem())
+	return nil
+}
