@@ -330,6 +330,9 @@ func (g *Gen) decorate(s Schema, depth int) {
 	if g.chance(0.02) {
 		s["example"] = g.value(s, 1)
 	}
+	if g.chance(0.3) {
+		g.rules(s)
+	}
 	if g.chance(0.18) {
 		v := g.value(s, 2)
 		if g.chance(0.1) {
@@ -459,6 +462,9 @@ func (g *Gen) RootSchema() Schema {
 	}
 	if g.chance(0.12) {
 		g.junctors(s, depth)
+	}
+	if g.chance(0.3) {
+		g.rules(s)
 	}
 	if g.chance(0.03) {
 		pick(g, forbidden...)(g, s)

@@ -71,6 +71,30 @@ type Result struct {
 	OracleCrashes int
 	// CrashedCases counts the case files of those batches.
 	CrashedCases int
+	// CELErrors counts the oracle's errors that come from CEL rules (on
+	// the rules at check, from evaluating them at apply): how much the run
+	// exercised CEL.
+	CELErrors int
+}
+
+// celErrorCount counts the errors of an oracle output that come from CEL:
+// errors on x-kubernetes-validations at check, rule failures and the
+// skipped-rules error at apply.
+func celErrorCount(out []byte) int {
+	lines, _, err := parseLines(out)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, l := range lines {
+		for _, e := range l.Errors {
+			if strings.Contains(e.Field, "x-kubernetes-validations") || strings.Contains(e.Detail, "rule") ||
+				strings.Contains(e.Detail, "messageExpression") || strings.Contains(e.Detail, "CEL") {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // withoutCrashedDocuments drops the differences of every case file with a
@@ -332,6 +356,7 @@ func Run(opts Options) (*Result, error) {
 				}
 			}
 			res.Cases += len(j.b.Cases) - len(skipped)
+			res.CELErrors += celErrorCount(p.oracle.stdout)
 			files := map[string]bool{}
 			for _, d := range ds {
 				file, _, _ := strings.Cut(d.Key, "#")
@@ -383,6 +408,7 @@ func Run(opts Options) (*Result, error) {
 	if res.OracleCrashes > 0 {
 		fmt.Fprintf(opts.Log, "oracle crashed on %d batches (%d cases not compared)\n", res.OracleCrashes, res.CrashedCases)
 	}
+	fmt.Fprintf(opts.Log, "CEL: %d of the oracle's errors come from x-kubernetes-validations rules\n", res.CELErrors)
 	fmt.Fprintf(opts.Log, "%d cases, %d mismatches (seed %d)\n", res.Cases, res.Mismatched, opts.Seed)
 	return res, nil
 }
