@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files (then review the diff)")
@@ -42,9 +44,18 @@ func Run(t *testing.T, dir string, render func(t *testing.T, path string, data [
 			if err != nil {
 				t.Fatalf("%v (run with -update to create it)", err)
 			}
-			if got != string(want) {
-				t.Errorf("%s differs:\n--- got\n%s--- want\n%s", path, got, want)
+			if diff := Diff(string(want), got); diff != "" {
+				t.Errorf("%s differs (-want +got):\n%s", path, diff)
 			}
 		})
 	}
+}
+
+// Diff returns a line diff of two renderings (-want +got), "" when they are
+// equal: a failing golden test shows what changed, not both outputs whole.
+func Diff(want, got string) string {
+	if want == got {
+		return ""
+	}
+	return cmp.Diff(strings.SplitAfter(want, "\n"), strings.SplitAfter(got, "\n"))
 }
