@@ -17,8 +17,10 @@ import (
 // JSON decoder produces, so that the answer is the apiserver's for the same
 // JSON text: integers as int64, other numbers as float64. A float64 that is
 // a whole number is taken as the integer its JSON text ("3") decodes to;
-// the apiserver keeps the text "3.0" a float, which only the scale
-// subresource's replica paths tell apart (ApplyJSON decodes text exactly).
+// the apiserver keeps the text "3.0" a float, which the scale subresource's
+// replica paths tell apart. ApplyJSON decodes text exactly; the command,
+// whose objects all come from that decoder, keeps whole floats as floats
+// (jsonvalue.SetExactFloats).
 
 // inputError is the error for an object that cannot be taken: tooDeep, or
 // one Invalid error at the path of a value with no JSON form, naming its Go

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 )
@@ -39,6 +40,28 @@ func (e *TypeError) Error() string {
 	return fmt.Sprintf("%s: a value of Go type %s cannot be handled as JSON: %s", where, e.Type, e.Why)
 }
 
+// exactFloats is set by a program whose objects all come from the
+// apiserver's JSON decoder (the command): there a float64 is a number
+// written with a fraction or an exponent ("3.0"), which the apiserver keeps
+// a float, so whole float64 values are not taken as integers.
+var exactFloats atomic.Bool
+
+// SetExactFloats tells Normalize and IsNormal that every float64 they see
+// was decoded by the apiserver's JSON decoder from a number with a fraction
+// or exponent, so that a whole float64 stays a float64 as it does in the
+// apiserver. Only the command, which reads every object with that decoder,
+// sets it.
+func SetExactFloats() { exactFloats.Store(true) }
+
+// wholeFloatAsInt returns f as an int64 when it is a whole number within
+// int64 that is to be taken as an integer.
+func wholeFloatAsInt(f float64) (int64, bool) {
+	if exactFloats.Load() {
+		return 0, false
+	}
+	return floatAsInt(f)
+}
+
 // IsNormal reports whether v holds only the values the apiserver's JSON
 // decoder produces, so that Normalize would return it unchanged.
 func IsNormal(v any) bool {
@@ -46,7 +69,7 @@ func IsNormal(v any) bool {
 	case nil, string, bool, int64:
 		return true
 	case float64:
-		_, isInt := floatAsInt(x)
+		_, isInt := wholeFloatAsInt(x)
 		return !isInt && !math.IsNaN(x) && !math.IsInf(x, 0)
 	case map[string]any:
 		for _, e := range x {
@@ -126,7 +149,7 @@ func normalizeFloat(f float64, typ string) (any, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, &TypeError{Type: typ, Why: fmt.Sprintf("%v has no JSON form", f)}
 	}
-	if i, ok := floatAsInt(f); ok {
+	if i, ok := wholeFloatAsInt(f); ok {
 		return i, nil
 	}
 	return f, nil
@@ -142,7 +165,7 @@ func normalize(v any, depth int) (any, error) {
 	case nil, string, bool, int64:
 		return v, nil
 	case float64:
-		if _, isInt := floatAsInt(x); !isInt && !math.IsNaN(x) && !math.IsInf(x, 0) {
+		if _, isInt := wholeFloatAsInt(x); !isInt && !math.IsNaN(x) && !math.IsInf(x, 0) {
 			return v, nil // as it is, without boxing it again
 		}
 		return normalizeFloat(x, "float64")
