@@ -58,8 +58,20 @@ func validateInvariants(s *Schema, lvl level, fldPath *field.Path) field.ErrorLi
 	if s == nil {
 		return nil
 	}
-	var errs field.ErrorList
+	errs := validateChildren(s, lvl, fldPath)
+	errs = append(errs, validateExtensions(s, fldPath)...)
+	if s.Props != nil {
+		errs = append(errs, validateJunctors(s.Props, intorstring.IsAnyOfPattern(s.Props), intorstring.IsAllOfPattern(s.Props), fldPath)...)
+	}
+	errs = append(errs, validateType(s, lvl, fldPath)...)
+	errs = append(errs, validateResource(s, lvl, fldPath)...)
+	return errs
+}
 
+// validateChildren checks the items, properties and additionalProperties
+// of a core node and everything below them.
+func validateChildren(s *Schema, lvl level, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	if s.Type == "array" && s.Items == nil {
 		errs = append(errs, field.Required(fldPath.Child("items"), "must be specified"))
 	}
@@ -75,18 +87,26 @@ func validateInvariants(s *Schema, lvl level, fldPath *field.Path) field.ErrorLi
 		}
 		errs = append(errs, validateInvariants(s.AdditionalProperties.Schema, atField, fldPath.Child("additionalProperties"))...)
 	}
+	return errs
+}
 
+// validateExtensions checks the x-kubernetes extensions that exclude each
+// other.
+func validateExtensions(s *Schema, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	if s.IntOrString && s.PreserveUnknownFields {
 		errs = append(errs, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 	if s.IntOrString && s.EmbeddedResource {
 		errs = append(errs, field.Invalid(fldPath.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
+	return errs
+}
 
-	if s.Props != nil {
-		errs = append(errs, validateJunctors(s.Props, intorstring.IsAnyOfPattern(s.Props), intorstring.IsAllOfPattern(s.Props), fldPath)...)
-	}
-
+// validateType checks that a core node has the type its place and
+// extensions require.
+func validateType(s *Schema, lvl level, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	switch {
 	case s.EmbeddedResource && s.Type == "":
 		errs = append(errs, field.Required(fldPath.Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
@@ -101,9 +121,13 @@ func validateInvariants(s *Schema, lvl level, fldPath *field.Path) field.ErrorLi
 	if lvl == atRoot && s.Type != "" && s.Type != "object" {
 		errs = append(errs, field.Invalid(fldPath.Child("type"), s.Type, "must be object at the root"))
 	}
+	return errs
+}
 
-	// The root and every embedded resource have implicit apiVersion, kind and
-	// metadata.
+// validateResource checks the implicit apiVersion, kind and metadata of the
+// root and of every embedded resource.
+func validateResource(s *Schema, lvl level, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	resource := lvl == atRoot || s.EmbeddedResource
 	if resource {
 		for _, k := range []string{"kind", "apiVersion"} {
