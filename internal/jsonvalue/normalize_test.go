@@ -1,0 +1,84 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+)
+
+type node struct {
+	Name string `json:"name"`
+	Next *node  `json:"next,omitempty"`
+}
+
+func TestNormalize(t *testing.T) {
+	three := 3
+	for _, tc := range []struct {
+		name string
+		in   any
+		want any
+	}{
+		{"whole float64", 3.0, int64(3)},
+		{"fraction", 1.5, 1.5},
+		{"float32 through its text", float32(0.1), 0.1},
+		{"beyond int64", 1e19, 1e19},
+		{"uint64 beyond int64", uint64(math.MaxUint64), float64(math.MaxUint64)},
+		{"json.Number integer", json.Number("12345678901234567"), int64(12345678901234567)},
+		{"json.Number fraction", json.Number("3.0"), 3.0},
+		{"typed map and slice", map[string][]int8{"a": {1, 2}}, map[string]any{"a": []any{int64(1), int64(2)}}},
+		{"pointer", &three, int64(3)},
+		{"nil pointer", (*int)(nil), nil},
+		{"nil typed map", map[string]string(nil), nil},
+		{"bytes as base64", []byte("hi"), "aGk="},
+		{"struct through JSON", node{Name: "a", Next: &node{Name: "b"}}, map[string]any{"name": "a", "next": map[string]any{"name": "b"}}},
+		{"array", [2]bool{true, false}, []any{true, false}},
+	} {
+		got, err := Normalize(tc.in, MaxDepth)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: Normalize(%#v) = %#v, %v; want %#v", tc.name, tc.in, got, err, tc.want)
+		}
+		if IsNormal(tc.in) && !reflect.DeepEqual(tc.in, tc.want) {
+			t.Errorf("%s: IsNormal true for a value Normalize changes", tc.name)
+		}
+	}
+}
+
+func TestNormalizeErrorPaths(t *testing.T) {
+	for _, tc := range []struct {
+		in   any
+		path string
+	}{
+		{map[string]any{"spec": map[string]any{"list": []any{1, map[string]any{"c": make(chan int)}}}}, "spec.list[1].c"},
+		{map[string]any{"spec": map[string][]any{"l": {complex(1, 2)}}}, "spec.l[0]"},
+		{[]any{math.Inf(1)}, "[0]"},
+		{map[string]any{"n": json.Number("1e999")}, "n"},
+		{map[int]int{1: 1}, ""},
+	} {
+		_, err := Normalize(tc.in, MaxDepth)
+		var te *TypeError
+		if !errors.As(err, &te) || te.Path != tc.path {
+			t.Errorf("Normalize(%#v): %v, want a TypeError at %q", tc.in, err, tc.path)
+		}
+	}
+}
+
+func TestNormalizeCycles(t *testing.T) {
+	m := map[string]any{}
+	m["self"] = m
+	if _, err := Normalize(m, MaxDepth); !errors.Is(err, ErrTooDeep) {
+		t.Errorf("a map holding itself: %v", err)
+	}
+	typed := map[string]any{}
+	typed["next"] = []map[string]any{typed}
+	if _, err := Normalize(typed, MaxDepth); !errors.Is(err, ErrTooDeep) {
+		t.Errorf("a map holding itself through a typed slice: %v", err)
+	}
+	n := &node{Name: "loop"}
+	n.Next = n
+	var te *TypeError
+	if _, err := Normalize(map[string]any{"n": n}, MaxDepth); !errors.As(err, &te) || te.Path != "n" {
+		t.Errorf("a struct holding itself: %v", err)
+	}
+}
