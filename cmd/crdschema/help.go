@@ -22,7 +22,7 @@ schemas of CustomResourceDefinitions, without an apiserver.
 
 usage:
   crdschema check [--skip-non-crds] [-o text|json|github|junit] PATH...
-  crdschema prune|default (--crd PATH... | --schema PATH) [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
+  crdschema prune|default [--crd PATH... | --schema PATH] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply [--crd PATH... | --schema PATH] [--strict] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply --crd PATH... --old PATH... [--subresource status] [-o ...] OBJECTS...
   crdschema help [VERB]
@@ -58,21 +58,21 @@ Examples:
   crdschema check --skip-non-crds -o github manifests/
   kubectl get crd crontabs.stable.example.com -o yaml | crdschema check -
 `,
-	"prune": `usage: crdschema prune (--crd PATH... | --schema PATH) [--skip-unknown-kinds] [-o FORMAT] OBJECTS...
+	"prune": `usage: crdschema prune [--crd PATH... | --schema PATH] [--skip-unknown-kinds] [-o FORMAT] OBJECTS...
 
 Drops what the schema does not specify, as the apiserver does when it reads a
 custom resource from storage: unknown fields (listed as "pruned"), and
 unknown or malformed metadata fields.
-` + objectFlags + `
+` + objectFlags + crdsAmongObjects + `
 Examples:
   crdschema prune --crd crontab-crd.yaml crontab.yaml
   crdschema prune --schema schema.yaml -o json objects/
 `,
-	"default": `usage: crdschema default (--crd PATH... | --schema PATH) [--skip-unknown-kinds] [-o FORMAT] OBJECTS...
+	"default": `usage: crdschema default [--crd PATH... | --schema PATH] [--skip-unknown-kinds] [-o FORMAT] OBJECTS...
 
 Drops null values of non-nullable fields that have no default, then applies
 the schema's defaults (no pruning), as the apiserver does.
-` + objectFlags + `
+` + objectFlags + crdsAmongObjects + `
 Examples:
   crdschema default --crd crontab-crd.yaml crontab.yaml
 `,
@@ -89,11 +89,7 @@ it refuse the object.
                        apiVersion, kind, namespace and name is an update of it (validation
                        with ratcheting, ObjectMeta update rules); the others are creates
   --subresource status every update is a status update (PUT .../status); needs --old
-
-Without --crd and --schema, the CRDs are the CustomResourceDefinitions found
-among OBJECTS (those documents are then skipped, not processed as objects), so
-one call checks a whole repository.
-
+` + crdsAmongObjects + `
 Examples:
   crdschema apply --crd crontab-crd.yaml crontab.yaml
   crdschema apply --strict -o json --crd crds/ objects/
@@ -119,6 +115,12 @@ Flags:
   --max-input-bytes N  refuse an input (a file, or stdin) larger than N bytes: default 64Mi;
                        suffixes k, M, G, Ki, Mi, Gi; 0 for no limit
   --timeout DURATION   give up after DURATION (30s, 5m): exit 2, output so far kept; default none
+`
+
+const crdsAmongObjects = `
+Without --crd and --schema, the CRDs are the CustomResourceDefinitions found
+among OBJECTS (those documents are then skipped, not processed as objects), so
+one call checks a whole repository.
 `
 
 // verbUsage is the first line of a verb's help, for errors.
