@@ -9,8 +9,8 @@ import (
 
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	forkedreflect "k8s.io/apimachinery/third_party/forked/golang/reflect"
 
+	"github.com/crdschema/crdschema/internal/semantic"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -229,17 +229,11 @@ func allVersionsSame(versions []schema.Version, get func(*schema.Version) any, s
 	}
 	first := get(&versions[0])
 	for i := range versions {
-		if !set(&versions[i]) || !semanticEqual(get(&versions[i]), first) {
+		if !set(&versions[i]) || !semantic.Equal(get(&versions[i]), first) {
 			return false
 		}
 	}
 	return true
-}
-
-// semanticEqual is deep equality treating nil and empty slices and maps as
-// equal, as the apiserver compares versions.
-func semanticEqual(a, b any) bool {
-	return forkedreflect.Equalities{}.DeepEqual(a, b)
 }
 
 // requiredEnum checks that a required string is one of the accepted values.

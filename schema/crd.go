@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
-	forkedreflect "k8s.io/apimachinery/third_party/forked/golang/reflect"
+
+	"github.com/crdschema/crdschema/internal/semantic"
 )
 
 // CRD is a CustomResourceDefinition in the apiserver's internal form: the
@@ -389,10 +390,10 @@ func hoistIdentical(s *CRDSpec) {
 	first := s.Versions[0]
 	same := [4]bool{true, true, true, true}
 	for _, v := range s.Versions[1:] {
-		same[0] = same[0] && semanticEqual(v.Subresources, first.Subresources)
-		same[1] = same[1] && semanticEqual(v.Schema, first.Schema)
-		same[2] = same[2] && semanticEqual(v.AdditionalPrinterColumns, first.AdditionalPrinterColumns)
-		same[3] = same[3] && semanticEqual(v.SelectableFields, first.SelectableFields)
+		same[0] = same[0] && semantic.Equal(v.Subresources, first.Subresources)
+		same[1] = same[1] && semantic.Equal(v.Schema, first.Schema)
+		same[2] = same[2] && semantic.Equal(v.AdditionalPrinterColumns, first.AdditionalPrinterColumns)
+		same[3] = same[3] && semantic.Equal(v.SelectableFields, first.SelectableFields)
 	}
 	if same[0] {
 		s.Subresources = first.Subresources
@@ -421,12 +422,6 @@ func hoistIdentical(s *CRDSpec) {
 			v.SelectableFields = nil
 		}
 	}
-}
-
-// semanticEqual is deep equality that treats nil and empty slices and maps
-// as equal, like apimachinery's semantic equality.
-func semanticEqual(a, b any) bool {
-	return forkedreflect.Equalities{}.DeepEqual(a, b)
 }
 
 func fromV1beta1(in *v1beta1CRD) *CRD {

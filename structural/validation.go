@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/intorstring"
 	"github.com/crdschema/crdschema/schema"
@@ -40,8 +41,9 @@ const (
 //     without preserve-unknown-fields or embedded-resource, and every pattern
 //     a valid regular expression.
 //
-// The result is sorted by the errors' text, as the apiserver sorts it. A nil
-// s has no errors.
+// The result is sorted by field path, type and detail, as every error list
+// of this module is (the apiserver's NonStructuralSchema condition lists
+// the same errors sorted by their text). A nil s has no errors.
 func Validate(fldPath *field.Path, s *Schema) field.ErrorList {
 	if s == nil {
 		return nil
@@ -49,7 +51,7 @@ func Validate(fldPath *field.Path, s *Schema) field.ErrorList {
 	var errs field.ErrorList
 	errs = append(errs, validateInvariants(s, atRoot, fldPath)...)
 	errs = append(errs, validateCompleteness(s, fldPath)...)
-	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+	errorsort.Sort(errs)
 	return errs
 }
 

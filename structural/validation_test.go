@@ -90,9 +90,9 @@ func validateWithPrefix(t *testing.T, js string) []string {
 	return format(structural.Validate(field.NewPath("spec", "validation", "openAPIV3Schema"), s))
 }
 
-// TestSortedByText checks the result order: the apiserver sorts by the
-// errors' full text.
-func TestSortedByText(t *testing.T) {
+// TestSorted checks the result order: by field, type and detail, as every
+// error list of the module.
+func TestSorted(t *testing.T) {
 	var p schema.Props
 	js := `{"properties":{"b":{},"a":{},"metadata":{"type":"string"}},"anyOf":[{"description":"x","properties":{"z":{}}}]}`
 	if err := schema.DecodeProps([]byte(js), &p); err != nil {
@@ -107,8 +107,9 @@ func TestSortedByText(t *testing.T) {
 		t.Fatal("no errors")
 	}
 	for i := 1; i < len(errs); i++ {
-		if errs[i-1].Error() > errs[i].Error() {
-			t.Errorf("not sorted at %d: %q > %q", i, errs[i-1].Error(), errs[i].Error())
+		a, b := errs[i-1], errs[i]
+		if a.Field > b.Field || (a.Field == b.Field && (a.Type > b.Type || (a.Type == b.Type && a.Detail > b.Detail))) {
+			t.Errorf("not sorted at %d: %q before %q", i, a.Error(), b.Error())
 		}
 	}
 }
