@@ -1,6 +1,7 @@
 package crdschema_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -221,4 +222,72 @@ func ExampleSchema_DefaultInto() {
 	fmt.Printf("%q %d\n", ct.Spec.CronSpec, *ct.Spec.Replicas)
 	// Output:
 	// "5 0 * * *" 1
+}
+
+// FuzzPatchAndDecodings checks, for any JSON object: the same answer
+// whether the bytes are decoded by the apiserver's decoder (ApplyJSON) or
+// by encoding/json with UseNumber (Apply; json.Number keeps the text, so
+// "3.0" stays a float as in the apiserver), and a patch that turns the
+// request into the result.
+func FuzzPatchAndDecodings(f *testing.F) {
+	for _, seed := range []string{
+		`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","labels":{"a":"b"}},"spec":{"replicas":3,"ratio":1.5,"tags":["a","a"],"extra":{"x":[1,2]}},"status":{"replicas":1}}`,
+		`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","creationTimestamp":null,"finalizers":[]},"spec":{"level":null,"a/b~c":1}}`,
+		`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"replicas":3.0,"big":12345678901234567890}}`,
+		`{"apiVersion":"example.com/v1","kind":"Widget","metadata":"x"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	crd, err := crdschema.LoadCRD([]byte(widgetCRD))
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := crd.Version("v1")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) || len(data) > 4096 {
+			return
+		}
+		want, err := s.ApplyJSON(data)
+		if err != nil {
+			return // not one JSON object, or one the apiserver's decoder refuses
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil || obj == nil {
+			return
+		}
+		got := s.Apply(obj)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("Apply of the UseNumber decoding differs from ApplyJSON (-ApplyJSON +Apply):\n%s", diff)
+		}
+		if want.Object == nil {
+			return
+		}
+		patch, err := got.Patch(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fresh map[string]any
+		if err := kjson.Unmarshal(data, &fresh); err != nil {
+			t.Fatal(err)
+		}
+		patched, _ := json.Marshal(applyPatch(t, fresh, patch))
+		result, _ := json.Marshal(got.Object)
+		if !jsonEqual(patched, result) {
+			t.Fatalf("patched request\n%s\nwant the result\n%s\npatch %s", patched, result, patch)
+		}
+	})
+}
+
+// jsonEqual compares two JSON texts as values, numbers by value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return cmp.Equal(x, y)
 }
