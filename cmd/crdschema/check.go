@@ -63,6 +63,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // checkInputs is check with its arguments parsed.
 func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
+	if o.output == "github" {
+		stderr = githubStderr(stderr, stdout, "check")
+	}
 	files, err := expandPaths(o.operands)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)

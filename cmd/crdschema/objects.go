@@ -85,6 +85,9 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 
 // objectInputs is an object verb with its arguments parsed.
 func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer) int {
+	if o.output == "github" {
+		stderr = githubStderr(stderr, stdout, verb)
+	}
 	files, err := expandPaths(o.operands)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -369,4 +371,45 @@ func escapeControl(s string) string {
 
 func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029
+}
+
+// githubStderr returns the standard error of a run with -o github: every
+// line written to it still goes there, and each error line of the command
+// ("crdschema: file:line: message", an input that cannot be read) is also
+// written to stdout as an ::error annotation, at its file and line when the
+// line names them, so that CI shows unreadable inputs too.
+func githubStderr(stderr, stdout io.Writer, verb string) io.Writer {
+	return &ghErrorWriter{stderr: stderr, stdout: stdout, verb: verb}
+}
+
+type ghErrorWriter struct {
+	stderr, stdout io.Writer
+	verb           string
+	partial        []byte
+}
+
+var ghErrorLine = regexp.MustCompile(`^crdschema: (.+?):(\d+): (.*)$`)
+
+func (w *ghErrorWriter) Write(p []byte) (int, error) {
+	n, err := w.stderr.Write(p)
+	w.partial = append(w.partial, p[:n]...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(w.partial[:i])
+		w.partial = w.partial[i+1:]
+		msg, ok := strings.CutPrefix(line, "crdschema: ")
+		if !ok {
+			continue
+		}
+		props := "title=" + ghProperty("crdschema "+w.verb)
+		if m := ghErrorLine.FindStringSubmatch(line); m != nil {
+			props = "file=" + ghProperty(m[1]) + ",line=" + m[2] + "," + props
+			msg = m[3]
+		}
+		fmt.Fprintf(w.stdout, "::error %s::%s\n", props, ghData(msg))
+	}
+	return n, err
 }
