@@ -63,9 +63,6 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // checkInputs is check with its arguments parsed.
 func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
-	if o.output == "github" {
-		stderr = githubStderr(stderr, stdout, "check")
-	}
 	files, err := expandPaths(o.operands)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
@@ -75,6 +72,7 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 	// exit status 2, but every readable document is still checked, as the
 	// apiserver would answer for each one it is sent.
 	p := newPrinter(o.output, "check", stdout, stderr)
+	stderr = withInputErrors(p, stderr, stdout, "check")
 	status := 0
 	inputErr := false
 	read := 0

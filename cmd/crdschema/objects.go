@@ -85,9 +85,8 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 
 // objectInputs is an object verb with its arguments parsed.
 func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer) int {
-	if o.output == "github" {
-		stderr = githubStderr(stderr, stdout, verb)
-	}
+	p := newPrinter(o.output, verb, stdout, stderr)
+	stderr = withInputErrors(p, stderr, stdout, verb)
 	files, err := expandPaths(o.operands)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
@@ -145,7 +144,6 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 	}
 
 	status := 0
-	p := newPrinter(o.output, verb, stdout, stderr)
 	for _, d := range docs {
 		kind, name := documentKindName(d.Object)
 		oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}

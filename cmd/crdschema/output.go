@@ -250,11 +250,40 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-func (p *junitPrinter) print(o outcome, _ any) error {
-	if len(p.suites) == 0 || p.suites[len(p.suites)-1].Name != o.file {
-		p.suites = append(p.suites, &junitSuite{Name: o.file})
+// suite returns the testsuite of a file, added in the order files first
+// appear.
+func (p *junitPrinter) suite(file string) *junitSuite {
+	for _, s := range p.suites {
+		if s.Name == file {
+			return s
+		}
 	}
-	s := p.suites[len(p.suites)-1]
+	s := &junitSuite{Name: file}
+	p.suites = append(p.suites, s)
+	return s
+}
+
+// inputError records an input that could not be read as a failed testcase
+// of its file (of a suite named "crdschema" when no file is known).
+func (p *junitPrinter) inputError(file string, line int, msg string) {
+	name := file
+	if name == "" {
+		name = "crdschema"
+	}
+	s := p.suite(name)
+	s.Tests++
+	s.Failures++
+	s.Cases = append(s.Cases, junitCase{
+		Name:      fmt.Sprintf("%s:%d unreadable input", name, line),
+		Classname: "crdschema " + p.verb,
+		File:      file,
+		Line:      line,
+		Failure:   &junitFailure{Message: msg, Type: "InputError", Text: msg + "\n"},
+	})
+}
+
+func (p *junitPrinter) print(o outcome, _ any) error {
+	s := p.suite(o.file)
 	c := junitCase{
 		Name:      fmt.Sprintf("%s#%d %s", o.file, o.document, o.label()),
 		Classname: "crdschema " + p.verb,
@@ -373,24 +402,24 @@ func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029
 }
 
-// githubStderr returns the standard error of a run with -o github: every
-// line written to it still goes there, and each error line of the command
-// ("crdschema: file:line: message", an input that cannot be read) is also
-// written to stdout as an ::error annotation, at its file and line when the
-// line names them, so that CI shows unreadable inputs too.
-func githubStderr(stderr, stdout io.Writer, verb string) io.Writer {
-	return &ghErrorWriter{stderr: stderr, stdout: stdout, verb: verb}
+// errorTee returns the standard error of a run whose output format also
+// reports input errors (github, junit): every line written to it still goes
+// to stderr, and each error line of the command ("crdschema: file:line:
+// message", "crdschema: message"), an input that could not be read, is
+// also handed to report, with its file and line when the line names them.
+func errorTee(stderr io.Writer, report func(file string, line int, msg string)) io.Writer {
+	return &teeWriter{stderr: stderr, report: report}
 }
 
-type ghErrorWriter struct {
-	stderr, stdout io.Writer
-	verb           string
-	partial        []byte
+type teeWriter struct {
+	stderr  io.Writer
+	report  func(file string, line int, msg string)
+	partial []byte
 }
 
-var ghErrorLine = regexp.MustCompile(`^crdschema: (.+?):(\d+): (.*)$`)
+var errorLineRE = regexp.MustCompile(`^crdschema: (.+?):(\d+): (.*)$`)
 
-func (w *ghErrorWriter) Write(p []byte) (int, error) {
+func (w *teeWriter) Write(p []byte) (int, error) {
 	n, err := w.stderr.Write(p)
 	w.partial = append(w.partial, p[:n]...)
 	for {
@@ -404,12 +433,31 @@ func (w *ghErrorWriter) Write(p []byte) (int, error) {
 		if !ok {
 			continue
 		}
-		props := "title=" + ghProperty("crdschema "+w.verb)
-		if m := ghErrorLine.FindStringSubmatch(line); m != nil {
-			props = "file=" + ghProperty(m[1]) + ",line=" + m[2] + "," + props
-			msg = m[3]
+		if m := errorLineRE.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			w.report(m[1], n, m[3])
+			continue
 		}
-		fmt.Fprintf(w.stdout, "::error %s::%s\n", props, ghData(msg))
+		w.report("", 0, msg)
 	}
 	return n, err
+}
+
+// withInputErrors routes the input errors written to stderr into p when
+// its format reports them: ::error annotations for github, failed
+// testcases for junit.
+func withInputErrors(p printer, stderr, stdout io.Writer, verb string) io.Writer {
+	switch p := p.(type) {
+	case githubPrinter:
+		return errorTee(stderr, func(file string, line int, msg string) {
+			props := "title=" + ghProperty("crdschema "+verb)
+			if file != "" {
+				props = "file=" + ghProperty(file) + ",line=" + strconv.Itoa(line) + "," + props
+			}
+			fmt.Fprintf(stdout, "::error %s::%s\n", props, ghData(msg))
+		})
+	case *junitPrinter:
+		return errorTee(stderr, p.inputError)
+	}
+	return stderr
 }
