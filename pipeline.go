@@ -94,7 +94,7 @@ func (s *Schema) coerceWith(obj map[string]any, opts embedded.CoerceOptions, dro
 			return nil, field.ErrorList{err}
 		}
 	}
-	var paths []prune.Path
+	var paths []string
 	if !s.preserveUnknownFields {
 		// The apiserver prunes and then drops nulls with the same schema;
 		// one walk does both.
@@ -105,10 +105,9 @@ func (s *Schema) coerceWith(obj map[string]any, opts embedded.CoerceOptions, dro
 		return nil, errs
 	}
 	pruned := make([]string, 0, len(metaPaths)+len(paths)+len(embeddedPaths))
-	for _, ps := range [][]prune.Path{metaPaths, paths, embeddedPaths} {
-		pruned = append(pruned, prune.Strings(ps)...)
-	}
-	return pruned, nil
+	pruned = append(pruned, metaPaths...)
+	pruned = append(pruned, paths...)
+	return append(pruned, embeddedPaths...), nil
 }
 
 // checkTypeMeta fails as the apiserver's decoding of a custom resource does

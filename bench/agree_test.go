@@ -25,7 +25,7 @@ func TestPruneAgrees(t *testing.T) {
 	}
 	obj, _ := genObject(4 << 10)
 	a := deepCopy(obj).(map[string]any)
-	csPaths := prune.Strings(prune.Prune(a, v.cs.Structural(), prune.Options{ResourceRoot: true, ReturnPaths: true}))
+	csPaths := prune.Prune(a, v.cs.Structural(), prune.Options{ResourceRoot: true, ReturnPaths: true})
 	r := deepCopy(obj).(map[string]any)
 	refPaths := structuralpruning.PruneWithOptions(r, v.ref, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
 	if len(csPaths) == 0 {

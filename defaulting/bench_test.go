@@ -1,13 +1,13 @@
 package defaulting
 
 import (
-	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/nulls"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"

@@ -3,11 +3,11 @@ package defaulting
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/nulls"
 	"reflect"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )

@@ -5,8 +5,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
-	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -33,13 +33,23 @@ type CoerceOptions struct {
 // metadata), as the apiserver fails both the request and the storage read;
 // so is a malformed field unless opts.DropMalformed is set. On error obj is
 // unchanged.
-func CoerceResourceMeta(obj map[string]any, opts CoerceOptions) ([]prune.Path, *field.Error) {
-	return coerceMeta(obj, prune.Path{}, opts, true)
+func CoerceResourceMeta(obj map[string]any, opts CoerceOptions) ([]string, *field.Error) {
+	ps, err := coerceMeta(obj, objpath.Path{}, opts, true)
+	return rendered(ps), err
+}
+
+// rendered renders paths as the apiserver's warnings name them; nil for
+// none.
+func rendered(ps []objpath.Path) []string {
+	if len(ps) == 0 {
+		return nil
+	}
+	return objpath.Strings(ps)
 }
 
 // coerceMeta coerces obj["metadata"]; at is the path of obj. rootRules says
 // non-object metadata is an error even when dropping malformed fields.
-func coerceMeta(obj map[string]any, at prune.Path, opts CoerceOptions, rootRules bool) ([]prune.Path, *field.Error) {
+func coerceMeta(obj map[string]any, at objpath.Path, opts CoerceOptions, rootRules bool) ([]objpath.Path, *field.Error) {
 	v, found := obj["metadata"]
 	if !found {
 		return nil, nil
@@ -50,14 +60,14 @@ func coerceMeta(obj map[string]any, at prune.Path, opts CoerceOptions, rootRules
 			// An embedded resource's unusable metadata is left as it is.
 			return nil, nil
 		}
-		return nil, field.Invalid(fieldPath(at.Append(prune.Child("metadata"))), v, err.Error())
+		return nil, field.Invalid(fieldPath(at.Append(objpath.Child("metadata"))), v, err.Error())
 	}
 	obj["metadata"] = meta
 	if !opts.ReturnPaths || len(unknown) == 0 {
 		return nil, nil
 	}
-	prefix := at.Append(prune.Child("metadata"))
-	out := make([]prune.Path, len(unknown))
+	prefix := at.Append(objpath.Child("metadata"))
+	out := make([]objpath.Path, len(unknown))
 	for i, u := range unknown {
 		out[i] = prefix.Concat(u)
 	}
@@ -77,7 +87,7 @@ func coerceMeta(obj map[string]any, at prune.Path, opts CoerceOptions, rootRules
 // field ObjectMeta.labels of type string"). A v that is neither an object
 // nor null is always an error ("invalid metadata: expected object, got
 // string" when dropping, else encoding/json's).
-func roundTripObjectMeta(v any, dropMalformed bool) (map[string]any, []prune.Path, error) {
+func roundTripObjectMeta(v any, dropMalformed bool) (map[string]any, []objpath.Path, error) {
 	var m map[string]any
 	switch x := v.(type) {
 	case nil:
@@ -105,16 +115,16 @@ func roundTripObjectMeta(v any, dropMalformed bool) (map[string]any, []prune.Pat
 // spec.template.kind: "must be a string"; at spec.template.metadata: the
 // decoding error). The apiserver stops at the first error it meets, in
 // map order; CoerceEmbedded reports all of them, in key order.
-func CoerceEmbedded(obj any, s *structural.Schema, opts CoerceOptions) ([]prune.Path, field.ErrorList) {
+func CoerceEmbedded(obj any, s *structural.Schema, opts CoerceOptions) ([]string, field.ErrorList) {
 	c := coercer{opts: opts}
 	c.walk(obj, s)
-	return c.paths, c.errs
+	return rendered(c.paths), c.errs
 }
 
 type coercer struct {
 	opts  CoerceOptions
-	at    prune.Path
-	paths []prune.Path
+	at    objpath.Path
+	paths []objpath.Path
 	errs  field.ErrorList
 }
 
@@ -143,18 +153,18 @@ func (c *coercer) walk(x any, s *structural.Schema) {
 				v = x[k]
 			}
 			if p, ok := s.Properties[k]; ok {
-				c.at = c.at.Append(prune.Child(k))
+				c.at = c.at.Append(objpath.Child(k))
 				c.walk(v, p)
 				c.at = c.at.Parent()
 			} else if ap := s.AdditionalProperties; ap != nil {
-				c.at = c.at.Append(prune.Key(k))
+				c.at = c.at.Append(objpath.Key(k))
 				c.walk(v, ap.Schema)
 				c.at = c.at.Parent()
 			}
 		}
 	case []any:
 		for i, v := range x {
-			c.at = c.at.Append(prune.Index(i))
+			c.at = c.at.Append(objpath.Index(i))
 			c.walk(v, s.Items)
 			c.at = c.at.Parent()
 		}
@@ -175,7 +185,7 @@ func (c *coercer) resource(x map[string]any) {
 			delete(x, k)
 			continue
 		}
-		c.errs = append(c.errs, field.Invalid(fieldPath(c.at.Append(prune.Child(k))), v, "must be a string"))
+		c.errs = append(c.errs, field.Invalid(fieldPath(c.at.Append(objpath.Child(k))), v, "must be a string"))
 	}
 	paths, err := coerceMeta(x, c.at, c.opts, false)
 	if err != nil {
@@ -186,7 +196,7 @@ func (c *coercer) resource(x map[string]any) {
 
 // fieldPath converts p, made of Child, Key and Index elements, to a
 // field.Path.
-func fieldPath(p prune.Path) *field.Path {
+func fieldPath(p objpath.Path) *field.Path {
 	var fp *field.Path
 	for _, e := range p.Elements() {
 		switch {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
-	"github.com/crdschema/crdschema/prune"
 )
 
 // This file reproduces what a round trip through the ObjectMeta Go type
@@ -182,8 +182,8 @@ type metaDecoder struct {
 	fields     []string
 	// track asks for the unknown fields' paths, relative to metadata.
 	track   bool
-	stack   []prune.Element
-	unknown []prune.Path
+	stack   []objpath.Element
+	unknown []objpath.Path
 }
 
 func (d *metaDecoder) failed() bool { return d.soft != nil || d.hard != nil }
@@ -212,7 +212,7 @@ func (d *metaDecoder) unknownField(k string) {
 	if !d.track {
 		return
 	}
-	d.unknown = append(d.unknown, prune.NewPath(d.stack...).Append(prune.Field(k)))
+	d.unknown = append(d.unknown, objpath.NewPath(d.stack...).Append(objpath.Field(k)))
 }
 
 // decodeStruct decodes object m into the struct s and returns the struct as
@@ -229,7 +229,7 @@ func (d *metaDecoder) decodeStruct(m map[string]any, s *structSpec) map[string]a
 			continue
 		}
 		d.fields = append(d.fields, k)
-		d.stack = append(d.stack, prune.Field(k))
+		d.stack = append(d.stack, objpath.Field(k))
 		v, set := d.decodeField(m[k], f)
 		d.fields = d.fields[:len(d.fields)-1]
 		d.stack = d.stack[:len(d.stack)-1]
@@ -337,7 +337,7 @@ func (d *metaDecoder) decodeField(v any, f *fieldSpec) (any, bool) {
 			if d.hard != nil {
 				break
 			}
-			d.stack = append(d.stack, prune.Index(i))
+			d.stack = append(d.stack, objpath.Index(i))
 			switch e := e.(type) {
 			case nil:
 				out = append(out, d.decodeStruct(nil, f.elem))
@@ -417,7 +417,7 @@ type metaResult struct {
 	meta map[string]any
 	// unknown are the paths of the unknown fields, relative to metadata,
 	// among the fields that are kept.
-	unknown []prune.Path
+	unknown []objpath.Path
 	// err is the error decoding the whole value returns: nil when no field
 	// is malformed.
 	err error
@@ -432,13 +432,13 @@ func roundTrip(m map[string]any, track bool) metaResult {
 		f, ok := objectMetaSpec.fields[k]
 		if !ok {
 			if track {
-				r.unknown = append(r.unknown, prune.NewPath(prune.Field(k)))
+				r.unknown = append(r.unknown, objpath.NewPath(objpath.Field(k)))
 			}
 			continue
 		}
 		d := metaDecoder{strct: objectMetaSpec.name, track: track}
 		d.fields = append(d.fields, k)
-		d.stack = append(d.stack, prune.Field(k))
+		d.stack = append(d.stack, objpath.Field(k))
 		v, set := d.decodeField(m[k], f)
 		if d.failed() {
 			if d.hard != nil && firstHard == nil {

@@ -3,7 +3,6 @@ package embedded
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -12,7 +11,7 @@ var RoundTripObjectMeta = roundTripObjectMeta
 
 // Coerce coerces the root metadata and then the embedded resources, as the
 // pipeline does; an error on the root metadata is returned alone.
-func Coerce(obj map[string]any, s *structural.Schema, opts CoerceOptions) ([]prune.Path, field.ErrorList) {
+func Coerce(obj map[string]any, s *structural.Schema, opts CoerceOptions) ([]string, field.ErrorList) {
 	paths, err := CoerceResourceMeta(obj, opts)
 	if err != nil {
 		return paths, field.ErrorList{err}

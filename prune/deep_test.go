@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -39,11 +40,11 @@ func deepWide(depth, wide int) (map[string]any, *structural.Schema) {
 func TestPruneDeepWidePaths(t *testing.T) {
 	const depth, wide = 300, 3
 	obj, s := deepWide(depth, wide)
-	paths := prune.Prune(obj, s, prune.Options{ReturnPaths: true})
+	paths := prune.PrunePaths(obj, s, prune.Options{ReturnPaths: true})
 	if want := (depth - 1) * wide; len(paths) != want {
 		t.Fatalf("got %d paths, want %d", len(paths), want)
 	}
-	got := prune.Strings(paths)
+	got := objpath.Strings(paths)
 	if got[0] != "n.n.n."+strings.Repeat("n.", depth-5)+"u0" || got[len(got)-1] != "u2" {
 		t.Errorf("first and last paths: %.40q ... %q", got[0], got[len(got)-1])
 	}

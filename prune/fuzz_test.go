@@ -2,14 +2,15 @@ package prune_test
 
 import (
 	"encoding/json"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/nulls"
 	"reflect"
 	"testing"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/nulls"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
@@ -49,7 +50,7 @@ func FuzzPrune(f *testing.F) {
 		}
 		in := jsonvalue.DeepCopy(obj)
 
-		paths := prune.Prune(obj, s, prune.Options{ResourceRoot: root, ReturnPaths: true})
+		paths := prune.PrunePaths(obj, s, prune.Options{ResourceRoot: root, ReturnPaths: true})
 		for _, path := range paths {
 			if _, ok := path.Lookup(in); !ok {
 				t.Fatalf("reported %s, not in the input", path)
@@ -76,7 +77,7 @@ func FuzzPrune(f *testing.F) {
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("pruning with DropNulls (paths %v) differs from Prune + DropNulls:\n got %v\nwant %v", track, got, want)
 			}
-			if track && !reflect.DeepEqual(prune.Strings(ps), prune.Strings(paths)) {
+			if track && !reflect.DeepEqual(ps, objpath.Strings(paths)) && !(len(ps) == 0 && len(paths) == 0) {
 				t.Fatalf("pruning with DropNulls reports %v, want %v", ps, paths)
 			}
 		}

@@ -51,7 +51,7 @@ func buildSchema(t testing.TB, raw json.RawMessage) *structural.Schema {
 // metadata, prune, coerce the embedded resources (dropping malformed
 // metadata); otherwise only prune.
 func run(obj any, s *structural.Schema, root bool) goldenResult {
-	var paths []prune.Path
+	var paths []string
 	var errs []string
 	if m, ok := obj.(map[string]any); ok && root {
 		opts := embedded.CoerceOptions{DropMalformed: true, ReturnPaths: true}
@@ -71,7 +71,7 @@ func run(obj any, s *structural.Schema, root bool) goldenResult {
 	}
 	// Sorted and de-duplicated, as the command prints them.
 	pruned := []string{}
-	for _, p := range slices.Sorted(slices.Values(prune.Strings(paths))) {
+	for _, p := range slices.Sorted(slices.Values(paths)) {
 		if len(pruned) == 0 || pruned[len(pruned)-1] != p {
 			pruned = append(pruned, p)
 		}

@@ -18,15 +18,14 @@
 //     additionalProperties schema that is specified.
 //
 // Prune changes the object in place. It can also report where it removed
-// fields, as structured Paths that render themselves as the apiserver's
-// warnings (spec.list[0].bar); asking for nothing costs nothing: pruning an
-// object that needs no change allocates no memory.
+// fields, as the apiserver's warnings name them (spec.list[0].bar); asking
+// for nothing costs nothing: pruning an object that needs no change
+// allocates no memory.
 package prune
 
 import (
-	"sort"
-
 	"github.com/crdschema/crdschema/internal/nulls"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -47,9 +46,10 @@ type Options struct {
 }
 
 // Prune removes, in place, every field of obj that s does not specify, and
-// returns the paths of the removed fields when opts.ReturnPaths is set
-// (sorted by their rendered form, as the apiserver sorts its warnings; nil
-// otherwise). obj is a JSON value: map[string]any, []any or a scalar. A nil
+// returns the paths of the removed fields when opts.ReturnPaths is set,
+// rendered as the apiserver's warnings name them (keys joined by ".", list
+// indices as "[i]") and sorted as it sorts them; nil otherwise or when
+// nothing was removed. obj is a JSON value: map[string]any, []any or a scalar. A nil
 // schema specifies nothing: everything below obj's top-level keys is
 // removed (and, unless obj is a resource root, those keys too). s is never
 // changed.
@@ -59,7 +59,12 @@ type Options struct {
 //
 // Without paths, and with paths until the first removed field, Prune
 // allocates nothing.
-func Prune(obj any, s *structural.Schema, opts Options) []Path {
+func Prune(obj any, s *structural.Schema, opts Options) []string {
+	return objpath.SortedStrings(prunePaths(obj, s, opts))
+}
+
+// prunePaths is Prune returning the removed fields' paths unsorted.
+func prunePaths(obj any, s *structural.Schema, opts Options) []objpath.Path {
 	w := walker{track: opts.ReturnPaths, dropNulls: opts.DropNulls}
 	embedded := opts.ResourceRoot
 	if s == nil && opts.ResourceRoot {
@@ -74,17 +79,7 @@ func Prune(obj any, s *structural.Schema, opts Options) []Path {
 	case []any:
 		w.list(x, s, embedded)
 	}
-	sortPaths(w.out)
-	return w.out
-}
-
-// sortPaths renders every path of ps once, keeping the rendered form in
-// the Path, and sorts ps by it.
-func sortPaths(ps []Path) {
-	for i := range ps {
-		ps[i].s = ps[i].String()
-	}
-	sort.Slice(ps, func(i, j int) bool { return ps[i].s < ps[j].s })
+	return w.paths.Paths()
 }
 
 // isMetaField reports the keys an embedded resource specifies implicitly.
@@ -96,19 +91,13 @@ func isEmbedded(s *structural.Schema) bool { return s != nil && s.EmbeddedResour
 
 // walker holds what a Prune call needs throughout the walk.
 //
-// A removed field's path is linked to its parent while the walk returns
-// from it: the walk keeps no stack of the path it is at, so tracking paths
-// allocates nothing until a field is removed, and each element of a path
-// is allocated once, however many removed fields lie below it.
+// Paths are tracked with an objpath.Tracker (see there): nothing is
+// allocated until a field is removed.
 type walker struct {
 	track     bool
 	dropNulls bool
-	// out are the removed fields' paths, in the order of removal.
-	out []Path
-	// orphans are the path elements whose parent the walk has not yet
-	// returned to: the top-most elements of what was removed below the
-	// values the walk is inside, in the order of removal.
-	orphans []*pathNode
+	// paths are the removed fields' paths.
+	paths objpath.Tracker
 }
 
 // record notes the removal of key k of an object; top says the object is
@@ -119,22 +108,7 @@ func (w *walker) record(k string, top bool) {
 	if !w.track || (top && isMetaField(k)) {
 		return
 	}
-	n := &pathNode{e: Field(k)}
-	w.out = append(w.out, Path{n: n})
-	w.orphans = append(w.orphans, n)
-}
-
-// up gives the orphans recorded since the n-th the parent e, as the walk
-// returns from the value at e; that parent is then an orphan itself.
-func (w *walker) up(n int, e Element) {
-	if len(w.orphans) == n {
-		return
-	}
-	p := &pathNode{e: e}
-	for _, o := range w.orphans[n:] {
-		o.parent = p
-	}
-	w.orphans = append(w.orphans[:n], p)
+	w.paths.Removed(objpath.Field(k))
 }
 
 // object prunes the object x against s; embedded says x is an embedded
@@ -208,13 +182,13 @@ func (w *walker) field(x map[string]any, k string, v any, c *structural.Schema) 
 			delete(x, k)
 		}
 	case map[string]any:
-		n := len(w.orphans)
+		n := w.paths.Mark()
 		w.object(v, c, isEmbedded(c), false)
-		w.up(n, Field(k))
+		w.paths.Up(n, objpath.Field(k))
 	case []any:
-		n := len(w.orphans)
+		n := w.paths.Mark()
 		w.list(v, c, isEmbedded(c))
-		w.up(n, Field(k))
+		w.paths.Up(n, objpath.Field(k))
 	}
 }
 
@@ -254,13 +228,13 @@ func (w *walker) list(x []any, s *structural.Schema, embedded bool) {
 	for i, v := range x {
 		switch v := v.(type) {
 		case map[string]any:
-			n := len(w.orphans)
+			n := w.paths.Mark()
 			w.object(v, items, emb, false)
-			w.up(n, Index(i))
+			w.paths.Up(n, objpath.Index(i))
 		case []any:
-			n := len(w.orphans)
+			n := w.paths.Mark()
 			w.list(v, items, emb)
-			w.up(n, Index(i))
+			w.paths.Up(n, objpath.Index(i))
 		}
 	}
 }
@@ -277,13 +251,13 @@ func (w *walker) keepList(x []any, s *structural.Schema) {
 	for i, v := range x {
 		switch v := v.(type) {
 		case map[string]any:
-			n := len(w.orphans)
+			n := w.paths.Mark()
 			w.keepObject(v, items, emb)
-			w.up(n, Index(i))
+			w.paths.Up(n, objpath.Index(i))
 		case []any:
-			n := len(w.orphans)
+			n := w.paths.Mark()
 			w.keepList(v, items)
-			w.up(n, Index(i))
+			w.paths.Up(n, objpath.Index(i))
 		}
 	}
 }

@@ -1,6 +1,12 @@
-package prune
+// Package objpath is the location of a value inside a JSON object: a path
+// of object keys and list indices that renders itself as the apiserver's
+// unknown-field warnings do (spec.list[0].bar). Pruning and metadata
+// coercion record the fields they remove with it; a Tracker builds those
+// paths without allocating until something is removed.
+package objpath
 
 import (
+	"sort"
 	"strconv"
 	"unsafe"
 )
@@ -70,7 +76,7 @@ func (e Element) Position() int { return e.index }
 // immutable and safe to share.
 type Path struct {
 	n *pathNode
-	// s caches the rendered form, set once by Prune when it sorts.
+	// s caches the rendered form, set once by SortedStrings.
 	s string
 }
 
@@ -197,3 +203,82 @@ func Strings(ps []Path) []string {
 	}
 	return out
 }
+
+// SortedStrings renders every path of ps once and returns the renderings
+// sorted, as the apiserver sorts its warnings; nil for no paths.
+func SortedStrings(ps []Path) []string {
+	if ps == nil {
+		return nil
+	}
+	for i := range ps {
+		ps[i].s = ps[i].String()
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].s < ps[j].s })
+	return Strings(ps)
+}
+
+// Lookup returns the value at p inside obj, and whether it exists.
+func (p Path) Lookup(obj any) (any, bool) {
+	cur := obj
+	for _, e := range p.Elements() {
+		if e.kind == indexElem {
+			l, ok := cur.([]any)
+			if !ok || e.index < 0 || e.index >= len(l) {
+				return nil, false
+			}
+			cur = l[e.index]
+			continue
+		}
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		v, ok := m[e.name]
+		if !ok {
+			return nil, false
+		}
+		cur = v
+	}
+	return cur, true
+}
+
+// Tracker collects the paths of removed fields during a walk that keeps no
+// stack of where it is: a removed field is recorded without its parents,
+// and linked to its parent when the walk returns from it (Up). Tracking
+// allocates nothing until a field is removed, and each element of a path
+// is allocated once, however many removed fields lie below it.
+type Tracker struct {
+	// out are the removed fields' paths, in the order of removal.
+	out []Path
+	// orphans are the path elements whose parent the walk has not yet
+	// returned to: the top-most elements of what was removed below the
+	// values the walk is inside, in the order of removal.
+	orphans []*pathNode
+}
+
+// Removed records the removal of e from the value the walk is at.
+func (t *Tracker) Removed(e Element) {
+	n := &pathNode{e: e}
+	t.out = append(t.out, Path{n: n})
+	t.orphans = append(t.orphans, n)
+}
+
+// Mark returns the position to pass to Up when the walk returns from the
+// value it is about to enter.
+func (t *Tracker) Mark() int { return len(t.orphans) }
+
+// Up gives the removals recorded since mark the parent e, as the walk
+// returns from the value at e; that parent is then awaiting its own.
+func (t *Tracker) Up(mark int, e Element) {
+	if len(t.orphans) == mark {
+		return
+	}
+	p := &pathNode{e: e}
+	for _, o := range t.orphans[mark:] {
+		o.parent = p
+	}
+	t.orphans = append(t.orphans[:mark], p)
+}
+
+// Paths returns the recorded paths, in the order of removal.
+func (t *Tracker) Paths() []Path { return t.out }
