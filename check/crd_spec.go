@@ -23,9 +23,18 @@ func isApprovalURL(s string) bool {
 
 // validateCRDSpec validates the internal form of a CRD's spec.
 func validateCRDSpec(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
-	errs := field.ErrorList{}
-	versionsPath := fldPath.Child("versions")
+	errs := validateGroupAndScope(spec, fldPath)
+	errs = append(errs, validateSchemasPresent(spec, fldPath)...)
+	errs = append(errs, validateVersions(spec, fldPath)...)
+	errs = append(errs, validateTopLevelOrPerVersion(spec, fldPath)...)
+	errs = append(errs, validateNamesOf(spec, fldPath.Child("names"))...)
+	errs = append(errs, validateTopLevel(spec, fldPath)...)
+	return errs
+}
 
+// validateGroupAndScope checks spec.group and spec.scope.
+func validateGroupAndScope(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+	errs := field.ErrorList{}
 	switch {
 	case spec.Group == "":
 		errs = append(errs, field.Required(fldPath.Child("group"), ""))
@@ -37,7 +46,14 @@ func validateCRDSpec(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList 
 
 	errs = append(errs, requiredEnum(fldPath.Child("scope"), spec.Scope, "Cluster", "Namespaced")...)
 
-	// Every version needs a schema, shared or its own.
+	return errs
+}
+
+// validateSchemasPresent checks that every version has a schema, shared or
+// its own, and that schemas with defaults do not preserve unknown fields.
+func validateSchemasPresent(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	versionsPath := fldPath.Child("versions")
 	if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
 		for i, v := range spec.Versions {
 			if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
@@ -50,13 +66,18 @@ func validateCRDSpec(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList 
 		errs = append(errs, field.Invalid(fldPath.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
 	}
 
+	return errs
+}
+
+// validateVersions checks each entry of spec.versions, their names' and
+// storage flags' consistency, and the v1beta1 spec.version.
+func validateVersions(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	versionsPath := fldPath.Child("versions")
 	storage := 0
 	seen := map[string]bool{}
 	unique := true
-	perVersionSubresources := false
-	for _, v := range spec.Versions {
-		perVersionSubresources = perVersionSubresources || v.Subresources != nil
-	}
+	perVersionSubresources := anyVersion(spec.Versions, func(v *schema.Version) bool { return v.Subresources != nil })
 	for i := range spec.Versions {
 		v := &spec.Versions[i]
 		if v.Storage {
@@ -76,8 +97,30 @@ func validateCRDSpec(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList 
 		errs = append(errs, validateCRDVersion(v, versionsPath.Index(i), statusEnabled(sub))...)
 	}
 
-	// Top-level and per-version fields are mutually exclusive, and
-	// per-version fields that are all identical belong at the top level.
+	if !unique {
+		errs = append(errs, field.Invalid(versionsPath, "", "must contain unique version names"))
+	}
+	if storage != 1 {
+		errs = append(errs, field.Invalid(versionsPath, "", "must have exactly one version marked as storage version"))
+	}
+	if spec.Version != "" {
+		if msgs := utilvalidation.IsDNS1035Label(spec.Version); len(msgs) > 0 {
+			errs = append(errs, field.Invalid(fldPath.Child("version"), spec.Version, strings.Join(msgs, ",")))
+		}
+		if len(spec.Versions) > 0 && spec.Versions[0].Name != spec.Version {
+			errs = append(errs, field.Invalid(fldPath.Child("version"), spec.Version, "must match the first version in spec.versions"))
+		}
+	}
+	return errs
+}
+
+// validateTopLevelOrPerVersion checks that top-level and per-version
+// schemas, subresources and printer columns exclude each other, and that
+// per-version ones that are all identical are given at the top level.
+func validateTopLevelOrPerVersion(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	versionsPath := fldPath.Child("versions")
+	perVersionSubresources := anyVersion(spec.Versions, func(v *schema.Version) bool { return v.Subresources != nil })
 	if spec.Validation != nil && anyVersion(spec.Versions, func(v *schema.Version) bool { return v.Schema != nil }) {
 		errs = append(errs, field.Forbidden(fldPath.Child("validation"), "top-level and per-version schemas are mutually exclusive"))
 	}
@@ -97,22 +140,12 @@ func validateCRDSpec(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList 
 		errs = append(errs, field.Invalid(versionsPath, "", "per-version additionalPrinterColumns may not all be set to identical values (top-level additionalPrinterColumns should be used instead)"))
 	}
 
-	if !unique {
-		errs = append(errs, field.Invalid(versionsPath, "", "must contain unique version names"))
-	}
-	if storage != 1 {
-		errs = append(errs, field.Invalid(versionsPath, "", "must have exactly one version marked as storage version"))
-	}
-	if spec.Version != "" {
-		if msgs := utilvalidation.IsDNS1035Label(spec.Version); len(msgs) > 0 {
-			errs = append(errs, field.Invalid(fldPath.Child("version"), spec.Version, strings.Join(msgs, ",")))
-		}
-		if len(spec.Versions) > 0 && spec.Versions[0].Name != spec.Version {
-			errs = append(errs, field.Invalid(fldPath.Child("version"), spec.Version, "must match the first version in spec.versions"))
-		}
-	}
+	return errs
+}
 
-	namesPath := fldPath.Child("names")
+// validateNamesOf checks spec.names.
+func validateNamesOf(spec *schema.CRDSpec, namesPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	for _, n := range []struct{ name, value string }{
 		{"plural", spec.Names.Plural}, {"singular", spec.Names.Singular},
 		{"kind", spec.Names.Kind}, {"listKind", spec.Names.ListKind},
@@ -123,6 +156,13 @@ func validateCRDSpec(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList 
 	}
 	errs = append(errs, validateNames(&spec.Names, namesPath)...)
 
+	return errs
+}
+
+// validateTopLevel checks the top-level schema, subresources, printer
+// columns, selectable fields and conversion.
+func validateTopLevel(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	anyStatus := statusEnabled(spec.Subresources) ||
 		anyVersion(spec.Versions, func(v *schema.Version) bool { return statusEnabled(v.Subresources) })
 	errs = append(errs, validateCustomResourceValidation(spec.Validation, anyStatus, fldPath.Child("validation"))...)
