@@ -29,8 +29,8 @@ func (r Result) Warnings() []string {
 	return out
 }
 
-// PatchOperation is one operation of an RFC 6902 JSON Patch.
-type PatchOperation struct {
+// patchOperation is one operation of an RFC 6902 JSON Patch.
+type patchOperation struct {
 	Op    string `json:"op"` // "add", "remove" or "replace"
 	Path  string `json:"path"`
 	Value any    `json:"value,omitempty"`
@@ -38,7 +38,7 @@ type PatchOperation struct {
 
 // MarshalJSON writes the operation; "value" is present for add and replace
 // (even when it is null) and absent for remove.
-func (o PatchOperation) MarshalJSON() ([]byte, error) {
+func (o patchOperation) MarshalJSON() ([]byte, error) {
 	type withValue struct {
 		Op    string `json:"op"`
 		Path  string `json:"path"`
@@ -62,18 +62,9 @@ func (o PatchOperation) MarshalJSON() ([]byte, error) {
 // request decoded with encoding/json (float64) gets no spurious
 // operations. It fails when r.Object is nil: a rejected request has no
 // result to patch to. request is not changed.
+//
+// The operations come in sorted key order at every level.
 func (r Result) Patch(request map[string]any) ([]byte, error) {
-	ops, err := r.PatchOperations(request)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(ops)
-}
-
-// PatchOperations is Patch before it is encoded: the operations, in the
-// order they apply (keys in sorted order at every level). Values share
-// nothing with r.Object.
-func (r Result) PatchOperations(request map[string]any) ([]PatchOperation, error) {
 	if r.Object == nil {
 		return nil, errors.New("the request was rejected: there is no object to patch to")
 	}
@@ -85,13 +76,13 @@ func (r Result) PatchOperations(request map[string]any) ([]PatchOperation, error
 	if fromMap == nil {
 		fromMap = map[string]any{}
 	}
-	ops := []PatchOperation{}
+	ops := []patchOperation{}
 	diffMaps(&ops, "", fromMap, r.Object)
-	return ops, nil
+	return json.Marshal(ops)
 }
 
 // diffMaps appends the operations turning object a into object b.
-func diffMaps(ops *[]PatchOperation, path string, a, b map[string]any) {
+func diffMaps(ops *[]patchOperation, path string, a, b map[string]any) {
 	keys := make([]string, 0, len(a)+len(b))
 	for k := range a {
 		keys = append(keys, k)
@@ -108,9 +99,9 @@ func diffMaps(ops *[]PatchOperation, path string, a, b map[string]any) {
 		bv, inB := b[k]
 		switch {
 		case !inB:
-			*ops = append(*ops, PatchOperation{Op: "remove", Path: p})
+			*ops = append(*ops, patchOperation{Op: "remove", Path: p})
 		case !inA:
-			*ops = append(*ops, PatchOperation{Op: "add", Path: p, Value: jsonvalue.DeepCopy(bv)})
+			*ops = append(*ops, patchOperation{Op: "add", Path: p, Value: bv})
 		default:
 			diffValues(ops, p, av, bv)
 		}
@@ -120,7 +111,7 @@ func diffMaps(ops *[]PatchOperation, path string, a, b map[string]any) {
 // diffValues appends the operations turning a into b at path. Lists of the
 // same length are patched item by item; otherwise a changed list is
 // replaced whole, which never depends on the order of index operations.
-func diffValues(ops *[]PatchOperation, path string, a, b any) {
+func diffValues(ops *[]patchOperation, path string, a, b any) {
 	switch av := a.(type) {
 	case map[string]any:
 		if bv, ok := b.(map[string]any); ok {
@@ -136,7 +127,7 @@ func diffValues(ops *[]PatchOperation, path string, a, b any) {
 		}
 	}
 	if !sameJSON(a, b) {
-		*ops = append(*ops, PatchOperation{Op: "replace", Path: path, Value: jsonvalue.DeepCopy(b)})
+		*ops = append(*ops, patchOperation{Op: "replace", Path: path, Value: b})
 	}
 }
 

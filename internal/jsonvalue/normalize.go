@@ -32,6 +32,7 @@ type TypeError struct {
 	steps []string // the path's steps, innermost first, while unwinding
 }
 
+// Error names the path, the Go type and why it has no JSON form.
 func (e *TypeError) Error() string {
 	where := e.Path
 	if where == "" {
