@@ -198,7 +198,12 @@ func correlatedEqual(o, n any, s *structural.Schema) bool {
 			return false
 		}
 		if s.ListType != "map" {
-			return deepEqual(ov, nv)
+			for i := range nv {
+				if !deepEqual(ov[i], nv[i]) {
+					return false
+				}
+			}
+			return true
 		}
 		for _, x := range nv {
 			y := mapListOld(s, ov, x)
@@ -260,7 +265,7 @@ func (v *Validator) ValidateValueUpdate(fldPath *field.Path, value, old any) (er
 	if v == nil || v.engine == nil {
 		return nil
 	}
-	r := &ratchet{newRoot: value, oldRoot: old, s: v.structural}
+	r := ratchet{newRoot: value, oldRoot: old, s: v.structural}
 	if v.compiled != nil {
 		defer func() {
 			if rec := recover(); rec != nil {
@@ -268,7 +273,7 @@ func (v *Validator) ValidateValueUpdate(fldPath *field.Path, value, old any) (er
 			}
 		}()
 		var buf [64]pathElem
-		w := walker{r: r}
+		w := walker{r: r, ratcheting: true}
 		w.child(v.compiled, buf[:0], value)
 		if !w.unsupported {
 			if len(w.errs) == 0 {

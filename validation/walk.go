@@ -94,28 +94,41 @@ type walker struct {
 	// engine drops cost no allocation.
 	quiet bool
 	nerr  int
-	// r, when set, ratchets errors against an old value (see ratchet).
-	r *ratchet
+	// r ratchets errors against an old value when ratcheting is set (see
+	// ratchet).
+	r          ratchet
+	ratcheting bool
 }
 
 // child validates v at p against n as node does, for a value the engine
 // validates with a validator of its own (the root, a property, an
 // additionalProperties value, a list item): with ratcheting, the errors
-// of the subtree are dropped when the value is unchanged.
+// of the subtree are dropped when the value is unchanged. The subtree is
+// first walked quietly: most are valid, and the errors of an unchanged one
+// would be dropped, so errors are built only for changed invalid subtrees
+// (walked a second time), and an unchanged or valid object allocates
+// nothing.
 func (w *walker) child(n *cnode, p path, v any) int {
-	if w.r == nil {
+	if !w.ratcheting {
 		return w.node(n, p, v)
 	}
-	m := w.mark()
-	mc := w.node(n, p, v)
-	if w.mark() != m && w.r.unchanged(p) {
-		if w.quiet {
+	if w.quiet {
+		m := w.nerr
+		mc := w.node(n, p, v)
+		if w.nerr != m && w.r.unchanged(p) {
 			w.nerr = m
-		} else {
-			w.errs = w.errs[:m]
 		}
+		return mc
 	}
-	return mc
+	w.quiet = true
+	n0 := w.nerr
+	mc := w.node(n, p, v)
+	failed := w.nerr != n0
+	w.quiet, w.nerr = false, n0
+	if !failed || w.r.unchanged(p) {
+		return mc
+	}
+	return w.node(n, p, v)
 }
 
 func (w *walker) add(err error) { w.errs = append(w.errs, err) }
