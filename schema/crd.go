@@ -231,9 +231,9 @@ type v1beta1Column struct {
 
 // Group and versions of CRD documents.
 const (
-	GroupName         = "apiextensions.k8s.io"
-	V1APIVersion      = GroupName + "/v1"
-	V1beta1APIVersion = GroupName + "/v1beta1"
+	groupName         = "apiextensions.k8s.io"
+	v1APIVersion      = groupName + "/v1"
+	v1beta1APIVersion = groupName + "/v1beta1"
 )
 
 // IsCRD reports whether a decoded document is a CustomResourceDefinition of
@@ -243,7 +243,7 @@ func IsCRD(doc map[string]any) bool {
 		return false
 	}
 	av, _ := doc["apiVersion"].(string)
-	return av == V1APIVersion || av == V1beta1APIVersion
+	return av == v1APIVersion || av == v1beta1APIVersion
 }
 
 // DecodeCRD decodes one CRD document (JSON) of apiextensions.k8s.io/v1 or
@@ -286,26 +286,26 @@ func decodeCRDExact(data []byte) (*CRD, error) {
 		return nil, err
 	}
 	switch tm.APIVersion {
-	case V1APIVersion:
+	case v1APIVersion:
 		var in v1CRD
 		if err := kjson.Unmarshal(data, &in); err != nil {
-			return nil, apiserverDecodeError(err, V1APIVersion)
+			return nil, apiserverDecodeError(err, v1APIVersion)
 		}
 		return fromV1(&in), nil
-	case V1beta1APIVersion:
+	case v1beta1APIVersion:
 		var in v1beta1CRD
 		if err := kjson.Unmarshal(data, &in); err != nil {
-			return nil, apiserverDecodeError(err, V1beta1APIVersion)
+			return nil, apiserverDecodeError(err, v1beta1APIVersion)
 		}
 		return fromV1beta1(&in), nil
 	}
-	return nil, &UnsupportedVersionError{APIVersion: tm.APIVersion}
+	return nil, &unsupportedVersionError{APIVersion: tm.APIVersion}
 }
 
-// UnsupportedVersionError is returned for a CRD of an unknown apiVersion.
-type UnsupportedVersionError struct{ APIVersion string }
+// unsupportedVersionError is the error of a CRD of an unknown apiVersion.
+type unsupportedVersionError struct{ APIVersion string }
 
-func (e *UnsupportedVersionError) Error() string {
+func (e *unsupportedVersionError) Error() string {
 	return "unsupported CustomResourceDefinition apiVersion " + `"` + e.APIVersion + `"`
 }
 

@@ -122,7 +122,7 @@ func TestPlainJSON(t *testing.T) {
 // ReadDocuments is decoded from its JSON, whatever its Value says.
 func TestDecodeCRDDocumentBuiltElsewhere(t *testing.T) {
 	js := []byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"from-json"}}`)
-	d := Document{JSON: js, Value: map[string]any{"apiVersion": V1APIVersion, "kind": "CustomResourceDefinition", "metadata": map[string]any{"name": "from-value"}}}
+	d := Document{JSON: js, Value: map[string]any{"apiVersion": v1APIVersion, "kind": "CustomResourceDefinition", "metadata": map[string]any{"name": "from-value"}}}
 	crd, err := DecodeCRDDocument(d)
 	if err != nil {
 		t.Fatal(err)

@@ -41,14 +41,14 @@ func crdFromValue(doc map[string]any, copyJSON bool) (crd *CRD, ok bool) {
 	d := fdec{copyJSON: copyJSON}
 	av, _ := doc["apiVersion"].(string)
 	switch av {
-	case V1APIVersion:
+	case v1APIVersion:
 		var in v1CRD
 		d.v1CRD(doc, &in)
 		if d.fail {
 			return nil, false
 		}
 		return fromV1(&in), true
-	case V1beta1APIVersion:
+	case v1beta1APIVersion:
 		var in v1beta1CRD
 		d.v1beta1CRD(doc, &in)
 		if d.fail {

@@ -4,6 +4,7 @@
 package structural
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -76,12 +77,6 @@ type AdditionalProperties struct {
 	Allows bool
 	Schema *Schema
 }
-
-// UnsupportedError is returned by New for schemas that cannot be made
-// structural at all (a keyword no CRD may use, or items as an array).
-type UnsupportedError struct{ Msg string }
-
-func (e *UnsupportedError) Error() string { return e.Msg }
 
 // New builds the structural model of a parsed schema. It returns nil for a
 // nil schema, and an error for keywords that no structural schema can hold
@@ -212,11 +207,11 @@ func buildable(p *schema.Props) error {
 		}
 	}
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
-		return &UnsupportedError{"internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined"}
+		return errors.New("internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined")
 	}
 	if p.Items != nil {
 		if len(p.Items.Array) > 0 {
-			return &UnsupportedError{"OpenAPIV3Schema 'items' must be a schema, but is an array"}
+			return errors.New("OpenAPIV3Schema 'items' must be a schema, but is an array")
 		}
 		if err := buildable(p.Items.Schema); err != nil {
 			return err
@@ -260,7 +255,7 @@ func unsupported(p *schema.Props) error {
 	if name == "" {
 		return nil
 	}
-	return &UnsupportedError{fmt.Sprintf("OpenAPIV3Schema '%s' is not supported", name)}
+	return fmt.Errorf("OpenAPIV3Schema '%s' is not supported", name)
 }
 
 // summarize computes the per-subtree facts the walkers use to skip work.
