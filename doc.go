@@ -65,6 +65,32 @@
 //     TooMany, TypeInvalid), in which case the rules are skipped and one
 //     Invalid error at the root (field <nil>) says so, as in the apiserver.
 //
+// # Updates
+//
+// [Schema.ApplyUpdate] answers an update request (PUT) of a stored object,
+// [Schema.ApplyStatusUpdate] one of the status subresource, both returning
+// the same [Result]:
+//
+//	r := s.ApplyUpdate(obj, old) // old: the object as the cluster stores it
+//
+// The stored object goes through the read path only (prune, coerce
+// metadata, drop nulls, default). The new object is decoded as on create,
+// then prepared as the registry prepares an update (with the status
+// subresource, .status comes from the stored object; for a status update,
+// everything but .status does; the request carries the stored
+// resourceVersion), and validated as the apiserver validates an update with
+// CRDValidationRatcheting: ObjectMeta and its update rules (name,
+// namespace, uid, creationTimestamp, deletionTimestamp immutable, no
+// decremented generation, no new finalizers while deleting); OpenAPI value
+// validation with ratcheting, where an error below a value equal to its
+// correlated old value is not reported (fields correlate by name through
+// the structural schema, x-kubernetes-list-type=map items by their keys,
+// nothing inside atomic lists and sets, never the root's apiVersion and
+// kind); the scale paths; embedded metadata; list-type uniqueness, reported
+// only when the stored object's lists were valid; and the CEL rules with
+// oldSelf (transition rules, optionalOldSelf) and CEL ratcheting. The
+// value validation of an unchanged valid object allocates nothing.
+//
 // [Schema.Prune], [Schema.Default] and [Schema.Validate] run the parts of
 // the pipeline on their own, as the command's prune and default verbs do.
 //
@@ -94,8 +120,8 @@
 //   - validation validates values against the full schema (compiled checks
 //     giving kube-openapi's results) and checks list-type set and map
 //     uniqueness.
-//   - cmd/crdschema is the command (check, prune, default, apply) with a
-//     stable -o json contract.
+//   - cmd/crdschema is the command (check, prune, default, apply, and
+//     apply --old for updates) with a stable -o json contract.
 //
 // # Admission webhooks and operators
 //

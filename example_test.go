@@ -200,3 +200,58 @@ func ExampleSchema_Validate() {
 	// Output:
 	// [spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10]
 }
+
+// An update is validated with ratcheting: the stored object may no longer
+// be valid (here weight 150 > 100, stored before the CRD tightened), and
+// an update that leaves it unchanged is accepted, while one that changes it
+// to another invalid value is refused. A status-only schema change would
+// be ignored the same way.
+func ExampleSchema_ApplyUpdate() {
+	crd, err := crdschema.LoadCRD([]byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: routes.example.com}
+spec:
+  group: example.com
+  names: {kind: Route, plural: routes}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              setWeight: {type: integer, maximum: 100}
+              host: {type: string}
+`))
+	if err != nil {
+		panic(err)
+	}
+	s, err := crd.Version("v1")
+	if err != nil {
+		panic(err)
+	}
+	stored := map[string]any{"apiVersion": "example.com/v1", "kind": "Route",
+		"metadata": map[string]any{"name": "r"},
+		"spec":     map[string]any{"setWeight": 150, "host": "a.example.com"}}
+
+	// The host changes, setWeight does not: its error is ratcheted.
+	r := s.ApplyUpdate(map[string]any{"apiVersion": "example.com/v1", "kind": "Route",
+		"metadata": map[string]any{"name": "r"},
+		"spec":     map[string]any{"setWeight": 150, "host": "b.example.com"}}, stored)
+	fmt.Println("host changed:", r.Errors)
+
+	// setWeight changes from 150 to 200: still invalid, and changed.
+	r = s.ApplyUpdate(map[string]any{"apiVersion": "example.com/v1", "kind": "Route",
+		"metadata": map[string]any{"name": "r"},
+		"spec":     map[string]any{"setWeight": 200, "host": "a.example.com"}}, stored)
+	fmt.Println("setWeight changed:", r.Errors)
+	// Output:
+	// host changed: []
+	// setWeight changed: [spec.setWeight: Invalid value: 200: spec.setWeight in body should be less than or equal to 100]
+}
