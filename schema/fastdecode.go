@@ -752,15 +752,7 @@ func (d *fdec) propsMap(m map[string]any, p *Props) {
 		case "multipleOf":
 			p.MultipleOf = d.float64Ptr(e)
 		case "enum":
-			a, ok := d.arr(e)
-			if !ok {
-				p.Enum = nil
-				continue
-			}
-			p.Enum = make([]JSON, len(a))
-			for i, x := range a {
-				p.Enum[i].Value = d.json(x)
-			}
+			p.Enum = d.enum(e)
 		case "maxProperties":
 			p.MaxProperties = d.int64Ptr(e)
 		case "minProperties":
@@ -768,20 +760,7 @@ func (d *fdec) propsMap(m map[string]any, p *Props) {
 		case "required":
 			p.Required = d.strings(e)
 		case "items":
-			switch x := e.(type) {
-			case nil:
-				p.Items = nil
-			case map[string]any:
-				s := &Props{}
-				d.propsMap(x, s)
-				p.Items = &PropsOrArray{Schema: s}
-			case []any:
-				p.Items = &PropsOrArray{Array: d.propsSlice(x)}
-			default:
-				// encoding/json hands the literal to UnmarshalJSON, which
-				// keeps neither a schema nor an array.
-				p.Items = &PropsOrArray{}
-			}
+			p.Items = d.items(e)
 		case "allOf":
 			p.AllOf = d.propsSlice(e)
 		case "oneOf":
@@ -797,47 +776,13 @@ func (d *fdec) propsMap(m map[string]any, p *Props) {
 		case "patternProperties":
 			p.PatternProperties = d.propsMapField(e)
 		case "dependencies":
-			m := d.obj(e)
-			if m == nil {
-				p.Dependencies = nil
-				continue
-			}
-			deps := make(map[string]PropsOrStringArray, len(m))
-			for dk, de := range m {
-				var ps PropsOrStringArray
-				switch x := de.(type) {
-				case nil:
-				case map[string]any:
-					ps.Schema = &Props{}
-					d.propsMap(x, ps.Schema)
-				default:
-					// Arrays of names and other literals: left to the
-					// exact decoder.
-					d.fail = true
-				}
-				deps[dk] = ps
-			}
-			p.Dependencies = deps
+			p.Dependencies = d.dependencies(e)
 		case "additionalItems":
 			p.AdditionalItems = d.propsOrBool(e)
 		case "definitions":
 			p.Definitions = d.propsMapField(e)
 		case "externalDocs":
-			m := d.obj(e)
-			if m == nil {
-				p.ExternalDocs = nil
-				continue
-			}
-			x := &ExternalDocs{}
-			for xk, xe := range m {
-				switch xk {
-				case "description":
-					d.str(xe, &x.Description)
-				case "url":
-					d.str(xe, &x.URL)
-				}
-			}
-			p.ExternalDocs = x
+			p.ExternalDocs = d.externalDocs(e)
 		case "example":
 			p.Example = d.jsonPtr(e)
 		case "nullable":
@@ -855,34 +800,112 @@ func (d *fdec) propsMap(m map[string]any, p *Props) {
 		case "x-kubernetes-map-type":
 			p.XMapType = d.strPtr(e)
 		case "x-kubernetes-validations":
-			a, ok := d.arr(e)
-			if !ok {
-				p.XValidations = nil
-				continue
-			}
-			p.XValidations = make([]ValidationRule, len(a))
-			for i, x := range a {
-				r := &p.XValidations[i]
-				for rk, re := range d.obj(x) {
-					switch rk {
-					case "rule":
-						d.str(re, &r.Rule)
-					case "message":
-						d.str(re, &r.Message)
-					case "messageExpression":
-						d.str(re, &r.MessageExpression)
-					case "reason":
-						r.Reason = d.strPtr(re)
-					case "fieldPath":
-						d.str(re, &r.FieldPath)
-					case "optionalOldSelf":
-						r.OptionalOldSelf = d.boolPtr(re)
-					}
-				}
-			}
+			p.XValidations = d.validationRules(e)
 		}
 		if d.fail {
 			return
 		}
 	}
+}
+
+// enum decodes the enum keyword.
+func (d *fdec) enum(e any) []JSON {
+	a, ok := d.arr(e)
+	if !ok {
+		return nil
+	}
+	out := make([]JSON, len(a))
+	for i, x := range a {
+		out[i].Value = d.json(x)
+	}
+	return out
+}
+
+// items decodes the items keyword: a schema or an array of schemas.
+func (d *fdec) items(e any) *PropsOrArray {
+	switch x := e.(type) {
+	case nil:
+		return nil
+	case map[string]any:
+		s := &Props{}
+		d.propsMap(x, s)
+		return &PropsOrArray{Schema: s}
+	case []any:
+		return &PropsOrArray{Array: d.propsSlice(x)}
+	}
+	// encoding/json hands the literal to UnmarshalJSON, which keeps
+	// neither a schema nor an array.
+	return &PropsOrArray{}
+}
+
+// dependencies decodes the dependencies keyword; lists of names are left
+// to the exact decoder.
+func (d *fdec) dependencies(e any) map[string]PropsOrStringArray {
+	m := d.obj(e)
+	if m == nil {
+		return nil
+	}
+	deps := make(map[string]PropsOrStringArray, len(m))
+	for dk, de := range m {
+		var ps PropsOrStringArray
+		switch x := de.(type) {
+		case nil:
+		case map[string]any:
+			ps.Schema = &Props{}
+			d.propsMap(x, ps.Schema)
+		default:
+			// Arrays of names and other literals: left to the exact
+			// decoder.
+			d.fail = true
+		}
+		deps[dk] = ps
+	}
+	return deps
+}
+
+// externalDocs decodes the externalDocs keyword.
+func (d *fdec) externalDocs(e any) *ExternalDocs {
+	m := d.obj(e)
+	if m == nil {
+		return nil
+	}
+	x := &ExternalDocs{}
+	for xk, xe := range m {
+		switch xk {
+		case "description":
+			d.str(xe, &x.Description)
+		case "url":
+			d.str(xe, &x.URL)
+		}
+	}
+	return x
+}
+
+// validationRules decodes x-kubernetes-validations.
+func (d *fdec) validationRules(e any) []ValidationRule {
+	a, ok := d.arr(e)
+	if !ok {
+		return nil
+	}
+	out := make([]ValidationRule, len(a))
+	for i, x := range a {
+		r := &out[i]
+		for rk, re := range d.obj(x) {
+			switch rk {
+			case "rule":
+				d.str(re, &r.Rule)
+			case "message":
+				d.str(re, &r.Message)
+			case "messageExpression":
+				d.str(re, &r.MessageExpression)
+			case "reason":
+				r.Reason = d.strPtr(re)
+			case "fieldPath":
+				d.str(re, &r.FieldPath)
+			case "optionalOldSelf":
+				r.OptionalOldSelf = d.boolPtr(re)
+			}
+		}
+	}
+	return out
 }
