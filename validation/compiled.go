@@ -123,21 +123,37 @@ func compile(s *spec.Schema) (*cnode, bool) {
 		s.AdditionalItems != nil || (s.Items != nil && len(s.Items.Schemas) > 0) {
 		return nil, false
 	}
-	n := &cnode{
-		types:       s.Type,
-		typesJoined: strings.Join(s.Type, ","),
-		format:      s.Format,
-		typeApplies: len(s.Type) > 0 || s.Format != "",
-		nullOK:      len(s.Type) == 0 || s.Nullable || s.Type.Contains("null"),
-		enum:        s.Enum,
+	n := &cnode{}
+	n.compileType(s)
+	ok := n.compileJunctors(s)
+	n.compileString(s)
+	n.compileNumber(s)
+	ok = n.compileArray(s) && ok
+	ok = n.compileObject(s) && ok
+	n.compileEnum(s)
+	if !ok {
+		return nil, false
 	}
+	return n, true
+}
+
+// compileType compiles type and format.
+func (n *cnode) compileType(s *spec.Schema) {
+	n.types = s.Type
+	n.typesJoined = strings.Join(s.Type, ",")
+	n.format = s.Format
+	n.typeApplies = len(s.Type) > 0 || s.Format != ""
+	n.nullOK = len(s.Type) == 0 || s.Nullable || s.Type.Contains("null")
 	for k := range kindTypeName {
 		n.hasType[k] = s.Type.Contains(kindTypeName[k])
 	}
 	n.hasInteger = n.hasType[kindInt]
 	n.hasNumber = n.hasType[kindFloat]
 	n.formatChecked = strfmt.Default.ContainsName(s.Format)
+}
 
+// compileJunctors compiles allOf, anyOf, oneOf and not.
+func (n *cnode) compileJunctors(s *spec.Schema) bool {
 	ok := true
 	sub := func(in []spec.Schema) []*cnode {
 		var out []*cnode
@@ -155,14 +171,21 @@ func compile(s *spec.Schema) (*cnode, bool) {
 		ok = ok && cok
 	}
 	n.hasJunctors = len(n.allOf)+len(n.anyOf)+len(n.oneOf) > 0 || n.not != nil
+	return ok
+}
 
+// compileString compiles the string keywords.
+func (n *cnode) compileString(s *spec.Schema) {
 	n.maxLength, n.minLength = s.MaxLength, s.MinLength
 	if s.Pattern != "" {
 		n.pattern = s.Pattern
 		n.re, n.reErr = cachedRegexp(s.Pattern)
 	}
 	n.hasStringKeywords = n.maxLength != nil || n.minLength != nil || n.pattern != ""
+}
 
+// compileNumber compiles the numeric type's range and the number keywords.
+func (n *cnode) compileNumber(s *spec.Schema) {
 	if len(s.Type) == 1 {
 		switch s.Type[0] {
 		case "integer":
@@ -188,15 +211,23 @@ func compile(s *spec.Schema) (*cnode, bool) {
 	n.maximum = bound(s.Maximum, s.ExclusiveMaximum)
 	n.minimum = bound(s.Minimum, s.ExclusiveMinimum)
 	n.hasNumberKeywords = n.checkRange || n.multipleOf != nil || n.maximum != nil || n.minimum != nil
+}
 
+// compileArray compiles items and the array keywords.
+func (n *cnode) compileArray(s *spec.Schema) bool {
+	ok := true
 	if s.Items != nil && s.Items.Schema != nil {
-		var cok bool
-		n.items, cok = compile(s.Items.Schema)
-		ok = ok && cok
+		n.items, ok = compile(s.Items.Schema)
 	}
 	n.minItems, n.maxItems, n.uniqueItems = s.MinItems, s.MaxItems, s.UniqueItems
 	n.needsArrayWork = n.items != nil || n.minItems != nil || n.maxItems != nil || n.uniqueItems
+	return ok
+}
 
+// compileObject compiles properties, additionalProperties and the object
+// keywords.
+func (n *cnode) compileObject(s *spec.Schema) bool {
+	ok := true
 	if len(s.Properties) > 0 {
 		n.props = make(map[string]*cnode, len(s.Properties))
 		for k := range s.Properties {
@@ -219,17 +250,18 @@ func compile(s *spec.Schema) (*cnode, bool) {
 	n.minProps, n.maxProps = s.MinProperties, s.MaxProperties
 	n.hasObjectChildren = len(n.props) > 0 || n.additional != nil || n.additionalForbidden
 	n.needsObjectWork = n.hasObjectChildren || len(n.required) > 0 || n.minProps != nil || n.maxProps != nil
+	return ok
+}
 
+// compileEnum compiles enum.
+func (n *cnode) compileEnum(s *spec.Schema) {
+	n.enum = s.Enum
 	n.enumOfStrings = len(n.enum) > 0
 	for _, e := range n.enum {
 		if _, isString := e.(string); !isString {
 			n.enumOfStrings = false
 		}
 	}
-	if !ok {
-		return nil, false
-	}
-	return n, true
 }
 
 // regexps caches compiled patterns by their source, shared by all
