@@ -101,6 +101,11 @@
 //
 // # The packages
 //
+// Three things are schemas, by stage: a [schema.Props] is a schema node as
+// written in a CRD; a structural.Schema is the structural model built from
+// it once; a [Schema] of this package is that model compiled, ready to
+// apply to objects. (check.BareSchema checks a Props outside any CRD.)
+//
 //   - schema parses OpenAPI v3 schema documents and CRD documents (v1,
 //     v1beta1, Lists, YAML streams, read as kubectl reads YAML) into a typed
 //     model, the CRD in the apiserver's internal form.
