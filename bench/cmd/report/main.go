@@ -231,6 +231,22 @@ func render(res map[string]result, raw []byte, benchtime string, count int, took
 	r.p("Prune: `prune.Prune` vs `pruning.PruneWithOptions` (full schema, resource root); PrunePaths: the same returning unknown-field paths. Default: `defaulting.DropNullsAndDefault` (one walk) vs `PruneNonNullableNullsWithoutDefaults` + `Default` (served schema, defaults pruned). Validate: `validation.Validator.Validate` vs `NewSchemaValidator` + `ValidateCustomResource` + `listtype.ValidateListSetsAndMaps`. Pipeline: per object from its JSON bytes, `Schema.ApplyJSON` vs `util/json.Unmarshal` + ObjectMeta round trip + prune with paths + drop nulls + embedded ObjectMeta coercion + default + create validation (ObjectMeta, values, embedded metadata, list types, CEL rules after the blocking-error check). CEL: the examples whose CRD version has `x-kubernetes-validations` rules, `cel.Validator.Validate` vs apiextensions-apiserver's `schema/cel.Validator.Validate` (both compiled once per version, runtime budget 10M).")
 	r.p("")
 
+	r.p("## Updates: value validation with ratcheting")
+	r.p("")
+	r.p("`BenchmarkUpdateValidate` (issue 12): every corpus example after the create pipeline as the stored object, updated by an equal copy (`unchanged`) or by a copy with one leaf under spec changed (`changed`); `valid-*` are the examples whose create validation finds nothing without allocating. `validation.Validator.ValidateUpdate` vs `common.NewCorrelatedObject` + `ValidateCustomResourceUpdate` with `WithRatcheting` + the list-type checks of the old and the new object, as the strategy's `ValidateUpdate` runs them.")
+	r.p("")
+	r.p("| input | crdschema ns/op | B/op | allocs/op | reference ns/op | B/op | allocs/op | ratio |")
+	r.p("|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, in := range []string{"unchanged", "changed", "valid-unchanged", "valid-changed"} {
+		base := "UpdateValidate/" + in + "/"
+		if _, ok := r.get(base + "crdschema"); !ok {
+			continue
+		}
+		x, ok := r.ratio(base+"reference", base+"crdschema")
+		r.p("| %s | %s | %s | %s |", in, r.cells(base+"crdschema"), r.cells(base+"reference"), fmtX(x, ok))
+	}
+	r.p("")
+
 	r.p("## Hostile: pruning a deep object with many unknown fields")
 	r.p("")
 	r.p("`BenchmarkPruneDeepWide`: an object 500 or 2,000 levels deep with 10 unknown fields at every level, pruned with paths (5,000 or 20,000 removed fields, their paths on average 250 or 1,000 keys long; see `../shared/findings/hostile/02-*`). Ratio: reference ns/op ÷ crdschema ns/op.")
@@ -348,6 +364,12 @@ func (r *report) targets() {
 	row("whole pipeline from JSON bytes, CEL rules included, ≥ 5× faster (corpus)", x, ok, ge(5), "×")
 	x, ok = r.ratio("CEL/clean/reference", "CEL/clean/crdschema")
 	row("CEL rule evaluation ≥ 5× faster than the apiserver's CEL validator (corpus examples with rules)", x, ok, ge(5), "×")
+	for _, in := range []string{"unchanged", "changed"} {
+		x, ok = r.ratio("UpdateValidate/"+in+"/reference", "UpdateValidate/"+in+"/crdschema")
+		row("update validation with ratcheting ≥ 5× faster (corpus, "+in+"; issue 12)", x, ok, ge(5), "×")
+	}
+	upd, ok := r.get("UpdateValidate/valid-unchanged/crdschema")
+	row("0 allocs/op: update validation of unchanged valid corpus objects (issue 12)", upd.allocs, ok, le(0), " allocs")
 	x, ok = r.ratio("CRDFromYAML/all/reference", "CRDFromYAML/all/crdschema")
 	row("all corpus CRDs decode + build + check with CEL ≥ 3× faster (from YAML, both compile CEL)", x, ok, ge(3), "×")
 	x, ok = r.ratio("CRDFromYAML/workflows.argoproj.io/reference", "CRDFromYAML/workflows.argoproj.io/crdschema")
