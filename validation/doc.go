@@ -14,6 +14,15 @@
 //
 //	v := validation.New(s)          // the custom resource's validator
 //	errs := v.Validate(obj)         // value validation + list-type set/map uniqueness
+//	errs = v.ValidateUpdate(obj, old) // the same on update, with ratcheting
+//
+// On update the apiserver ratchets (CRDValidationRatcheting): an error on a
+// value unchanged from the stored object is not reported, values being
+// correlated by field name, by map keys in x-kubernetes-list-type=map
+// lists, and not at all inside atomic lists and sets; list-type errors are
+// reported only when the stored object's lists were valid. ValidateUpdate
+// and ValidateValueUpdate do the same, and an unchanged valid object costs
+// no allocation.
 //
 // Two conversions exist in the apiserver and both are offered: New mirrors
 // how a custom resource's schema is converted (x-kubernetes-int-or-string
