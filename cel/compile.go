@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	celgo "github.com/google/cel-go/cel"
@@ -171,6 +172,32 @@ func (c *compiled) compileMessage(expr string, env *celgo.Env, estimator *librar
 // declType. The node's object type gets a name of the apiserver's form,
 // which changes with every compilation so that no rule can depend on it.
 func newSelfEnvs(kind envKind, declType *apiservercel.DeclType) (*selfEnvs, error) {
+	if !declType.IsObject() && !declType.IsMap() && !declType.IsList() {
+		// A scalar node registers no types: its environments depend on the
+		// CEL type alone and are shared by every scalar node of that type.
+		key := scalarKey{kind, declType.CelType().String()}
+		if e, ok := scalarEnvs.Load(key); ok {
+			return e.(*selfEnvs), nil
+		}
+		e, err := buildSelfEnvs(kind, declType)
+		if err != nil {
+			return nil, err
+		}
+		e2, _ := scalarEnvs.LoadOrStore(key, e)
+		return e2.(*selfEnvs), nil
+	}
+	return buildSelfEnvs(kind, declType)
+}
+
+// scalarKey identifies the shared environments of scalar nodes.
+type scalarKey struct {
+	kind envKind
+	typ  string
+}
+
+var scalarEnvs sync.Map // scalarKey → *selfEnvs
+
+func buildSelfEnvs(kind envKind, declType *apiservercel.DeclType) (*selfEnvs, error) {
 	selfType := declType.MaybeAssignTypeName(fmt.Sprintf("selfType%d", time.Now().Nanosecond()))
 	plain, err := extendEnv(kind, selfType, selfType.CelType())
 	if err != nil {
