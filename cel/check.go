@@ -32,9 +32,11 @@ const (
 // Node.Check for each node with rules (skipping nodes with schema errors at
 // or below them), then Finish.
 type SchemaCheck struct {
-	root      *Node
-	total     uint64
-	expensive []ruleCost
+	root *Node
+	// rulesBelow holds the structural nodes with rules at or below them.
+	rulesBelow map[*structural.Schema]bool
+	total      uint64
+	expensive  []ruleCost
 }
 
 type ruleCost struct {
@@ -45,24 +47,50 @@ type ruleCost struct {
 // NewSchemaCheck starts checking the schema p, whose structural model is s
 // (when s is nil, rules get an internal error for the missing types).
 func NewSchemaCheck(p *schema.Props, s *structural.Schema) *SchemaCheck {
-	c := &SchemaCheck{}
+	c := &SchemaCheck{rulesBelow: map[*structural.Schema]bool{}}
 	one := uint64(1)
-	c.root = &Node{sc: c, props: *p, card: &one, info: &typeInfo{s: s}, inScope: len(p.XValidations) > 0}
+	c.root = &Node{sc: c, props: p, ss: s, card: &one, info: &typeInfo{s: s}, inScope: len(p.XValidations) > 0}
+	if s != nil {
+		c.markRules(s)
+	}
 	return c
+}
+
+// markRules records which nodes have rules at or below them (through
+// properties, items and additionalProperties) and reports whether s does.
+func (c *SchemaCheck) markRules(s *structural.Schema) bool {
+	if s == nil {
+		return false
+	}
+	has := s.Props != nil && len(s.Props.XValidations) > 0
+	for _, p := range s.Properties {
+		has = c.markRules(p) || has
+	}
+	has = c.markRules(s.Items) || has
+	if s.AdditionalProperties != nil {
+		has = c.markRules(s.AdditionalProperties.Schema) || has
+	}
+	if has {
+		c.rulesBelow[s] = true
+	}
+	return has
 }
 
 // Root is the context of the schema's root.
 func (c *SchemaCheck) Root() *Node { return c.root }
 
 // Node is the CEL context of one schema node reached from the root through
-// properties, items and additionalProperties.
+// properties, items and additionalProperties. A nil *Node is the context of
+// a node without rules at or below it: it checks nothing.
 type Node struct {
 	sc     *SchemaCheck
 	parent *Node
 	// step from the parent: a property name, or items/additionalProperties.
-	step  stepKind
-	name  string
-	props schema.Props
+	step stepKind
+	name string
+	// props is the node's schema and ss its structural model.
+	props *schema.Props
+	ss    *structural.Schema
 	card  *uint64 // nil: unbounded
 	// inScope is true when the node or an ancestor has rules; only then
 	// does the node have type information for its descendants.
@@ -86,30 +114,41 @@ type typeInfo struct {
 	decl *apiservercel.DeclType
 }
 
-// Property is the context of the property name, whose schema is p (p is
-// copied, not kept).
-func (n *Node) Property(name string, p *schema.Props) *Node {
-	return n.child(stepProperty, name, p)
-}
-
-// Items is the context of the items schema p.
-func (n *Node) Items(p *schema.Props) *Node { return n.child(stepItems, "", p) }
-
-// AdditionalProperties is the context of the additionalProperties schema p.
-func (n *Node) AdditionalProperties(p *schema.Props) *Node {
-	return n.child(stepAdditional, "", p)
-}
-
-func (n *Node) child(st stepKind, name string, p *schema.Props) *Node {
-	if n == nil {
+// Property is the context of the property name.
+func (n *Node) Property(name string) *Node {
+	if n == nil || n.ss == nil {
 		return nil
 	}
+	return n.child(stepProperty, name, n.ss.Properties[name])
+}
+
+// Items is the context of the items schema.
+func (n *Node) Items() *Node {
+	if n == nil || n.ss == nil {
+		return nil
+	}
+	return n.child(stepItems, "", n.ss.Items)
+}
+
+// AdditionalProperties is the context of the additionalProperties schema.
+func (n *Node) AdditionalProperties() *Node {
+	if n == nil || n.ss == nil || n.ss.AdditionalProperties == nil {
+		return nil
+	}
+	return n.child(stepAdditional, "", n.ss.AdditionalProperties.Schema)
+}
+
+func (n *Node) child(st stepKind, name string, ss *structural.Schema) *Node {
+	if ss == nil || !n.sc.rulesBelow[ss] {
+		return nil
+	}
+	p := ss.Props
 	if p == nil {
-		return nil
+		p = &schema.Props{}
 	}
-	c := &Node{sc: n.sc, parent: n, step: st, name: name, props: *p, inScope: n.inScope || len(p.XValidations) > 0}
+	c := &Node{sc: n.sc, parent: n, step: st, name: name, props: p, ss: ss, inScope: n.inScope || len(p.XValidations) > 0}
 	if n.card != nil {
-		if max, ok := maxElements(&n.props); ok {
+		if max, ok := maxElements(n.props); ok {
 			v := mulCapped(*n.card, max)
 			c.card = &v
 		}
@@ -198,18 +237,14 @@ func (n *Node) typeInfo() (*typeInfo, error) {
 			}
 		}
 	}
-	// Converted alone, the node is a resource root only when embedded.
-	s, err := structural.New(&n.props)
-	if err != nil {
-		n.infoErr = err
-		return nil, err
-	}
-	decl := common.SchemaDeclType(newAdapter(s), n.props.XEmbeddedResource)
+	// Converted alone (the node's structural model is the subtree of the
+	// schema's), the node is a resource root only when embedded.
+	decl := common.SchemaDeclType(newAdapter(n.ss), n.ss.EmbeddedResource)
 	if decl == nil {
 		n.infoErr = errNoConversion
 		return nil, errNoConversion
 	}
-	n.info = &typeInfo{s: s, decl: decl}
+	n.info = &typeInfo{s: n.ss, decl: decl}
 	return n.info, nil
 }
 

@@ -194,7 +194,7 @@ func TestCheck(t *testing.T) {
 			// A one-level walk: the root, then its properties.
 			errs = append(errs, sc.Root().Check(root, p.XValidations, nil)...)
 			for k, c := range p.Properties {
-				errs = append(errs, sc.Root().Property(k, &c).Check(root.Child("properties").Key(k), c.XValidations, nil)...)
+				errs = append(errs, sc.Root().Property(k).Check(root.Child("properties").Key(k), c.XValidations, nil)...)
 			}
 			errs = append(errs, sc.Finish(root)...)
 			got := render(errs)

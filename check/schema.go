@@ -216,7 +216,7 @@ func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot b
 			sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
 		}
 		if ap.Schema != nil {
-			sub.cel = ctx.cel.AdditionalProperties(ap.Schema)
+			sub.cel = ctx.cel.AdditionalProperties()
 		}
 		w.child(ap.Schema, lp, pathStep{name: "additionalProperties", index: -1}, sub)
 	}
@@ -234,11 +234,8 @@ func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot b
 				sub = sub.forbidDefaults("in top-level " + name)
 			}
 		}
-		prop := p.Properties[name]
-		if ctx.cel != nil {
-			sub.cel = ctx.cel.Property(name, &prop)
-		}
-		w.childValue(prop, lp, pathStep{name: "properties", key: name, hasKey: true, index: -1}, sub)
+		sub.cel = ctx.cel.Property(name)
+		w.childValue(p.Properties[name], lp, pathStep{name: "properties", key: name, hasKey: true, index: -1}, sub)
 	}
 	w.keys = w.keys[:keys]
 
@@ -266,11 +263,11 @@ func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot b
 			sub.uncorrelatable = lp
 		}
 		if p.Items.Schema != nil {
-			sub.cel = ctx.cel.Items(p.Items.Schema)
+			sub.cel = ctx.cel.Items()
 		}
 		w.child(p.Items.Schema, lp, pathStep{name: "items", index: -1}, sub)
 		for i := range p.Items.Array {
-			sub.cel = ctx.cel.Items(&p.Items.Array[i])
+			sub.cel = nil
 			w.child(&p.Items.Array[i], lp, pathStep{name: "items", index: i}, sub)
 		}
 	}
