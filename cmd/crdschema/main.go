@@ -22,8 +22,6 @@ import (
 	"os"
 	"strconv"
 	"time"
-
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 func main() {
@@ -32,9 +30,6 @@ func main() {
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	// Every object comes from the apiserver's JSON decoder: a whole float64
-	// was written "3.0" and stays a float, as in the apiserver.
-	jsonvalue.SetExactFloats()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2

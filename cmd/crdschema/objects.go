@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -138,6 +139,9 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 			reportError(stderr, err)
 			return 2
 		}
+		for _, old := range stored {
+			jsonvalue.KeepFloats(old) // as the objects' below
+		}
 	}
 	if !crdsOK {
 		inputErr = true
@@ -171,6 +175,11 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 		if routeErr != nil {
 			r.errs = field.ErrorList{routingError(routeErr)}
 		} else {
+			// d.Object comes from the apiserver's JSON decoder: a whole
+			// float64 in it was written "3.0", and stays a float in the
+			// apiserver, where the library would take a whole float64 from
+			// encoding/json for an integer.
+			jsonvalue.KeepFloats(d.Object)
 			if stored != nil {
 				r = runUpdate(s, d, stored, o.subresourceSet)
 			} else {

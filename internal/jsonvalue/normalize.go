@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 )
@@ -41,26 +40,45 @@ func (e *TypeError) Error() string {
 	return fmt.Sprintf("%s: a value of Go type %s cannot be handled as JSON: %s", where, e.Type, e.Why)
 }
 
-// exactFloats is set by a program whose objects all come from the
-// apiserver's JSON decoder (the command): there a float64 is a number
-// written with a fraction or an exponent ("3.0"), which the apiserver keeps
-// a float, so whole float64 values are not taken as integers.
-var exactFloats atomic.Bool
-
-// SetExactFloats tells Normalize and IsNormal that every float64 they see
-// was decoded by the apiserver's JSON decoder from a number with a fraction
-// or exponent, so that a whole float64 stays a float64 as it does in the
-// apiserver. Only the command, which reads every object with that decoder,
-// sets it.
-func SetExactFloats() { exactFloats.Store(true) }
-
-// wholeFloatAsInt returns f as an int64 when it is a whole number within
-// int64 that is to be taken as an integer.
-func wholeFloatAsInt(f float64) (int64, bool) {
-	if exactFloats.Load() {
-		return 0, false
+// KeepFloats marks, in place, every float64 of v that is a whole number
+// within int64 as a float: it becomes the json.Number of its text with a
+// fraction ("3.0"), which Normalize turns back into that float64 rather
+// than the integer it would take a whole float64 for. It is for values
+// that come from the apiserver's JSON decoder (as the command's do), where
+// a float64 was written with a fraction or an exponent and the apiserver
+// keeps it a float. Maps and slices are walked, never copied.
+func KeepFloats(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if f, ok := e.(float64); ok {
+				if n, whole := wholeNumber(f); whole {
+					x[k] = n
+				}
+				continue
+			}
+			KeepFloats(e)
+		}
+	case []any:
+		for i, e := range x {
+			if f, ok := e.(float64); ok {
+				if n, whole := wholeNumber(f); whole {
+					x[i] = n
+				}
+				continue
+			}
+			KeepFloats(e)
+		}
 	}
-	return floatAsInt(f)
+}
+
+// wholeNumber returns f as a json.Number with a fraction when f is a whole
+// number within int64 (which Normalize would take as an integer).
+func wholeNumber(f float64) (json.Number, bool) {
+	if _, isInt := floatAsInt(f); !isInt {
+		return "", false
+	}
+	return json.Number(strconv.FormatFloat(f, 'f', -1, 64) + ".0"), true
 }
 
 // IsNormal reports whether v holds only the values the apiserver's JSON
@@ -70,7 +88,7 @@ func IsNormal(v any) bool {
 	case nil, string, bool, int64:
 		return true
 	case float64:
-		_, isInt := wholeFloatAsInt(x)
+		_, isInt := floatAsInt(x)
 		return !isInt && !math.IsNaN(x) && !math.IsInf(x, 0)
 	case map[string]any:
 		for _, e := range x {
@@ -150,7 +168,7 @@ func normalizeFloat(f float64, typ string) (any, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, &TypeError{Type: typ, Why: fmt.Sprintf("%v has no JSON form", f)}
 	}
-	if i, ok := wholeFloatAsInt(f); ok {
+	if i, ok := floatAsInt(f); ok {
 		return i, nil
 	}
 	return f, nil
@@ -166,7 +184,7 @@ func normalize(v any, depth int) (any, error) {
 	case nil, string, bool, int64:
 		return v, nil
 	case float64:
-		if _, isInt := wholeFloatAsInt(x); !isInt && !math.IsNaN(x) && !math.IsInf(x, 0) {
+		if _, isInt := floatAsInt(x); !isInt && !math.IsNaN(x) && !math.IsInf(x, 0) {
 			return v, nil // as it is, without boxing it again
 		}
 		return normalizeFloat(x, "float64")

@@ -82,3 +82,39 @@ func TestNormalizeCycles(t *testing.T) {
 		t.Errorf("a struct holding itself: %v", err)
 	}
 }
+
+// TestKeepFloats: after KeepFloats, Normalize keeps the whole floats of a
+// decoded value (written "3.0") floats, at every level, and leaves integers,
+// fractions, floats beyond int64 and negative zero as they were.
+func TestKeepFloats(t *testing.T) {
+	v := map[string]any{
+		"replicas": 3.0,
+		"int":      int64(3),
+		"half":     0.5,
+		"big":      1e20,
+		"negzero":  math.Copysign(0, -1),
+		"list":     []any{2.0, int64(2), map[string]any{"n": -7.0}},
+	}
+	KeepFloats(v)
+	if n, ok := v["replicas"].(json.Number); !ok || n != "3.0" {
+		t.Fatalf("replicas = %#v, want json.Number(\"3.0\")", v["replicas"])
+	}
+	got, err := Normalize(v, MaxDepth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"replicas": 3.0,
+		"int":      int64(3),
+		"half":     0.5,
+		"big":      1e20,
+		"negzero":  math.Copysign(0, -1),
+		"list":     []any{2.0, int64(2), map[string]any{"n": -7.0}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Normalize(KeepFloats(v)) = %#v, want %#v", got, want)
+	}
+	if z := got.(map[string]any)["negzero"].(float64); !math.Signbit(z) {
+		t.Errorf("negative zero lost its sign")
+	}
+}
