@@ -1,14 +1,19 @@
 package bench
 
 import (
+	"context"
 	"sort"
 	"testing"
 
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiextensions-apiserver/pkg/crdserverscheme"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/cel/common"
+	"k8s.io/apiserver/pkg/registry/rest"
 )
 
 // updateSet pairs every corpus example (after the create pipeline) as the
@@ -191,5 +196,66 @@ func TestUpdateValidateNoAllocs(t *testing.T) {
 	t.Logf("%d valid examples, %.0f allocations per pass", len(s.objs), allocs)
 	if allocs != 0 {
 		t.Errorf("%.0f allocations per pass of unchanged valid updates, want 0", allocs)
+	}
+}
+
+// refStrategies caches the reference's registry strategy per version.
+var refStrategies = map[*version]rest.RESTUpdateStrategy{}
+
+// refStrategy is the custom resource registry strategy of the version, as
+// the apiserver builds it (without status and scale subresources: the
+// benchmark measures the update validation of the main resource).
+func refStrategy(v *version, obj map[string]any) rest.RESTUpdateStrategy {
+	if st, ok := refStrategies[v]; ok {
+		return st
+	}
+	u := &unstructured.Unstructured{Object: obj}
+	gvk := u.GroupVersionKind()
+	st := customresource.NewStrategy(crdserverscheme.NewUnstructuredObjectTyper(), v.namespace, gvk, v.refValid, nil, v.ref, nil, nil, nil)
+	refStrategies[v] = st
+	return st
+}
+
+// BenchmarkUpdate is a whole update request per corpus example against
+// itself as the stored object (unchanged) or with one leaf changed
+// (changed): crdschema's Schema.ApplyUpdate (copies of both objects, the
+// stored object's read path, the request's decoding, the update
+// preparation and validation, CEL rules included) against only the
+// reference strategy's ValidateUpdate on the same, already decoded objects
+// (ObjectMeta update rules, OpenAPI validation with ratcheting, embedded
+// metadata, list types, CEL rules with ratcheting).
+func BenchmarkUpdate(b *testing.B) {
+	c := loadCorpus(b)
+	ctx := context.Background()
+	for _, changed := range []bool{false, true} {
+		name := "unchanged"
+		if changed {
+			name = "changed"
+		}
+		s := newUpdateSet(c, changed)
+		// Requests carry the stored resourceVersion.
+		for i, o := range s.objs {
+			for _, m := range []map[string]any{o, s.olds[i]} {
+				if meta, ok := m["metadata"].(map[string]any); ok {
+					meta["resourceVersion"] = "1"
+				}
+			}
+		}
+		// Strategies (their CEL programs) are built before timing, as
+		// crdschema's schemas were compiled when the corpus was loaded.
+		for i, o := range s.objs {
+			refStrategy(s.vs[i], o)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.Run("crdschema", func(b *testing.B) {
+				runReadOnly(b, s.objSet, func(i int, o map[string]any) { sink += len(s.vs[i].cs.ApplyUpdate(o, s.olds[i]).Errors) })
+			})
+			b.Run("reference", func(b *testing.B) {
+				runReadOnly(b, s.objSet, func(i int, o map[string]any) {
+					st := refStrategy(s.vs[i], o)
+					sink += len(st.ValidateUpdate(ctx, &unstructured.Unstructured{Object: o}, &unstructured.Unstructured{Object: s.olds[i]}))
+				})
+			})
+		})
 	}
 }
