@@ -405,10 +405,8 @@ func (s *Schema) Default(obj map[string]any) Result {
 // subresource's paths. CEL rules are not evaluated. The errors are sorted;
 // obj is not changed.
 func (s *Schema) Validate(obj map[string]any) field.ErrorList {
-	if !jsonvalue.WithinDepth(obj, jsonvalue.MaxDepth) {
-		return field.ErrorList{tooDeep()}
-	}
-	if !jsonvalue.IsNormal(obj) {
+	// One walk for a normal object; a too deep one is copyObject's error.
+	if !jsonvalue.IsNormal(obj, jsonvalue.MaxDepth) {
 		c, err := copyObject(obj)
 		if err != nil {
 			return field.ErrorList{err}

@@ -51,25 +51,27 @@ func KeepFloats(v any) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if f, ok := e.(float64); ok {
-				if n, whole := wholeNumber(f); whole {
-					x[k] = n
-				}
-				continue
+			if n, ok := keepFloat(e); ok {
+				x[k] = n
 			}
-			KeepFloats(e)
 		}
 	case []any:
 		for i, e := range x {
-			if f, ok := e.(float64); ok {
-				if n, whole := wholeNumber(f); whole {
-					x[i] = n
-				}
-				continue
+			if n, ok := keepFloat(e); ok {
+				x[i] = n
 			}
-			KeepFloats(e)
 		}
 	}
+}
+
+// keepFloat returns the json.Number that stands for e when e is a whole
+// float64; any other value it walks with KeepFloats.
+func keepFloat(e any) (json.Number, bool) {
+	if f, ok := e.(float64); ok {
+		return wholeNumber(f)
+	}
+	KeepFloats(e)
+	return "", false
 }
 
 // wholeNumber returns f as a json.Number with a fraction when f is a whole
@@ -82,8 +84,10 @@ func wholeNumber(f float64) (json.Number, bool) {
 }
 
 // IsNormal reports whether v holds only the values the apiserver's JSON
-// decoder produces, so that Normalize would return it unchanged.
-func IsNormal(v any) bool {
+// decoder produces, nested at most maxDepth maps and slices deep, so that
+// Normalize would return it unchanged. It is false for a value that holds
+// itself, after at most maxDepth levels of recursion.
+func IsNormal(v any, maxDepth int) bool {
 	switch x := v.(type) {
 	case nil, string, bool, int64:
 		return true
@@ -91,15 +95,21 @@ func IsNormal(v any) bool {
 		_, isInt := floatAsInt(x)
 		return !isInt && !math.IsNaN(x) && !math.IsInf(x, 0)
 	case map[string]any:
+		if maxDepth <= 0 {
+			return false
+		}
 		for _, e := range x {
-			if !IsNormal(e) {
+			if !IsNormal(e, maxDepth-1) {
 				return false
 			}
 		}
 		return true
 	case []any:
+		if maxDepth <= 0 {
+			return false
+		}
 		for _, e := range x {
-			if !IsNormal(e) {
+			if !IsNormal(e, maxDepth-1) {
 				return false
 			}
 		}

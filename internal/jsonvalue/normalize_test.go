@@ -39,7 +39,7 @@ func TestNormalize(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: Normalize(%#v) = %#v, %v; want %#v", tc.name, tc.in, got, err, tc.want)
 		}
-		if IsNormal(tc.in) && !reflect.DeepEqual(tc.in, tc.want) {
+		if IsNormal(tc.in, MaxDepth) && !reflect.DeepEqual(tc.in, tc.want) {
 			t.Errorf("%s: IsNormal true for a value Normalize changes", tc.name)
 		}
 	}
@@ -116,5 +116,22 @@ func TestKeepFloats(t *testing.T) {
 	}
 	if z := got.(map[string]any)["negzero"].(float64); !math.Signbit(z) {
 		t.Errorf("negative zero lost its sign")
+	}
+}
+
+// TestIsNormalDepth: IsNormal is false, without a stack overflow, for a
+// value deeper than its bound and for one that holds itself.
+func TestIsNormalDepth(t *testing.T) {
+	var v any = "leaf"
+	for i := 0; i < 3; i++ {
+		v = []any{v}
+	}
+	if !IsNormal(v, 3) || IsNormal(v, 2) {
+		t.Errorf("IsNormal of 3 nested lists: bound 3 %v, bound 2 %v; want true, false", IsNormal(v, 3), IsNormal(v, 2))
+	}
+	self := map[string]any{}
+	self["self"] = self
+	if IsNormal(self, MaxDepth) {
+		t.Errorf("IsNormal true for a map that holds itself")
 	}
 }
