@@ -268,8 +268,8 @@ type ruleValue struct {
 	OptionalOldSelf   *bool
 }
 
-// Check compiles the rules of the node at path (the node's schema p) and
-// returns their errors. uncorrelatable is the highest ancestor below which
+// Check compiles rules, the x-kubernetes-validations of the node at path,
+// and returns their errors. uncorrelatable is the highest ancestor below which
 // old and new values cannot be correlated, nil if none.
 func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelatable *field.Path) field.ErrorList {
 	if n == nil || len(rules) == 0 {
