@@ -5,7 +5,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/embedded"
-	"github.com/crdschema/crdschema/validation"
 )
 
 // ApplyUpdate does to obj what the apiserver does to an update request
@@ -153,30 +152,17 @@ func (s *Schema) validateUpdate(obj, old map[string]any, statusOnly bool) field.
 			errs = append(errs, s.v.statusValues().ValidateValueUpdate(field.NewPath("status"), st, oldV["status"])...)
 		}
 		errs = append(errs, s.validateScaleStatus(newV)...)
-		errs = append(errs, s.listsUpdate(newV, oldV)...)
+		errs = append(errs, s.v.values.ValidateListsUpdate(newV, oldV)...)
 	} else {
 		errs = append(errs, s.v.values.ValidateValueUpdate(nil, newV, oldV)...)
 		errs = append(errs, s.validateScale(newV)...)
 		errs = append(errs, embedded.Validate(nil, newV, s.s, false)...)
-		errs = append(errs, s.listsUpdate(newV, oldV)...)
+		errs = append(errs, s.v.values.ValidateListsUpdate(newV, oldV)...)
 	}
 	// The CEL rules, on the whole objects for both strategies, with
 	// oldSelf and CEL ratcheting.
 	errs = s.validateRules(errs, newV, oldV)
 	return append(common, errs...)
-}
-
-// listsUpdate is the list-type uniqueness check of an update: the new
-// object's violations, reported only when the old object has none.
-func (s *Schema) listsUpdate(obj, old map[string]any) field.ErrorList {
-	newErrs := validation.ValidateListSetsAndMaps(nil, s.s, obj)
-	if len(newErrs) == 0 {
-		return nil
-	}
-	if len(validation.ValidateListSetsAndMaps(nil, s.s, old)) > 0 {
-		return nil
-	}
-	return newErrs
 }
 
 // withMetadata returns obj with metadata replaced, a shallow copy.

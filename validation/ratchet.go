@@ -244,6 +244,21 @@ func (v *Validator) ValidateUpdate(obj, old any) field.ErrorList {
 	return errs
 }
 
+// ValidateListsUpdate is the list-type set/map uniqueness check of an
+// update: the violations of obj, reported only when old has none (the
+// status subresource's update runs it on whole objects beside the
+// validation of .status alone).
+func (v *Validator) ValidateListsUpdate(obj, old map[string]any) field.ErrorList {
+	if v == nil || !v.lists[v.structural] {
+		return nil
+	}
+	errs := v.listErrors(obj)
+	if len(errs) == 0 || len(v.listErrors(old)) > 0 {
+		return nil
+	}
+	return errs
+}
+
 func (v *Validator) listErrors(m map[string]any) field.ErrorList {
 	if m == nil {
 		return nil
