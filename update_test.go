@@ -73,3 +73,33 @@ func markAll(v any) {
 		}
 	}
 }
+
+// TestUpdateConcurrentUse runs updates and status updates on one compiled
+// schema from many goroutines (run with -race): the status validator is
+// built on first use.
+func TestUpdateConcurrentUse(t *testing.T) {
+	s, objs := loadCase(t, filepath.Join("testdata", "update", "status.yaml"))
+	run := func() string {
+		var b strings.Builder
+		for i := 0; i+1 < len(objs); i += 2 {
+			for _, r := range []Result{s.ApplyUpdate(objs[i+1], objs[i]), s.ApplyStatusUpdate(objs[i+1], objs[i])} {
+				data, err := json.Marshal(render(r))
+				if err != nil {
+					t.Error(err)
+				}
+				b.Write(data)
+			}
+		}
+		return b.String()
+	}
+	results := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		go func() { results <- run() }()
+	}
+	first := <-results
+	for g := 1; g < 8; g++ {
+		if got := <-results; got != first {
+			t.Errorf("goroutines disagree:\n%s\n%s", got, first)
+		}
+	}
+}
