@@ -76,11 +76,15 @@ func applyPatch(t *testing.T, doc map[string]any, patch []byte) map[string]any {
 	return doc
 }
 
-func widgetSchema(t *testing.T) *crdschema.Schema {
+// widgetSchema is version v1 of widgetCRD, which the apiserver accepts.
+func widgetSchema(t testing.TB) *crdschema.Schema {
 	t.Helper()
 	crd, err := crdschema.LoadCRD([]byte(widgetCRD))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if errs := crd.Errors(); len(errs) > 0 {
+		t.Fatal(errs)
 	}
 	s, err := crd.Version("v1")
 	if err != nil {
@@ -238,14 +242,7 @@ func FuzzPatchAndDecodings(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	crd, err := crdschema.LoadCRD([]byte(widgetCRD))
-	if err != nil {
-		f.Fatal(err)
-	}
-	s, err := crd.Version("v1")
-	if err != nil {
-		f.Fatal(err)
-	}
+	s := widgetSchema(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if !json.Valid(data) || len(data) > 4096 {
 			return

@@ -148,17 +148,7 @@ func decodings(t *testing.T) map[string]func() map[string]any {
 // TestNumbersEveryEntryPoint decodes the same bytes every way and checks
 // that each entry point answers exactly as for the apiserver's decoding.
 func TestNumbersEveryEntryPoint(t *testing.T) {
-	crd, err := crdschema.LoadCRD([]byte(widgetCRD))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if errs := crd.Errors(); len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	s, err := crd.Version("v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := widgetSchema(t)
 	entryPoints := map[string]func(map[string]any) any{
 		"Apply": func(o map[string]any) any { return s.Apply(o) },
 		"ApplyJSON": func(o map[string]any) any {
@@ -225,14 +215,7 @@ func pairs(errs field.ErrorList) []string {
 // decoded by encoding/json as float64 failed the scale subresource's
 // accessor ("3 is of the type float64, expected int64").
 func TestScaleReplicasFloat64(t *testing.T) {
-	crd, err := crdschema.LoadCRD([]byte(widgetCRD))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := crd.Version("v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := widgetSchema(t)
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"replicas":3},"status":{"replicas":1}}`), &obj); err != nil {
 		t.Fatal(err)
@@ -251,14 +234,7 @@ func TestScaleReplicasFloat64(t *testing.T) {
 // TestValuesWithoutJSONForm: a value JSON cannot hold is named with its
 // path and Go type, never a panic.
 func TestValuesWithoutJSONForm(t *testing.T) {
-	crd, err := crdschema.LoadCRD([]byte(widgetCRD))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := crd.Version("v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := widgetSchema(t)
 	for _, tc := range []struct {
 		name  string
 		value any
