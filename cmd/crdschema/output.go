@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/crdschema/crdschema/internal/errorsort"
 	"io"
 	"regexp"
 	"strconv"
@@ -13,6 +12,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/internal/errorsort"
 )
 
 // jsonError is an error in the contract's JSON form.
@@ -112,7 +113,8 @@ func errorText(e *field.Error) string {
 	return e.Error()
 }
 
-// warningText is one pruned field as the apiserver's warning words it.
+// warningText is one pruned field as the apiserver's warning words it,
+// and the detail of --strict's error for it.
 func warningText(path string) string {
 	return "unknown field " + strconv.Quote(path)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -21,7 +20,7 @@ func strictResult(r result, d crdschema.Document) result {
 	}
 	errs := duplicateFields(d)
 	for _, p := range r.pruned {
-		errs = append(errs, &field.Error{Type: field.ErrorTypeNotFound, Field: p, BadValue: field.OmitValueType{}, Detail: "unknown field " + strconv.Quote(p)})
+		errs = append(errs, &field.Error{Type: field.ErrorTypeNotFound, Field: p, BadValue: field.OmitValueType{}, Detail: warningText(p)})
 	}
 	if len(errs) == 0 {
 		return r
