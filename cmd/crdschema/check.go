@@ -86,9 +86,8 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 			if o.skipNonCRDs {
 				if reason := nonCRDReason(&d); reason != "" {
 					kind, name := documentKindName(d.Object)
-					sr := skippedResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Skipped: reason}
 					oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name, skipped: reason}
-					if err := p.print(oc, sr); err != nil {
+					if err := p.print(oc, skippedLine(oc)); err != nil {
 						fmt.Fprintf(stderr, "crdschema: %v\n", err)
 						return 2
 					}
