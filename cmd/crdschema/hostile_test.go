@@ -270,3 +270,69 @@ func TestTextEscapesControlCharacters(t *testing.T) {
 		t.Errorf("json: %s", out)
 	}
 }
+
+// TestInputSizeLimitKeepsTheOthers: an input over --max-input-bytes is
+// refused (exit 2) and the other inputs are still checked (docs/cli.md,
+// "Input size").
+func TestInputSizeLimitKeepsTheOthers(t *testing.T) {
+	big := writeFile(t, "big.yaml", strings.Repeat("# padding\n", 200)+cronTab("a"))
+	out, errOut, code := runCmd(t, nil, "check", "-o", "json", "--max-input-bytes", "1Ki", crontabCRD, big)
+	if code != 2 || !strings.HasSuffix(errOut, "big.yaml: larger than 1KiB, the input size limit (--max-input-bytes)\n") {
+		t.Errorf("exit %d, stderr %q; want 2 and big.yaml refused", code, errOut)
+	}
+	if got := strings.Join(documents(t, out), " "); got != "crontab-crd.yaml#0" {
+		t.Errorf("documents %q, want crontab-crd.yaml#0", got)
+	}
+}
+
+// TestParseSize: the --max-input-bytes values docs/cli.md names.
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"0": 0, "3000000": 3000000, "2k": 2000, "2K": 2000, "3M": 3e6, "1G": 1e9,
+		"1Ki": 1 << 10, "64Mi": 64 << 20, "2Gi": 2 << 30,
+	} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "-1", "1.5Mi", "Mi", "lots", "1Ti", "9999999999Gi"} {
+		if got, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", in, got)
+		}
+	}
+}
+
+// TestNamedFIFOIsRead: a non-regular file named on the command line is
+// read, as <(kubectl get crd -o yaml) is (only directory walks skip them).
+func TestNamedFIFOIsRead(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "crds")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
+	}
+	crd, err := os.ReadFile(crontabCRD)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		// Opening blocks until the command opens the FIFO to read.
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			f.Write(crd)
+			f.Close()
+		}
+	}()
+	done := make(chan struct{})
+	var out string
+	var code int
+	go func() {
+		out, _, code = runCmd(t, nil, "check", "-o", "json", fifo)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("check of a named FIFO hangs")
+	}
+	if got := strings.Join(documents(t, out), " "); code != 0 || got != "crds#0" {
+		t.Errorf("exit %d, documents %q; want 0 and crds#0", code, got)
+	}
+}
