@@ -3,7 +3,10 @@ package cel
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
+	"strconv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
@@ -37,6 +40,8 @@ type SchemaCheck struct {
 	rulesBelow map[*structural.Schema]bool
 	total      uint64
 	expensive  []ruleCost
+	// cache, when set, holds compile results shared with other schemas.
+	cache *CompileCache
 }
 
 type ruleCost struct {
@@ -75,6 +80,39 @@ func (c *SchemaCheck) markRules(s *structural.Schema) bool {
 	}
 	return has
 }
+
+// CompileCache holds the compile results of the rules checked with it, so
+// that the same rules on a node of the same type, which CRDs have often
+// (versions with identical schemas, a type used at several places), are
+// compiled once. A result is reused only for equal rules on a node whose
+// structural schema is deeply equal and whose CEL type is converted the
+// same way (both resource roots or neither, neither below a resource
+// root's apiVersion, kind or metadata); errors, costs and paths are
+// computed for each node as without the cache. The
+// apiserver compiles such rules again with the same results (up to the
+// selfType name it generates from the time of compilation).
+//
+// A CompileCache is used by one goroutine, like the SchemaChecks sharing it.
+type CompileCache struct {
+	entries map[string][]cacheEntry
+}
+
+type cacheEntry struct {
+	s            *structural.Schema
+	resourceRoot bool
+	rules        []schema.ValidationRule
+	results      []compiled
+	err          error
+}
+
+// NewCompileCache returns an empty CompileCache.
+func NewCompileCache() *CompileCache {
+	return &CompileCache{entries: map[string][]cacheEntry{}}
+}
+
+// UseCache makes c take compile results from cache and add its own to it.
+// Call it before checking any node.
+func (c *SchemaCheck) UseCache(cache *CompileCache) { c.cache = cache }
 
 // Root is the context of the schema's root.
 func (c *SchemaCheck) Root() *Node { return c.root }
@@ -283,7 +321,7 @@ func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelat
 	if info == nil {
 		return field.ErrorList{field.InternalError(rulesPath, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations"))}
 	}
-	results, err := compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
+	results, err := n.compile(info, rules)
 	if err != nil {
 		return field.ErrorList{field.InternalError(rulesPath, err)}
 	}
@@ -323,6 +361,85 @@ func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelat
 		}
 	}
 	return errs
+}
+
+// compile compiles the node's rules for a CRD create, or takes the
+// results of the same rules compiled before for a node of the same type.
+func (n *Node) compile(info *typeInfo, rules []schema.ValidationRule) ([]compiled, error) {
+	cache := n.sc.cache
+	if cache == nil {
+		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
+	}
+	// A node's CEL type is converted from its structural schema alone, as
+	// a resource root at the schema's root and at embedded resources,
+	// except below the apiVersion, kind and metadata of a resource root,
+	// whose types the resource root sets: those nodes are not cached.
+	if n.underResourceMeta() {
+		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
+	}
+	resourceRoot := n.parent == nil || (info.s != nil && info.s.EmbeddedResource)
+	key := rulesKey(rules)
+	for _, e := range cache.entries[key] {
+		if e.resourceRoot == resourceRoot && equalRules(e.rules, rules) &&
+			(e.s == info.s || reflect.DeepEqual(e.s, info.s)) {
+			return e.results, e.err
+		}
+	}
+
+	results, err := compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
+	cache.entries[key] = append(cache.entries[key], cacheEntry{s: info.s, resourceRoot: resourceRoot, rules: rules, results: results, err: err})
+	return results, err
+}
+
+// underResourceMeta reports whether the node is, or is below, the
+// apiVersion, kind or metadata property of a resource root (the schema's
+// root or an embedded resource).
+func (n *Node) underResourceMeta() bool {
+	for m := n; m.parent != nil; m = m.parent {
+		if m.step != stepProperty || (m.name != "metadata" && m.name != "apiVersion" && m.name != "kind") {
+			continue
+		}
+		if p := m.parent; p.parent == nil || (p.ss != nil && p.ss.EmbeddedResource) {
+			return true
+		}
+	}
+	return false
+}
+
+// rulesKey is a key that equal rule lists share.
+func rulesKey(rules []schema.ValidationRule) string {
+	var b strings.Builder
+	for i := range rules {
+		r := &rules[i]
+		for _, f := range [...]string{r.Rule, r.Message, r.MessageExpression, r.FieldPath} {
+			b.WriteString(strconv.Itoa(len(f)))
+			b.WriteByte(':')
+			b.WriteString(f)
+		}
+	}
+	return b.String()
+}
+
+// equalRules reports whether two rule lists are equal, field by field.
+func equalRules(a, b []schema.ValidationRule) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Rule != y.Rule || x.Message != y.Message || x.MessageExpression != y.MessageExpression ||
+			x.FieldPath != y.FieldPath || !equalPtr(x.Reason, y.Reason) || !equalPtr(x.OptionalOldSelf, y.OptionalOldSelf) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalPtr[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
 
 // expressionCost is an expression's cost times the node's cardinality:

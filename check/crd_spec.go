@@ -10,6 +10,7 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/cel"
 	"github.com/crdschema/crdschema/internal/semantic"
 	"github.com/crdschema/crdschema/schema"
 )
@@ -78,6 +79,7 @@ func validateVersions(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList
 	seen := map[string]bool{}
 	unique := true
 	perVersionSubresources := anyVersion(spec.Versions, func(v *schema.Version) bool { return v.Subresources != nil })
+	cache := cel.NewCompileCache()
 	for i := range spec.Versions {
 		v := &spec.Versions[i]
 		if v.Storage {
@@ -94,7 +96,7 @@ func validateVersions(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList
 		if perVersionSubresources {
 			sub = subresourcesOfVersion(spec.Versions, v.Name)
 		}
-		errs = append(errs, validateCRDVersion(v, versionsPath.Index(i), statusEnabled(sub))...)
+		errs = append(errs, validateCRDVersion(v, versionsPath.Index(i), statusEnabled(sub), cache)...)
 	}
 
 	if !unique {
@@ -165,7 +167,7 @@ func validateTopLevel(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList
 	var errs field.ErrorList
 	anyStatus := statusEnabled(spec.Subresources) ||
 		anyVersion(spec.Versions, func(v *schema.Version) bool { return statusEnabled(v.Subresources) })
-	errs = append(errs, validateCustomResourceValidation(spec.Validation, anyStatus, fldPath.Child("validation"))...)
+	errs = append(errs, validateCustomResourceValidation(spec.Validation, anyStatus, fldPath.Child("validation"), cel.NewCompileCache())...)
 	errs = append(errs, validateSubresources(spec.Subresources, fldPath.Child("subresources"))...)
 	for i := range spec.AdditionalPrinterColumns {
 		errs = append(errs, validateColumn(&spec.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)
@@ -187,12 +189,12 @@ func validateTopLevel(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList
 }
 
 // validateCRDVersion validates one entry of spec.versions.
-func validateCRDVersion(v *schema.Version, fldPath *field.Path, status bool) field.ErrorList {
+func validateCRDVersion(v *schema.Version, fldPath *field.Path, status bool, cache *cel.CompileCache) field.ErrorList {
 	errs := field.ErrorList{}
 	for _, msg := range deprecationWarningProblems(v.Deprecated, v.DeprecationWarning) {
 		errs = append(errs, field.Invalid(fldPath.Child("deprecationWarning"), v.DeprecationWarning, msg))
 	}
-	errs = append(errs, validateCustomResourceValidation(v.Schema, status, fldPath.Child("schema"))...)
+	errs = append(errs, validateCustomResourceValidation(v.Schema, status, fldPath.Child("schema"), cache)...)
 	errs = append(errs, validateSubresources(v.Subresources, fldPath.Child("subresources"))...)
 	for i := range v.AdditionalPrinterColumns {
 		errs = append(errs, validateColumn(&v.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)

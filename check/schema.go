@@ -28,7 +28,10 @@ import (
 //   - the per-node restrictions of the schema tree (walk);
 //   - a schema that cannot even be built as a structural model is reported
 //     only when nothing else is.
-func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, fldPath *field.Path) field.ErrorList {
+//
+// cache, when not nil, holds the rule compile results of the CRD's schemas
+// checked before, shared by the versions (see cel.CompileCache).
+func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, fldPath *field.Path, cache *cel.CompileCache) field.ErrorList {
 	errs := field.ErrorList{}
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return errs
@@ -55,6 +58,9 @@ func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, 
 		// Only a structural schema with valid defaults gets its
 		// x-kubernetes-validations rules compiled.
 		rules = cel.NewSchemaCheck(root, ss)
+		if cache != nil {
+			rules.UseCache(cache)
+		}
 	}
 
 	w := &walker{}
@@ -89,7 +95,7 @@ var bareValidation = field.NewPath("spec", "validation")
 //
 // The minimal CRD has a single version and no status subresource.
 func BareSchema(p *schema.Props) field.ErrorList {
-	errs := validateCustomResourceValidation(&schema.Validation{OpenAPIV3Schema: p}, false, bareValidation)
+	errs := validateCustomResourceValidation(&schema.Validation{OpenAPIV3Schema: p}, false, bareValidation, cel.NewCompileCache())
 	prefix := schemaRoot.String()
 	for _, e := range errs {
 		e.Field = relativeField(e.Field, prefix)

@@ -269,3 +269,32 @@ var selfTypeName = regexp.MustCompile(`selfType[0-9]+`)
 // stableDetail is an error detail with the generated type names made
 // stable for golden files.
 func stableDetail(d string) string { return selfTypeName.ReplaceAllString(d, "selfTypeN") }
+
+// TestRulesCompiledPerType checks that equal rules on nodes of different
+// types are compiled for each type (the rules compile cache of a CRD must
+// not hand one node's results to another), while an identical node at a
+// second place gets the same errors as the first, with its own path and
+// cost.
+func TestRulesCompiledPerType(t *testing.T) {
+	const rule = `"x-kubernetes-validations":[{"rule":"self.x == 1"},{"rule":"self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x > 0"}]`
+	intObj := `{"type":"object","properties":{"x":{"type":"integer"}},` + rule + `}`
+	strObj := `{"type":"object","properties":{"x":{"type":"string"}},` + rule + `}`
+	doc := `{"type":"object","properties":{"a":` + intObj + `,"b":` + strObj + `,"c":` + intObj +
+		`,"l":{"type":"array","maxItems":1000000,"items":` + intObj + `}}}`
+	var p schema.Props
+	if err := schema.DecodeProps([]byte(doc), &p); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range BareSchema(&p) {
+		got = append(got, string(e.Type)+" "+e.Field+": "+stableDetail(e.Detail))
+	}
+	want := []string{
+		"FieldValueInvalid properties[b].x-kubernetes-validations[0].rule: compilation failed: ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(string, int)'\n | self.x == 1\n | .......^",
+		"FieldValueInvalid properties[b].x-kubernetes-validations[1].rule: compilation failed: ERROR: <input>:1:89: found no matching overload for '_>_' applied to '(string, int)'\n | self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x > 0\n | ........................................................................................^",
+		"FieldValueForbidden properties[l].items.x-kubernetes-validations[1].rule: estimated rule cost exceeds budget by factor of 3.0x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
