@@ -378,16 +378,24 @@ func (n *Node) compile(info *typeInfo, rules []schema.ValidationRule) ([]compile
 		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
 	}
 	resourceRoot := n.parent == nil || (info.s != nil && info.s.EmbeddedResource)
-	key := rulesKey(rules)
-	for _, e := range cache.entries[key] {
+	return cache.compile("c", info.s, rules, resourceRoot, func() ([]compiled, error) {
+		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
+	})
+}
+
+// compile returns the results of compiling rules (kind names the
+// environment and options) on a node s, typed as a resource root or not:
+// from the cache, or else from build, which it then caches.
+func (c *CompileCache) compile(kind string, s *structural.Schema, rules []schema.ValidationRule, resourceRoot bool, build func() ([]compiled, error)) ([]compiled, error) {
+	key := kind + rulesKey(rules)
+	for _, e := range c.entries[key] {
 		if e.resourceRoot == resourceRoot && equalRules(e.rules, rules) &&
-			(e.s == info.s || reflect.DeepEqual(e.s, info.s)) {
+			(e.s == s || reflect.DeepEqual(e.s, s)) {
 			return e.results, e.err
 		}
 	}
-
-	results, err := compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
-	cache.entries[key] = append(cache.entries[key], cacheEntry{s: info.s, resourceRoot: resourceRoot, rules: rules, results: results, err: err})
+	results, err := build()
+	c.entries[key] = append(c.entries[key], cacheEntry{s: s, resourceRoot: resourceRoot, rules: rules, results: results, err: err})
 	return results, err
 }
 

@@ -70,9 +70,38 @@ func NewValidator(s *structural.Schema, isResourceRoot bool) *Validator {
 	if !hasRules(s) {
 		return nil
 	}
+	return NewCachedValidator(s, isResourceRoot, nil)
+}
+
+// NewCachedValidator is NewValidator taking compile results from cache,
+// and adding its own, as NewSchemaCheck's do (see CompileCache): the same
+// rules on nodes of the same type are compiled once. The Validator
+// evaluates as NewValidator's does. A nil cache compiles everything; the
+// cache is used by one goroutine, the Validator by any.
+func NewCachedValidator(s *structural.Schema, isResourceRoot bool, cache *CompileCache) *Validator {
+	if !hasRules(s) {
+		return nil
+	}
 	a := newAdapter(s)
 	decl := common.SchemaDeclType(a, isResourceRoot)
-	return &Validator{root: newVNode(s.Props, s, a, isResourceRoot, decl), adapter: a}
+	b := &vnodeBuilder{cache: cache}
+	return &Validator{root: b.node(s.Props, s, a, isResourceRoot, decl, false), adapter: a}
+}
+
+// vnodeBuilder builds the validator nodes of one Validator.
+type vnodeBuilder struct {
+	cache *CompileCache
+}
+
+// compile compiles rules of the node s for the runtime, or takes them from
+// the cache. underMeta says whether s is, or is below, the apiVersion, kind
+// or metadata of a resource root, whose types are not s's own.
+func (b *vnodeBuilder) compile(s *structural.Schema, rules []schema.ValidationRule, decl *apiservercel.DeclType, isResourceRoot, underMeta bool) ([]compiled, error) {
+	opts := compileOptions{kind: storedExpressions, programs: true}
+	if b.cache == nil || underMeta || len(rules) == 0 {
+		return compileRules(s, rules, decl, opts)
+	}
+	return b.cache.compile("v", s, rules, isResourceRoot, func() ([]compiled, error) { return compileRules(s, rules, decl, opts) })
 }
 
 // hasRules reports whether a node or any node below it through properties,
@@ -98,20 +127,20 @@ func hasRules(s *structural.Schema) bool {
 	return false
 }
 
-// newVNode builds the validator of the node s, with the rules of rulesFrom
+// node builds the validator of the node s, with the rules of rulesFrom
 // (s's own schema, or one of its allOf entries) and their children's.
-func newVNode(rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType) *vnode {
+func (b *vnodeBuilder) node(rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
 	if rulesFrom == nil || s == nil {
 		return nil
 	}
 	v := &vnode{s: s, adapter: a, rules: rulesFrom.XValidations, isResourceRoot: isResourceRoot}
-	v.results, v.compileErr = compileRules(s, rulesFrom.XValidations, decl, compileOptions{kind: storedExpressions, programs: true})
+	v.results, v.compileErr = b.compile(s, rulesFrom.XValidations, decl, isResourceRoot, underMeta)
 	for i := range v.results {
 		v.usesOldSelf = v.usesOldSelf || v.results[i].usesOldSelf
 	}
 	elem := elemType(decl)
 	if rulesFrom.Items != nil && rulesFrom.Items.Schema != nil && s.Items != nil {
-		v.items = newVNode(rulesFrom.Items.Schema, s.Items, a.items, s.Items.EmbeddedResource, elem)
+		v.items = b.node(rulesFrom.Items.Schema, s.Items, a.items, s.Items.EmbeddedResource, elem, underMeta)
 	}
 	if len(rulesFrom.Properties) > 0 {
 		for _, k := range sortedNames(rulesFrom.Properties) {
@@ -138,16 +167,17 @@ func newVNode(rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResou
 				}
 			}
 			pr := rulesFrom.Properties[k]
-			if c := newVNode(&pr, ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType); c != nil {
+			meta := underMeta || (isResourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind"))
+			if c := b.node(&pr, ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType, meta); c != nil {
 				v.props = append(v.props, propValidator{k, c})
 			}
 		}
 	}
 	if ap := rulesFrom.AdditionalProperties; ap != nil && ap.Schema != nil && s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		v.additional = newVNode(ap.Schema, s.AdditionalProperties.Schema, a.ap.schema, s.AdditionalProperties.Schema.EmbeddedResource, elem)
+		v.additional = b.node(ap.Schema, s.AdditionalProperties.Schema, a.ap.schema, s.AdditionalProperties.Schema.EmbeddedResource, elem, underMeta)
 	}
 	for i := range rulesFrom.AllOf {
-		if c := newVNode(&rulesFrom.AllOf[i], s, a, isResourceRoot, decl); c != nil {
+		if c := b.node(&rulesFrom.AllOf[i], s, a, isResourceRoot, decl, underMeta); c != nil {
 			v.allOf = append(v.allOf, c)
 		}
 	}

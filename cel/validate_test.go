@@ -231,3 +231,46 @@ func TestValidateConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestCachedValidator checks that validators sharing a CompileCache
+// evaluate as uncached ones: equal rules on nodes of different types keep
+// their own results, nodes of the same type at different places report at
+// their own paths, and a validator of a subtree built after the root's
+// (as for defaults) reuses the root's results.
+func TestCachedValidator(t *testing.T) {
+	intObj := `{"type":"object","properties":{"x":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.x == 1","messageExpression":"'x is ' + string(self.x)"}]}`
+	strObj := `{"type":"object","properties":{"x":{"type":"string"}},"x-kubernetes-validations":[{"rule":"self.x == 1","messageExpression":"'x is ' + string(self.x)"}]}`
+	s := mustSchema(t, `{"type":"object","properties":{"a":`+intObj+`,"b":`+strObj+`,"c":`+intObj+
+		`,"l":{"type":"array","items":`+intObj+`}}}`)
+	obj := mustJSON(t, `{"a":{"x":1},"b":{"x":"1"},"c":{"x":2},"l":[{"x":1},{"x":3}]}`)
+	cache := NewCompileCache()
+	for _, tc := range []struct {
+		name         string
+		s            *structural.Schema
+		resourceRoot bool
+		obj          any
+	}{
+		{"root", s, true, obj},
+		{"root again", s, true, obj},
+		{"a", s.Properties["a"], false, obj.(map[string]any)["a"]},
+		{"b", s.Properties["b"], false, obj.(map[string]any)["b"]},
+		{"c", s.Properties["c"], false, obj.(map[string]any)["c"]},
+		{"l", s.Properties["l"], false, obj.(map[string]any)["l"]},
+	} {
+		want, _ := NewValidator(tc.s, tc.resourceRoot).Validate(context.Background(), tc.obj, nil, Options{})
+		got, _ := NewCachedValidator(tc.s, tc.resourceRoot, cache).Validate(context.Background(), tc.obj, nil, Options{})
+		g, w := render(got), render(want)
+		for i := range g {
+			g[i] = selfTypeName.ReplaceAllString(g[i], "selfType")
+		}
+		for i := range w {
+			w[i] = selfTypeName.ReplaceAllString(w[i], "selfType")
+		}
+		if strings.Join(g, "\n") != strings.Join(w, "\n") {
+			t.Errorf("%s: cached\n%s\nuncached\n%s", tc.name, strings.Join(g, "\n"), strings.Join(w, "\n"))
+		}
+		if tc.name == "root" && len(w) < 3 {
+			t.Errorf("root: want errors at b, c and l[1], got %q", w)
+		}
+	}
+}

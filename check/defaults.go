@@ -30,11 +30,11 @@ import (
 //
 // Defaults inside additionalProperties are not visited, as in the
 // apiserver. The root is treated as an embedded resource.
-func validateDefaults(fldPath *field.Path, s *structural.Schema) field.ErrorList {
+func validateDefaults(fldPath *field.Path, s *structural.Schema, cache *cel.CompileCache) field.ErrorList {
 	if s == nil {
 		return nil
 	}
-	w := &defaultsWalker{budget: cel.RuntimeCostBudget}
+	w := &defaultsWalker{budget: cel.RuntimeCostBudget, cache: cache}
 	w.walk(fldPath, s, s, true, nil, false)
 	return w.errs
 }
@@ -42,6 +42,9 @@ func validateDefaults(fldPath *field.Path, s *structural.Schema) field.ErrorList
 // defaultsWalker collects the errors of validateDefaults.
 type defaultsWalker struct {
 	errs field.ErrorList
+	// cache holds the rules compiled for the validators of the defaults
+	// (nested defaults and repeated types share them).
+	cache *cel.CompileCache
 	// budget is what is left of the CEL cost budget all the defaults'
 	// rules share; below zero, the walk stops.
 	budget int64
@@ -127,7 +130,7 @@ func (w *defaultsWalker) checkDefault(pth *field.Path, s *structural.Schema, res
 // from the default to itself, then, when that passes, as a create. Both
 // take from the cost budget all defaults share; the larger cost counts.
 func (w *defaultsWalker) rules(dpath *field.Path, s *structural.Schema, resourceRoot bool) {
-	v := cel.NewValidator(s, resourceRoot)
+	v := cel.NewCachedValidator(s, resourceRoot, w.cache)
 	if v == nil {
 		return
 	}

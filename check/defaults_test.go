@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/cel"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -91,7 +92,7 @@ func TestValidateDefaults(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			errs := validateDefaults(root, mustStructural(t, tc.schema))
+			errs := validateDefaults(root, mustStructural(t, tc.schema), cel.NewCompileCache())
 			errorsort.Sort(errs)
 			if len(errs) != len(tc.want) {
 				t.Fatalf("errors %v, want %v", errs, tc.want)

@@ -52,7 +52,7 @@ func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, 
 		buildErrs = append(buildErrs, field.Invalid(rootPath, "", err.Error()))
 	} else if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
 		errs = append(errs, serrs...)
-	} else if derrs := validateDefaults(rootPath, ss); len(derrs) > 0 {
+	} else if derrs := validateDefaults(rootPath, ss, cache); len(derrs) > 0 {
 		errs = append(errs, derrs...)
 	} else {
 		// Only a structural schema with valid defaults gets its
