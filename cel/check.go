@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -390,7 +391,7 @@ func (c *CompileCache) compile(kind string, s *structural.Schema, rules []schema
 	key := kind + rulesKey(rules)
 	for _, e := range c.entries[key] {
 		if e.resourceRoot == resourceRoot && equalRules(e.rules, rules) &&
-			(e.s == s || reflect.DeepEqual(e.s, s)) {
+			equalStructural(e.s, s) {
 			return e.results, e.err
 		}
 	}
@@ -412,6 +413,75 @@ func (n *Node) underResourceMeta() bool {
 		}
 	}
 	return false
+}
+
+// equalStructural reports whether two structural schemas are deeply equal,
+// as reflect.DeepEqual would, comparing each node's schema once: the Props
+// of a node hold its whole subtree, which reflect.DeepEqual on the
+// structural tree would compare again at every level.
+func equalStructural(a, b *structural.Schema) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	if a.Type != b.Type || a.Nullable != b.Nullable || a.HasDefault != b.HasDefault ||
+		a.PreserveUnknownFields != b.PreserveUnknownFields || a.EmbeddedResource != b.EmbeddedResource ||
+		a.IntOrString != b.IntOrString || a.ListType != b.ListType || a.MapType != b.MapType ||
+		!slices.Equal(a.ListMapKeys, b.ListMapKeys) || !reflect.DeepEqual(a.Default, b.Default) ||
+		len(a.Properties) != len(b.Properties) || (a.AdditionalProperties == nil) != (b.AdditionalProperties == nil) {
+		return false
+	}
+	if (a.Props == nil) != (b.Props == nil) || (a.Props != nil && !equalProps(a.Props, b.Props)) {
+		return false
+	}
+	if !equalStructural(a.Items, b.Items) {
+		return false
+	}
+	if a.AdditionalProperties != nil {
+		if a.AdditionalProperties.Allows != b.AdditionalProperties.Allows ||
+			!equalStructural(a.AdditionalProperties.Schema, b.AdditionalProperties.Schema) {
+			return false
+		}
+	}
+	for k, pa := range a.Properties {
+		pb, ok := b.Properties[k]
+		if !ok || !equalStructural(pa, pb) {
+			return false
+		}
+	}
+	return true
+}
+
+// nodeProps is p without the schemas of its properties, items and
+// additionalProperties, which the structural children stand for (one per
+// property, items and additionalProperties schema); the booleans of
+// additionalProperties are compared by equalProps.
+func nodeProps(p *schema.Props) schema.Props {
+	n := *p
+	n.Properties = nil
+	if p.Items != nil && p.Items.Array == nil {
+		n.Items = nil
+	}
+	n.AdditionalProperties = nil
+	return n
+}
+
+// equalProps compares two nodes' schemas but for the subtrees of
+// properties, items and additionalProperties.
+func equalProps(a, b *schema.Props) bool {
+	if (a.Items == nil) != (b.Items == nil) || (a.AdditionalProperties == nil) != (b.AdditionalProperties == nil) {
+		return false
+	}
+	if a.AdditionalProperties != nil && (a.AdditionalProperties.Allows != b.AdditionalProperties.Allows ||
+		(a.AdditionalProperties.Schema == nil) != (b.AdditionalProperties.Schema == nil)) {
+		return false
+	}
+	if a.Items != nil && (a.Items.Schema == nil) != (b.Items.Schema == nil) {
+		return false
+	}
+	return reflect.DeepEqual(nodeProps(a), nodeProps(b))
 }
 
 // rulesKey is a key that equal rule lists share.
