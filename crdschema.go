@@ -9,6 +9,7 @@ import (
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/cel"
 	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
@@ -29,6 +30,10 @@ type CRD struct {
 
 	mu       sync.Mutex
 	versions map[string]*Schema
+	// rules holds the compiled x-kubernetes-validations of the versions
+	// compiled so far (guarded by mu), shared by versions with the same
+	// rules on nodes of the same type.
+	rules *cel.CompileCache
 }
 
 // LoadCRD reads a CustomResourceDefinition (apiextensions.k8s.io/v1 or
@@ -142,7 +147,10 @@ func (c *CRD) AnyVersion(name string) (*Schema, error) {
 	if s, ok := c.versions[name]; ok {
 		return s, nil
 	}
-	s, err := compile(c.crd.SchemaFor(name), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields)
+	if c.rules == nil {
+		c.rules = cel.NewCompileCache()
+	}
+	s, err := compile(c.crd.SchemaFor(name), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields, c.rules)
 	if err != nil {
 		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
@@ -209,7 +217,7 @@ type Schema struct {
 // array, …) is a *RejectedError; one that compiles may still be one the
 // apiserver would reject: see Schema.Errors.
 func CompileSchema(p *schema.Props) (*Schema, error) {
-	s, err := compile(p, false)
+	s, err := compile(p, false, cel.NewCompileCache())
 	if err != nil {
 		errs := check.BareSchema(p)
 		errorsort.Sort(errs)
@@ -232,12 +240,14 @@ func ParseSchema(data []byte) (*Schema, error) {
 	return docs[0].Schema()
 }
 
-func compile(p *schema.Props, preserveUnknownFields bool) (*Schema, error) {
+// compile builds a schema's structural model and validators, its rules
+// compiled with cache (which the caller must not use concurrently).
+func compile(p *schema.Props, preserveUnknownFields bool, cache *cel.CompileCache) (*Schema, error) {
 	s, err := structural.New(p)
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{props: p, s: s, preserveUnknownFields: preserveUnknownFields, namespaced: true, v: newValidators(s, preserveUnknownFields)}, nil
+	return &Schema{props: p, s: s, preserveUnknownFields: preserveUnknownFields, namespaced: true, v: newValidators(s, preserveUnknownFields, cache)}, nil
 }
 
 // Errors returns the errors the apiserver would report for the schema,

@@ -56,8 +56,8 @@ func coerceDefault(v any, s *structural.Schema) {
 	embedded.CoerceEmbedded(v, s, embedded.CoerceOptions{DropMalformed: true})
 }
 
-func newValidators(s *structural.Schema, preserveUnknownFields bool) *validators {
-	v := &validators{served: s, values: validation.New(s), rules: cel.NewValidator(s, true)}
+func newValidators(s *structural.Schema, preserveUnknownFields bool, cache *cel.CompileCache) *validators {
+	v := &validators{served: s, values: validation.New(s), rules: cel.NewCachedValidator(s, true, cache)}
 	if !preserveUnknownFields && s != nil {
 		v.served = defaulting.PruneDefaults(s, coerceDefault)
 	}
