@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -249,4 +250,64 @@ func TestLoadCRD(t *testing.T) {
 	if len(c.Errors()) == 0 {
 		t.Error("the NonStructural example must have errors")
 	}
+}
+
+// TestConcurrentVersions compiles two versions sharing their rules (one
+// CompileCache per CRD) from concurrent goroutines and applies objects to
+// both (run with -race); each version reports its rule errors.
+func TestConcurrentVersions(t *testing.T) {
+	const version = `
+  - name: %s
+    served: true
+    storage: %t
+    schema:
+      openAPIV3Schema:
+        type: object
+        description: %s
+        properties:
+          spec:
+            type: object
+            properties:
+              count: {type: integer}
+              l: {type: array, maxItems: 4, items: {type: object, properties: {count: {type: integer}}, x-kubernetes-validations: [{rule: "self.count > 0", message: "count must be positive"}]}}
+            x-kubernetes-validations: [{rule: "self.count > 0", message: "count must be positive"}]
+`
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: things, singular: thing, kind: Thing, listKind: ThingList}
+  versions:` + fmt.Sprintf(version, "v1", true, "one") + fmt.Sprintf(version, "v2", false, "two")
+	c, err := LoadCRD([]byte(crd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := c.Errors(); len(errs) != 0 {
+		t.Fatalf("CRD errors: %v", errs)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v := []string{"v1", "v2"}[g%2]
+			s, err := c.Version(v)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for n := 0; n < 10; n++ {
+				obj := map[string]any{"apiVersion": "example.com/" + v, "kind": "Thing", "metadata": map[string]any{"name": "a", "namespace": "d"},
+					"spec": map[string]any{"count": int64(-1), "l": []any{map[string]any{"count": int64(1)}, map[string]any{"count": int64(0)}}}}
+				got := fmt.Sprint(render(s.Apply(obj)).Errors)
+				if !strings.Contains(got, "spec.l[1]") || strings.Count(got, "count must be positive") != 2 {
+					t.Errorf("%s: %s", v, got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
