@@ -2,10 +2,11 @@ package embedded
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // MetaForUpdate returns the metadata of the new and the old object of an
@@ -139,64 +140,6 @@ func ValidateObjectMetaUpdate(fldPath *field.Path, newMeta, oldMeta map[string]a
 	return errs
 }
 
-// semanticEqual is apimachinery's equality.Semantic on JSON values (nil
-// and empty lists and objects are equal), without reflection for the
-// plain JSON types.
-func semanticEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok {
-			return len(x) == 0 && b == nil
-		}
-		if len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !semanticEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok {
-			return len(x) == 0 && b == nil
-		}
-		if len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !semanticEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case nil:
-		switch y := b.(type) {
-		case map[string]any:
-			return len(y) == 0
-		case []any:
-			return len(y) == 0
-		}
-		return b == nil
-	}
-	return reflect.DeepEqual(a, b)
-}
-
 func strList(x any) []string {
 	l, _ := x.([]any)
 	out := make([]string, 0, len(l))
@@ -216,7 +159,7 @@ func SameExceptMetadata(a, b map[string]any) bool {
 		}
 		n++
 		y, ok := b[k]
-		if !ok || !semanticEqual(x, y) {
+		if !ok || !jsonvalue.SemanticEqual(x, y) {
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -199,7 +200,7 @@ func correlatedEqual(o, n any, s *structural.Schema) bool {
 		}
 		if s.ListType != "map" {
 			for i := range nv {
-				if !deepEqual(ov[i], nv[i]) {
+				if !jsonvalue.Equal(ov[i], nv[i]) {
 					return false
 				}
 			}
@@ -217,7 +218,7 @@ func correlatedEqual(o, n any, s *structural.Schema) bool {
 	case map[string]any, []any:
 		return false
 	}
-	return deepEqual(o, n)
+	return jsonvalue.Equal(o, n)
 }
 
 // ValidateUpdate validates the new value of a whole custom resource on

@@ -9,6 +9,8 @@ import (
 
 	openapierrors "k8s.io/kube-openapi/pkg/validation/errors"
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // The walk validates a value against a cnode tree and yields the errors
@@ -471,62 +473,12 @@ func (w *walker) array(n *cnode, p path, l []any) int {
 func hasDeepDuplicate(l []any) bool {
 	for i := 1; i < len(l); i++ {
 		for j := 0; j < i; j++ {
-			if deepEqual(l[i], l[j]) {
+			if jsonvalue.Equal(l[i], l[j]) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// deepEqual is reflect.DeepEqual, without reflection for plain JSON values.
-func deepEqual(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case []any:
-		y, ok := b.([]any)
-		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false
-		}
-		if len(x) > 0 && &x[0] == &y[0] {
-			return true
-		}
-		for i := range x {
-			if !deepEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false
-		}
-		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
-			return true
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !deepEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
 }
 
 // enumCheck is the engine's enum validator: the value matches an entry

@@ -1,0 +1,81 @@
+package jsonvalue
+
+import "reflect"
+
+// Equal reports whether a and b are reflect.DeepEqual, without reflection
+// for the plain JSON values (a nil list or object differs from an empty
+// one, as for reflect.DeepEqual). Value validation's ratcheting and
+// list-type duplicate checks compare with it, as kube-openapi does.
+func Equal(a, b any) bool { return equal(a, b, false) }
+
+// SemanticEqual reports whether a and b are equal as apimachinery's
+// equality.Semantic.DeepEqual compares the typed fields they decode to
+// (ObjectMeta's labels, finalizers, ...): like Equal, except that null, a
+// nil and an empty list or object are all equal, since each decodes to an
+// empty Go map or slice. ObjectMeta update rules compare with it, as the
+// apiserver does.
+func SemanticEqual(a, b any) bool { return equal(a, b, true) }
+
+// equal is the one walker behind Equal and SemanticEqual.
+func equal(a, b any, nilIsEmpty bool) bool {
+	switch x := a.(type) {
+	case nil:
+		if nilIsEmpty {
+			switch y := b.(type) {
+			case map[string]any:
+				return len(y) == 0
+			case []any:
+				return len(y) == 0
+			}
+		}
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return nilIsEmpty && len(x) == 0 && b == nil
+		}
+		if len(x) != len(y) || (!nilIsEmpty && (x == nil) != (y == nil)) {
+			return false
+		}
+		if len(x) > 0 && &x[0] == &y[0] {
+			return true
+		}
+		for i := range x {
+			if !equal(x[i], y[i], nilIsEmpty) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return nilIsEmpty && len(x) == 0 && b == nil
+		}
+		if len(x) != len(y) || (!nilIsEmpty && (x == nil) != (y == nil)) {
+			return false
+		}
+		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+			return true
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !equal(xv, yv, nilIsEmpty) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
