@@ -82,15 +82,3 @@ func mustDeepWide(depth, wide int) map[string]any {
 	o, _ := deepWide(depth, wide)
 	return o
 }
-
-// BenchmarkPruneDeepWide prunes an object 2,000 levels deep with 10 unknown
-// fields at each level, asking for the 20,000 paths.
-func BenchmarkPruneDeepWide(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		obj, s := deepWide(2000, 10)
-		b.StartTimer()
-		prune.Prune(obj, s, prune.Options{ReturnPaths: true})
-	}
-}
