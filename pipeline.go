@@ -57,7 +57,7 @@ func coerceDefault(v any, s *structural.Schema) {
 }
 
 func newValidators(s *structural.Schema, preserveUnknownFields bool, cache *cel.CompileCache) *validators {
-	v := &validators{served: s, values: validation.New(s), rules: cel.NewCachedValidator(s, true, cache)}
+	v := &validators{served: s, values: validation.New(s), rules: cel.NewValidator(s, true, cache)}
 	if !preserveUnknownFields && s != nil {
 		v.served = defaulting.PruneDefaults(s, coerceDefault)
 	}

@@ -329,7 +329,7 @@ func readCorpus(dir string) (*corpus, error) {
 		}
 		v := &version{
 			cs: cs, csServed: defaulting.PruneDefaults(cs.Structural(), nil), csValues: validation.New(cs.Structural()),
-			csRules: cel.NewValidator(cs.Structural(), true),
+			csRules: cel.NewValidator(cs.Structural(), true, nil),
 			ref:     ref, refServed: served, refProps: val.OpenAPIV3Schema, refValid: refValid,
 			refRules: apiextcel.NewValidator(ref, true, celconfig.PerCallLimit),
 			gk:       [2]string{in.Spec.Group, in.Spec.Names.Kind}, namespace: in.Spec.Scope != "Cluster",

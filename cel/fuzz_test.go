@@ -32,7 +32,7 @@ func FuzzValidate(f *testing.F) {
 	f.Add([]byte(`{"spec":{"l":["a","b","c","d","e","f","g","h","i","j","k"]}}`), []byte(`null`), int64(50))
 	f.Add([]byte(`{"spec":{"q":3,"name":"A B"}}`), []byte(`{"spec":{"name":"x"}}`), int64(-1))
 	s := mustSchema(f, fuzzSchema)
-	v := NewValidator(s, true)
+	v := NewValidator(s, true, nil)
 	f.Fuzz(func(t *testing.T, obj, old []byte, budget int64) {
 		var o, od any
 		if kjson.Unmarshal(obj, &o) != nil {

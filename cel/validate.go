@@ -66,19 +66,12 @@ type propValidator struct {
 // nil when s has no rules (nothing to evaluate). isResourceRoot says
 // whether s is the root of a resource (or an embedded resource): its
 // apiVersion, kind and metadata are then typed as a resource's.
-func NewValidator(s *structural.Schema, isResourceRoot bool) *Validator {
-	if !hasRules(s) {
-		return nil
-	}
-	return NewCachedValidator(s, isResourceRoot, nil)
-}
-
-// NewCachedValidator is NewValidator taking compile results from cache,
-// and adding its own, as NewSchemaCheck's do (see CompileCache): the same
-// rules on nodes of the same type are compiled once. The Validator
-// evaluates as NewValidator's does. A nil cache compiles everything; the
-// cache is used by one goroutine, the Validator by any.
-func NewCachedValidator(s *structural.Schema, isResourceRoot bool, cache *CompileCache) *Validator {
+//
+// cache, when not nil, supplies compile results and takes new ones, as
+// NewSchemaCheck's do (see CompileCache): the same rules on nodes of the
+// same type are compiled once. The Validator evaluates the same either
+// way. A cache is used by one goroutine at a time, the Validator by any.
+func NewValidator(s *structural.Schema, isResourceRoot bool, cache *CompileCache) *Validator {
 	if !hasRules(s) {
 		return nil
 	}

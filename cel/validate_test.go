@@ -116,7 +116,7 @@ func TestValidate(t *testing.T) {
 			obj: `{"spec":{"name":"abc","items":["a","b"]}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := NewValidator(mustSchema(t, fmt.Sprintf(spec, tc.rules)), true)
+			v := NewValidator(mustSchema(t, fmt.Sprintf(spec, tc.rules)), true, nil)
 			errs, _ := v.Validate(context.Background(), mustJSON(t, tc.obj), mustJSON(t, tc.old), Options{Ratcheting: tc.ratchet})
 			if got := render(errs); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Errorf("got %q, want %q", got, tc.want)
@@ -134,7 +134,7 @@ func TestValidateCostLimits(t *testing.T) {
 	for i := range items {
 		items[i] = "x"
 	}
-	v := NewValidator(s, true)
+	v := NewValidator(s, true, nil)
 	errs, rem := v.Validate(context.Background(), map[string]any{"l": items}, nil, Options{})
 	if rem >= 0 || len(errs) != 1 || !strings.Contains(errs[0].Detail, "call cost exceeds limit") {
 		t.Errorf("per-call limit: remaining %d, errors %q", rem, render(errs))
@@ -146,7 +146,7 @@ func TestValidateCostLimits(t *testing.T) {
 }
 
 func TestNoRulesNoValidator(t *testing.T) {
-	if v := NewValidator(mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}}}`), true); v != nil {
+	if v := NewValidator(mustSchema(t, `{"type":"object","properties":{"a":{"type":"string"}}}`), true, nil); v != nil {
 		t.Errorf("NewValidator without rules = %v, want nil", v)
 	}
 	var v *Validator
@@ -211,7 +211,7 @@ func TestCheck(t *testing.T) {
 // TestValidateConcurrent shares one Validator between goroutines (run
 // with -race).
 func TestValidateConcurrent(t *testing.T) {
-	v := NewValidator(mustSchema(t, fuzzSchema), true)
+	v := NewValidator(mustSchema(t, fuzzSchema), true, nil)
 	obj := mustJSON(t, `{"metadata":{"name":"x"},"spec":{"name":"A","n":1,"l":["a"],"m":{"a":"b c"},"ml":[{"k":"a","v":1}]}}`)
 	old := mustJSON(t, `{"metadata":{"name":"x"},"spec":{"name":"a","n":2,"ml":[{"k":"a","v":2}]}}`)
 	want, _ := v.Validate(context.Background(), obj, old, Options{Ratcheting: true})
@@ -257,8 +257,8 @@ func TestCachedValidator(t *testing.T) {
 		{"c", s.Properties["c"], false, obj.(map[string]any)["c"]},
 		{"l", s.Properties["l"], false, obj.(map[string]any)["l"]},
 	} {
-		want, _ := NewValidator(tc.s, tc.resourceRoot).Validate(context.Background(), tc.obj, nil, Options{})
-		got, _ := NewCachedValidator(tc.s, tc.resourceRoot, cache).Validate(context.Background(), tc.obj, nil, Options{})
+		want, _ := NewValidator(tc.s, tc.resourceRoot, nil).Validate(context.Background(), tc.obj, nil, Options{})
+		got, _ := NewValidator(tc.s, tc.resourceRoot, cache).Validate(context.Background(), tc.obj, nil, Options{})
 		g, w := render(got), render(want)
 		for i := range g {
 			g[i] = selfTypeName.ReplaceAllString(g[i], "selfType")

@@ -130,7 +130,7 @@ func (w *defaultsWalker) checkDefault(pth *field.Path, s *structural.Schema, res
 // from the default to itself, then, when that passes, as a create. Both
 // take from the cost budget all defaults share; the larger cost counts.
 func (w *defaultsWalker) rules(dpath *field.Path, s *structural.Schema, resourceRoot bool) {
-	v := cel.NewCachedValidator(s, resourceRoot, w.cache)
+	v := cel.NewValidator(s, resourceRoot, w.cache)
 	if v == nil {
 		return
 	}

@@ -116,7 +116,7 @@ func check(t *testing.T, idx crdIndex, cache map[*schema.Props]compiled, line ex
 		if err != nil {
 			return nil, nil, false
 		}
-		c = compiled{s, validation.New(s), cel.NewValidator(s, true)}
+		c = compiled{s, validation.New(s), cel.NewValidator(s, true, nil)}
 		cache[p] = c
 	}
 	var errs field.ErrorList
