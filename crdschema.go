@@ -9,7 +9,7 @@ import (
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"

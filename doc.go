@@ -95,7 +95,7 @@
 // the pipeline on their own, as the command's prune and default verbs do.
 //
 // CEL rules (x-kubernetes-validations) are compiled once per schema with the
-// rest (LoadCRD, ParseSchema) by package cel, with the apiserver's
+// rest (LoadCRD, ParseSchema) by the internal package cel, with the apiserver's
 // environment, libraries and cost limits; a CRD check reports their
 // compile and cost errors.
 //

@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/prune"

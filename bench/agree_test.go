@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 
-	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/prune"
 )
 

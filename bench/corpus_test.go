@@ -25,7 +25,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/schema"

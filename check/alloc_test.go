@@ -2,7 +2,7 @@ package check
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/structural"
 	"testing"
 

@@ -10,7 +10,7 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/semantic"
 	"github.com/crdschema/crdschema/schema"
 )

@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/schema"

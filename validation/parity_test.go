@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdschema/crdschema/cel"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/schema"
