@@ -8,7 +8,7 @@ import (
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // multiVersionCRD defines v1alpha1 (not served), v1beta1 and v1 (storage),
@@ -268,17 +268,17 @@ func TestApplyJSON(t *testing.T) {
 
 func TestServedVersionsPriority(t *testing.T) {
 	tests := []struct {
-		versions []schema.Version
+		versions []model.Version
 		want     []string
 	}{
 		{nil, nil},
-		{[]schema.Version{{Name: "v1", Served: false}}, nil},
-		{[]schema.Version{{Name: "v1beta1", Served: true}, {Name: "v1", Served: true}}, []string{"v1", "v1beta1"}},
-		{[]schema.Version{{Name: "v1beta1", Served: true}, {Name: "v1", Served: false}}, []string{"v1beta1"}},
-		{[]schema.Version{{Name: "v2alpha1", Served: true}, {Name: "v1beta2", Served: true}, {Name: "foo", Served: true}}, []string{"v1beta2", "v2alpha1", "foo"}},
+		{[]model.Version{{Name: "v1", Served: false}}, nil},
+		{[]model.Version{{Name: "v1beta1", Served: true}, {Name: "v1", Served: true}}, []string{"v1", "v1beta1"}},
+		{[]model.Version{{Name: "v1beta1", Served: true}, {Name: "v1", Served: false}}, []string{"v1beta1"}},
+		{[]model.Version{{Name: "v2alpha1", Served: true}, {Name: "v1beta2", Served: true}, {Name: "foo", Served: true}}, []string{"v1beta2", "v2alpha1", "foo"}},
 	}
 	for _, tt := range tests {
-		c := NewCRD(&schema.CRD{Spec: schema.CRDSpec{Versions: tt.versions}})
+		c := NewCRD(&model.CRD{Spec: model.CRDSpec{Versions: tt.versions}})
 		if got := c.ServedVersions(); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ServedVersions(%v) = %v, want %v", tt.versions, got, tt.want)
 		}

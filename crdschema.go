@@ -9,12 +9,13 @@ import (
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/check"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/kubeversion"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -22,7 +23,7 @@ import (
 // the apiserver would report when it is created, and its versions' compiled
 // schemas, built on first use. A CRD is safe for concurrent use.
 type CRD struct {
-	crd *schema.CRD
+	crd *model.CRD
 	pos Position
 
 	checkOnce sync.Once
@@ -62,7 +63,7 @@ func LoadCRD(data []byte) (*CRD, error) {
 // NewCRD wraps a CRD in the internal form (as package schema decodes it).
 // The CRD must not be changed afterwards. It is checked on the first call
 // of Errors.
-func NewCRD(crd *schema.CRD) *CRD {
+func NewCRD(crd *model.CRD) *CRD {
 	return &CRD{crd: crd, versions: map[string]*Schema{}}
 }
 
@@ -80,7 +81,7 @@ func (c *CRD) Position() Position { return c.pos }
 
 // Internal returns the CRD in the apiserver's internal form. Treat it as
 // read-only.
-func (c *CRD) Internal() *schema.CRD { return c.crd }
+func (c *CRD) Internal() *model.CRD { return c.crd }
 
 // Errors returns the errors `kubectl create` of this CRD would report,
 // sorted by field, type and detail; nil when the apiserver would accept it.
@@ -189,7 +190,7 @@ func (c *CRD) schemaPath(name string) *field.Path {
 // treated as a resource root. It is immutable and safe for concurrent use
 // by any number of goroutines.
 type Schema struct {
-	props *schema.Props
+	props *model.Props
 	s     *structural.Schema
 
 	// crd and version are set for CRD versions; rootPath is where the
@@ -200,7 +201,7 @@ type Schema struct {
 
 	preserveUnknownFields bool
 	namespaced            bool
-	scale                 *schema.Scale
+	scale                 *model.Scale
 	// status is set when the version has the status subresource.
 	status bool
 
@@ -216,7 +217,7 @@ type Schema struct {
 // afterwards. A schema that cannot be compiled at all ($ref, items as an
 // array, …) is a *RejectedError; one that compiles may still be one the
 // apiserver would reject: see Schema.Errors.
-func CompileSchema(p *schema.Props) (*Schema, error) {
+func CompileSchema(p *model.Props) (*Schema, error) {
 	s, err := compile(p, false, cel.NewCompileCache())
 	if err != nil {
 		errs := check.BareSchema(p)
@@ -242,8 +243,8 @@ func ParseSchema(data []byte) (*Schema, error) {
 
 // compile builds a schema's structural model and validators, its rules
 // compiled with cache (which the caller must not use concurrently).
-func compile(p *schema.Props, preserveUnknownFields bool, cache *cel.CompileCache) (*Schema, error) {
-	s, err := structural.New(p)
+func compile(p *model.Props, preserveUnknownFields bool, cache *cel.CompileCache) (*Schema, error) {
+	s, err := link.NewStructural(p)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +291,7 @@ func (s *Schema) StructuralErrors() field.ErrorList {
 func (s *Schema) Structural() *structural.Schema { return s.s }
 
 // Props returns the parsed schema. Treat it as read-only.
-func (s *Schema) Props() *schema.Props { return s.props }
+func (s *Schema) Props() *model.Props { return s.props }
 
 // Result is what a pipeline call makes of one object.
 type Result struct {
@@ -361,7 +362,7 @@ func (s *Schema) apply(obj map[string]any) Result {
 // It saves Apply's copy of the object, as the decoded object is the
 // Result's. It fails when data is not exactly one mapping document.
 func (s *Schema) ApplyJSON(data []byte) (Result, error) {
-	docs, err := schema.ReadDocuments("object", data)
+	docs, err := model.ReadDocuments("object", data)
 	if err != nil {
 		return Result{}, err
 	}

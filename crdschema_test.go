@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // loadCase reads a test case: its first document is a CRD (compiled at its
@@ -25,7 +25,7 @@ func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := schema.ReadDocuments(file, data)
+	docs, err := model.ReadDocuments(file, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +33,8 @@ func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
 		t.Fatalf("%s: no documents", file)
 	}
 	var s *Schema
-	if schema.IsCRD(docs[0].Object) {
-		crd, err := schema.DecodeCRD(docs[0].JSON)
+	if model.IsCRD(docs[0].Object) {
+		crd, err := model.DecodeCRD(docs[0].JSON)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,8 +47,8 @@ func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
 			t.Fatal(err)
 		}
 	} else {
-		p := &schema.Props{}
-		if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
+		p := &model.Props{}
+		if err := model.DecodeProps(docs[0].JSON, p); err != nil {
 			t.Fatal(err)
 		}
 		if s, err = CompileSchema(p); err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // Position says where a document was read.
@@ -31,7 +31,7 @@ type Document struct {
 	// read-only.
 	JSON []byte
 
-	doc schema.Document
+	doc model.Document
 }
 
 // ReadDocuments splits data, the contents of the file name, into its
@@ -41,12 +41,12 @@ type Document struct {
 // items. Every returned document is a mapping.
 //
 // A document that cannot be decoded or is not a mapping keeps its number
-// and is reported in a schema.InputErrors returned beside the documents
+// and is reported in a model.InputErrors returned beside the documents
 // that could be read (each naming the file, the line and the document);
 // one bad document does not hide the others. A stream that cannot be split
-// into documents is one *schema.InputError and no documents.
+// into documents is one *model.InputError and no documents.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
-	docs, err := schema.ReadDocuments(name, data)
+	docs, err := model.ReadDocuments(name, data)
 	out := make([]Document, len(docs))
 	for i, d := range docs {
 		out[i] = Document{Position: Position{File: d.File, Index: d.Index, Line: d.Line}, Object: d.Object, JSON: d.JSON, doc: d}
@@ -57,11 +57,11 @@ func ReadDocuments(name string, data []byte) ([]Document, error) {
 // IsCRD reports whether the document is a CustomResourceDefinition of
 // apiextensions.k8s.io/v1 or v1beta1.
 func (d *Document) IsCRD() bool {
-	return d.Object != nil && schema.IsCRD(d.Object)
+	return d.Object != nil && model.IsCRD(d.Object)
 }
 
 // CRD decodes the document as a CustomResourceDefinition. It fails with a
-// *NotCRDError when the document is not one, and with a *schema.InputError
+// *NotCRDError when the document is not one, and with a *model.InputError
 // when it cannot be decoded. The CRD is not checked: see CRD.Errors.
 func (d *Document) CRD() (*CRD, error) {
 	if !d.IsCRD() {
@@ -70,7 +70,7 @@ func (d *Document) CRD() (*CRD, error) {
 		e.Kind, _ = d.Object["kind"].(string)
 		return nil, e
 	}
-	crd, err := schema.DecodeCRDDocument(d.doc)
+	crd, err := model.DecodeCRDDocument(d.doc)
 	if err != nil {
 		return nil, d.inputError(fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err))
 	}
@@ -80,22 +80,22 @@ func (d *Document) CRD() (*CRD, error) {
 }
 
 // Schema decodes the document as a bare OpenAPI v3 schema and compiles it
-// with CompileSchema. It fails with a *schema.InputError when the document
+// with CompileSchema. It fails with a *model.InputError when the document
 // is not a mapping or cannot be decoded as a schema, and with a
 // *RejectedError when the schema cannot be compiled at all.
 func (d *Document) Schema() (*Schema, error) {
 	if d.Object == nil {
 		return nil, d.inputError(fmt.Errorf("document %d is not a mapping", d.Index))
 	}
-	p := &schema.Props{}
-	if err := schema.DecodeProps(d.doc.JSON, p); err != nil {
+	p := &model.Props{}
+	if err := model.DecodeProps(d.doc.JSON, p); err != nil {
 		return nil, d.inputError(fmt.Errorf("document %d: cannot decode schema: %w", d.Index, err))
 	}
 	return CompileSchema(p)
 }
 
 func (d *Document) inputError(err error) error {
-	return &schema.InputError{File: d.File, Line: d.Line, Err: err}
+	return &model.InputError{File: d.File, Line: d.Line, Err: err}
 }
 
 // LoadCRDs reads every CustomResourceDefinition of data, the contents of
@@ -104,11 +104,11 @@ func (d *Document) inputError(err error) error {
 // ReadDocuments to see them. The CRDs are not checked: see CRD.Errors.
 //
 // Like ReadDocuments, it returns every CRD it could read beside the error
-// of the documents it could not (a schema.InputErrors: unreadable
+// of the documents it could not (a model.InputErrors: unreadable
 // documents, and CRDs that cannot be decoded).
 func LoadCRDs(name string, data []byte) ([]*CRD, error) {
 	docs, err := ReadDocuments(name, data)
-	var errs schema.InputErrors
+	var errs model.InputErrors
 	if err != nil && !errors.As(err, &errs) {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func LoadCRDs(name string, data []byte) ([]*CRD, error) {
 			continue
 		}
 		c, err := docs[i].CRD()
-		var ie *schema.InputError
+		var ie *model.InputError
 		switch {
 		case errors.As(err, &ie):
 			errs = append(errs, ie)

@@ -9,8 +9,8 @@ import (
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
-	"github.com/crdschema/crdschema/schema"
 )
 
 // FuzzApply runs the whole pipeline on arbitrary (schema, object) pairs:
@@ -20,8 +20,8 @@ func FuzzApply(f *testing.F) {
 	f.Add([]byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"replicas":{"type":"integer","maximum":10,"default":1}}}}}`),
 		[]byte(`{"apiVersion":"a/v1","kind":"A","metadata":{"name":"x"},"spec":{"replicas":15,"x":1}}`))
 	f.Fuzz(func(t *testing.T, schemaJSON, objJSON []byte) {
-		p := &schema.Props{}
-		if err := schema.DecodeProps(schemaJSON, p); err != nil {
+		p := &model.Props{}
+		if err := model.DecodeProps(schemaJSON, p); err != nil {
 			return
 		}
 		s, err := CompileSchema(p)

@@ -12,7 +12,7 @@ import (
 
 	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/check"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // Hostile inputs: none may panic, memory stays bounded, bad input gets a
@@ -41,7 +41,7 @@ func TestDeeplyNestedDocumentsGiveClearErrors(t *testing.T) {
 		"yaml": "a: " + strings.Repeat("[", depth) + strings.Repeat("]", depth),
 		"json": `{"a": ` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "}",
 	} {
-		_, err := schema.ReadDocuments("deep."+name, []byte(doc))
+		_, err := model.ReadDocuments("deep."+name, []byte(doc))
 		if err == nil {
 			t.Errorf("%s nested %d deep: no error", name, depth)
 			continue
@@ -78,8 +78,8 @@ func TestDeeplyNestedObjectAndSchema(t *testing.T) {
 	for i := 0; i < depth/4; i++ {
 		b.WriteString(`}}`)
 	}
-	p := &schema.Props{}
-	if err := schema.DecodeProps([]byte(b.String()), p); err != nil {
+	p := &model.Props{}
+	if err := model.DecodeProps([]byte(b.String()), p); err != nil {
 		t.Fatal(err)
 	}
 	if errs := check.BareSchema(p); len(errs) != 0 {

@@ -25,10 +25,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/defaulting"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/cel"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -162,7 +163,7 @@ func refCheck(crd *apiextensions.CustomResourceDefinition) int {
 
 // csCheck is crdschema's decode + check + build of a CRD document's JSON.
 func csCheck(data []byte) (int, error) {
-	crd, err := schema.DecodeCRD(data)
+	crd, err := model.DecodeCRD(data)
 	if err != nil {
 		return 0, err
 	}
@@ -171,11 +172,11 @@ func csCheck(data []byte) (int, error) {
 
 // csCheckCRD checks a decoded CRD and builds every version's structural
 // schema; it returns the number of errors.
-func csCheckCRD(crd *schema.CRD) int {
+func csCheckCRD(crd *model.CRD) int {
 	n := len(check.CRD(crd))
 	for _, v := range crd.Spec.Versions {
 		if p := crd.SchemaFor(v.Name); p != nil {
-			if _, err := structural.New(p); err != nil {
+			if _, err := link.NewStructural(p); err != nil {
 				n++
 			}
 		}
@@ -185,7 +186,7 @@ func csCheckCRD(crd *schema.CRD) int {
 
 // csFromYAML is crdschema's read + decode + check + build of a CRD file.
 func csFromYAML(data []byte) (int, error) {
-	docs, err := schema.ReadDocuments("crd", data)
+	docs, err := model.ReadDocuments("crd", data)
 	if err != nil {
 		return 0, err
 	}
@@ -193,7 +194,7 @@ func csFromYAML(data []byte) (int, error) {
 	for _, d := range docs {
 		// As the command and LoadCRD do: convert the value already read
 		// instead of decoding the document's JSON again.
-		crd, err := schema.DecodeCRDDocument(d)
+		crd, err := model.DecodeCRDDocument(d)
 		if err != nil {
 			return 0, err
 		}
@@ -254,7 +255,7 @@ func readCorpus(dir string) (*corpus, error) {
 		if err != nil {
 			return nil, err
 		}
-		docs, err := schema.ReadDocuments(f, data)
+		docs, err := model.ReadDocuments(f, data)
 		if err != nil || len(docs) != 1 {
 			return nil, fmt.Errorf("%s: %d documents, %v", f, len(docs), err)
 		}
@@ -348,7 +349,7 @@ func readCorpus(dir string) (*corpus, error) {
 		if err != nil {
 			return nil, err
 		}
-		docs, err := schema.ReadDocuments(f, data)
+		docs, err := model.ReadDocuments(f, data)
 		if err != nil {
 			continue
 		}

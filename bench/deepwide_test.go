@@ -12,8 +12,8 @@ import (
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/prune"
-	"github.com/crdschema/crdschema/schema"
 )
 
 // deepWideSet is a schema nesting property n depth levels deep, compiled on
@@ -23,8 +23,8 @@ import (
 // 10), where every level adds a removed path as long as the depth.
 func deepWideSet(b *testing.B, depth, wide int) *objSet {
 	sch := strings.Repeat(`{"type":"object","properties":{"n":`, depth) + `{"type":"string"}` + strings.Repeat(`}}`, depth)
-	p := &schema.Props{}
-	if err := schema.DecodeProps([]byte(sch), p); err != nil {
+	p := &model.Props{}
+	if err := model.DecodeProps([]byte(sch), p); err != nil {
 		b.Fatal(err)
 	}
 	cs, err := crdschema.CompileSchema(p)
@@ -53,7 +53,7 @@ func deepWideSet(b *testing.B, depth, wide int) *objSet {
 		o.WriteString(`"n":`)
 	}
 	o.WriteString(`{}` + strings.Repeat(`}`, depth-1) + `}`)
-	docs, err := schema.ReadDocuments("deep-wide", []byte(o.String()))
+	docs, err := model.ReadDocuments("deep-wide", []byte(o.String()))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -120,7 +120,7 @@ func genObject(size int) (map[string]any, []byte) {
 		panic(err)
 	}
 	// Decode again so that numbers are int64, as both sides decode them.
-	docs, err := schema.ReadDocuments("gen", data)
+	docs, err := model.ReadDocuments("gen", data)
 	if err != nil {
 		panic(err)
 	}
@@ -129,8 +129,8 @@ func genObject(size int) (map[string]any, []byte) {
 
 // synthVersion compiles synthSchema on both sides.
 var synthVersion = sync.OnceValues(func() (*version, error) {
-	p := &schema.Props{}
-	if err := schema.DecodeProps([]byte(synthSchema), p); err != nil {
+	p := &model.Props{}
+	if err := model.DecodeProps([]byte(synthSchema), p); err != nil {
 		return nil, err
 	}
 	cs, err := crdschema.CompileSchema(p)

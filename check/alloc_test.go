@@ -2,13 +2,14 @@ package check
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/internal/cel"
-	"github.com/crdschema/crdschema/structural"
 	"testing"
+
+	"github.com/crdschema/crdschema/internal/cel"
+	"github.com/crdschema/crdschema/internal/link"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // TestWalkAllocations makes sure the per-node walk allocates nothing per
@@ -16,12 +17,12 @@ import (
 // map entries are not copied to the heap, and sorted keys share one stack.
 func TestWalkAllocations(t *testing.T) {
 	s := "object"
-	leaf := schema.Props{Type: "string", XValidations: []schema.ValidationRule{{Rule: "self.size() > 0"}}}
-	root := &schema.Props{Type: s, Properties: map[string]schema.Props{}}
+	leaf := model.Props{Type: "string", XValidations: []model.ValidationRule{{Rule: "self.size() > 0"}}}
+	root := &model.Props{Type: s, Properties: map[string]model.Props{}}
 	for i := range 200 {
-		inner := schema.Props{Type: s, Properties: map[string]schema.Props{"a": leaf, "b": leaf}}
-		list := schema.Props{Type: "array", Items: &schema.PropsOrArray{Schema: &inner}}
-		root.Properties[fmt.Sprintf("p%03d", i)] = schema.Props{Type: s, Properties: map[string]schema.Props{"list": list, "leaf": leaf}}
+		inner := model.Props{Type: s, Properties: map[string]model.Props{"a": leaf, "b": leaf}}
+		list := model.Props{Type: "array", Items: &model.PropsOrArray{Schema: &inner}}
+		root.Properties[fmt.Sprintf("p%03d", i)] = model.Props{Type: s, Properties: map[string]model.Props{"list": list, "leaf": leaf}}
 	}
 	path := field.NewPath("spec", "validation", "openAPIV3Schema")
 	w := &walker{}
@@ -45,15 +46,15 @@ func TestWalkAllocations(t *testing.T) {
 // every path was built eagerly.
 func TestLazyPathErrors(t *testing.T) {
 	ten := int64(10)
-	leaf := schema.Props{Type: "string", MaxLength: &ten, XValidations: []schema.ValidationRule{{Rule: "self == oldSelf"}}}
-	items := schema.Props{Type: "object", Properties: map[string]schema.Props{"b": {Type: "integer", UniqueItems: true}, "c": leaf}}
-	root := &schema.Props{Type: "object", Properties: map[string]schema.Props{
-		"a": {Type: "array", Items: &schema.PropsOrArray{Schema: &items}},
-		"z": {Type: "null", AllOf: []schema.Props{{}, {ID: "x"}}},
+	leaf := model.Props{Type: "string", MaxLength: &ten, XValidations: []model.ValidationRule{{Rule: "self == oldSelf"}}}
+	items := model.Props{Type: "object", Properties: map[string]model.Props{"b": {Type: "integer", UniqueItems: true}, "c": leaf}}
+	root := &model.Props{Type: "object", Properties: map[string]model.Props{
+		"a": {Type: "array", Items: &model.PropsOrArray{Schema: &items}},
+		"z": {Type: "null", AllOf: []model.Props{{}, {ID: "x"}}},
 	}}
 	w := &walker{}
 	// The CEL types come from the part of the schema that is structural.
-	ss, err := structural.New(&schema.Props{Type: "object", Properties: map[string]schema.Props{"a": root.Properties["a"]}})
+	ss, err := link.NewStructural(&model.Props{Type: "object", Properties: map[string]model.Props{"a": root.Properties["a"]}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // CRD returns every error the apiserver reports when crd is created, sorted
 // by field path, type and detail, as every error list of this module is.
-func CRD(crd *schema.CRD) field.ErrorList {
+func CRD(crd *model.CRD) field.ErrorList {
 	errs := validateCRD(crd)
 	errorsort.Sort(errs)
 	return errs

@@ -6,14 +6,14 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/embedded"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // validateCRD is the whole-CRD validation the apiserver runs when a CRD is
 // created: metadata, spec (calling validateCustomResourceValidation for each
 // schema), the stored versions the create request starts with, the API
 // approval of protected groups and the ban on spec.preserveUnknownFields.
-func validateCRD(crd *schema.CRD) field.ErrorList {
+func validateCRD(crd *model.CRD) field.ErrorList {
 	errs := field.ErrorList{}
 	errs = append(errs, validateCRDMetadata(crd, field.NewPath("metadata"))...)
 	errs = append(errs, validateCRDSpec(&crd.Spec, field.NewPath("spec"))...)
@@ -31,7 +31,7 @@ func validateCRD(crd *schema.CRD) field.ErrorList {
 
 // createStoredVersions is status.storedVersions as a create request sets
 // it: the first version marked as storage, if any.
-func createStoredVersions(versions []schema.Version) []string {
+func createStoredVersions(versions []model.Version) []string {
 	for _, v := range versions {
 		if v.Storage {
 			return []string{v.Name}
@@ -42,7 +42,7 @@ func createStoredVersions(versions []schema.Version) []string {
 
 // validateStoredVersions checks that the stored versions are not empty,
 // contain the storage version, and name only versions of spec.versions.
-func validateStoredVersions(stored []string, versions []schema.Version, fldPath *field.Path) field.ErrorList {
+func validateStoredVersions(stored []string, versions []model.Version, fldPath *field.Path) field.ErrorList {
 	if len(stored) == 0 {
 		return field.ErrorList{field.Invalid(fldPath, stored, "must have at least one stored version")}
 	}
@@ -78,7 +78,7 @@ func isProtectedGroup(group string) bool {
 
 // validateAPIApproval requires the approval annotation, with a URL or a
 // reason starting with "unapproved", on CRDs of protected groups.
-func validateAPIApproval(crd *schema.CRD) field.ErrorList {
+func validateAPIApproval(crd *model.CRD) field.ErrorList {
 	if !isProtectedGroup(crd.Spec.Group) {
 		return nil
 	}
@@ -98,7 +98,7 @@ func validateAPIApproval(crd *schema.CRD) field.ErrorList {
 // validateCRDMetadata validates the CRD's metadata as on create: a cluster
 // scoped object (any namespace given is dropped) whose name must be
 // <plural>.<group>.
-func validateCRDMetadata(crd *schema.CRD, fldPath *field.Path) field.ErrorList {
+func validateCRDMetadata(crd *model.CRD, fldPath *field.Path) field.ErrorList {
 	meta := &crd.Metadata
 	required := crd.Spec.Names.Plural + "." + crd.Spec.Group
 	nameMsgs := func(name string, prefix bool) []string {

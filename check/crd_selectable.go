@@ -6,7 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -16,9 +17,9 @@ const maxSelectableFields = 8
 // validateSelectableFieldsOf validates the selectable fields of a version
 // (or the shared ones) against the schema that applies to them. fldPath is
 // the spec or the version holding both.
-func validateSelectableFieldsOf(root *schema.Props, fields []schema.SelectableField, fldPath *field.Path) field.ErrorList {
+func validateSelectableFieldsOf(root *model.Props, fields []model.SelectableField, fldPath *field.Path) field.ErrorList {
 	errs := field.ErrorList{}
-	s, err := structural.New(root)
+	s, err := link.NewStructural(root)
 	if err != nil {
 		errs = append(errs, field.Invalid(fldPath.Child("schema.openAPIV3Schema"), "", err.Error()))
 	}
@@ -28,7 +29,7 @@ func validateSelectableFieldsOf(root *schema.Props, fields []schema.SelectableFi
 // validateSelectableFields checks that every selectable field is a
 // dot-notation path to a string, boolean or integer field outside metadata,
 // with no duplicates and at most maxSelectableFields of them.
-func validateSelectableFields(fields []schema.SelectableField, s *structural.Schema, fldPath *field.Path) field.ErrorList {
+func validateSelectableFields(fields []model.SelectableField, s *structural.Schema, fldPath *field.Path) field.ErrorList {
 	errs := field.ErrorList{}
 	seen := map[string]bool{}
 	for i, f := range fields {

@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/cel"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/semantic"
-	"github.com/crdschema/crdschema/schema"
 )
 
 // isApprovalURL reports whether an approval annotation is an absolute URL
@@ -23,7 +23,7 @@ func isApprovalURL(s string) bool {
 }
 
 // validateCRDSpec validates the internal form of a CRD's spec.
-func validateCRDSpec(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+func validateCRDSpec(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
 	errs := validateGroupAndScope(spec, fldPath)
 	errs = append(errs, validateSchemasPresent(spec, fldPath)...)
 	errs = append(errs, validateVersions(spec, fldPath)...)
@@ -34,7 +34,7 @@ func validateCRDSpec(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList 
 }
 
 // validateGroupAndScope checks spec.group and spec.scope.
-func validateGroupAndScope(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+func validateGroupAndScope(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
 	errs := field.ErrorList{}
 	switch {
 	case spec.Group == "":
@@ -52,7 +52,7 @@ func validateGroupAndScope(spec *schema.CRDSpec, fldPath *field.Path) field.Erro
 
 // validateSchemasPresent checks that every version has a schema, shared or
 // its own, and that schemas with defaults do not preserve unknown fields.
-func validateSchemasPresent(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+func validateSchemasPresent(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	versionsPath := fldPath.Child("versions")
 	if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
@@ -62,7 +62,7 @@ func validateSchemasPresent(spec *schema.CRDSpec, fldPath *field.Path) field.Err
 			}
 		}
 	}
-	if specHasSchemaWith(spec, func(p *schema.Props) bool { return p.Default != nil }) &&
+	if specHasSchemaWith(spec, func(p *model.Props) bool { return p.Default != nil }) &&
 		(spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields) {
 		errs = append(errs, field.Invalid(fldPath.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
 	}
@@ -72,13 +72,13 @@ func validateSchemasPresent(spec *schema.CRDSpec, fldPath *field.Path) field.Err
 
 // validateVersions checks each entry of spec.versions, their names' and
 // storage flags' consistency, and the v1beta1 spec.version.
-func validateVersions(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+func validateVersions(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	versionsPath := fldPath.Child("versions")
 	storage := 0
 	seen := map[string]bool{}
 	unique := true
-	perVersionSubresources := anyVersion(spec.Versions, func(v *schema.Version) bool { return v.Subresources != nil })
+	perVersionSubresources := anyVersion(spec.Versions, func(v *model.Version) bool { return v.Subresources != nil })
 	cache := cel.NewCompileCache()
 	for i := range spec.Versions {
 		v := &spec.Versions[i]
@@ -119,26 +119,26 @@ func validateVersions(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList
 // validateTopLevelOrPerVersion checks that top-level and per-version
 // schemas, subresources and printer columns exclude each other, and that
 // per-version ones that are all identical are given at the top level.
-func validateTopLevelOrPerVersion(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+func validateTopLevelOrPerVersion(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	versionsPath := fldPath.Child("versions")
-	perVersionSubresources := anyVersion(spec.Versions, func(v *schema.Version) bool { return v.Subresources != nil })
-	if spec.Validation != nil && anyVersion(spec.Versions, func(v *schema.Version) bool { return v.Schema != nil }) {
+	perVersionSubresources := anyVersion(spec.Versions, func(v *model.Version) bool { return v.Subresources != nil })
+	if spec.Validation != nil && anyVersion(spec.Versions, func(v *model.Version) bool { return v.Schema != nil }) {
 		errs = append(errs, field.Forbidden(fldPath.Child("validation"), "top-level and per-version schemas are mutually exclusive"))
 	}
 	if spec.Subresources != nil && perVersionSubresources {
 		errs = append(errs, field.Forbidden(fldPath.Child("subresources"), "top-level and per-version subresources are mutually exclusive"))
 	}
-	if len(spec.AdditionalPrinterColumns) > 0 && anyVersion(spec.Versions, func(v *schema.Version) bool { return len(v.AdditionalPrinterColumns) > 0 }) {
+	if len(spec.AdditionalPrinterColumns) > 0 && anyVersion(spec.Versions, func(v *model.Version) bool { return len(v.AdditionalPrinterColumns) > 0 }) {
 		errs = append(errs, field.Forbidden(fldPath.Child("additionalPrinterColumns"), "top-level and per-version additionalPrinterColumns are mutually exclusive"))
 	}
-	if allVersionsSame(spec.Versions, func(v *schema.Version) any { return v.Schema }, func(v *schema.Version) bool { return v.Schema != nil }) {
+	if allVersionsSame(spec.Versions, func(v *model.Version) any { return v.Schema }, func(v *model.Version) bool { return v.Schema != nil }) {
 		errs = append(errs, field.Invalid(versionsPath, "", "per-version schemas may not all be set to identical values (top-level validation should be used instead)"))
 	}
-	if allVersionsSame(spec.Versions, func(v *schema.Version) any { return v.Subresources }, func(v *schema.Version) bool { return v.Subresources != nil }) {
+	if allVersionsSame(spec.Versions, func(v *model.Version) any { return v.Subresources }, func(v *model.Version) bool { return v.Subresources != nil }) {
 		errs = append(errs, field.Invalid(versionsPath, "", "per-version subresources may not all be set to identical values (top-level subresources should be used instead)"))
 	}
-	if allVersionsSame(spec.Versions, func(v *schema.Version) any { return v.AdditionalPrinterColumns }, func(v *schema.Version) bool { return len(v.AdditionalPrinterColumns) > 0 }) {
+	if allVersionsSame(spec.Versions, func(v *model.Version) any { return v.AdditionalPrinterColumns }, func(v *model.Version) bool { return len(v.AdditionalPrinterColumns) > 0 }) {
 		errs = append(errs, field.Invalid(versionsPath, "", "per-version additionalPrinterColumns may not all be set to identical values (top-level additionalPrinterColumns should be used instead)"))
 	}
 
@@ -146,7 +146,7 @@ func validateTopLevelOrPerVersion(spec *schema.CRDSpec, fldPath *field.Path) fie
 }
 
 // validateNamesOf checks spec.names.
-func validateNamesOf(spec *schema.CRDSpec, namesPath *field.Path) field.ErrorList {
+func validateNamesOf(spec *model.CRDSpec, namesPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for _, n := range []struct{ name, value string }{
 		{"plural", spec.Names.Plural}, {"singular", spec.Names.Singular},
@@ -163,10 +163,10 @@ func validateNamesOf(spec *schema.CRDSpec, namesPath *field.Path) field.ErrorLis
 
 // validateTopLevel checks the top-level schema, subresources, printer
 // columns, selectable fields and conversion.
-func validateTopLevel(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList {
+func validateTopLevel(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	anyStatus := statusEnabled(spec.Subresources) ||
-		anyVersion(spec.Versions, func(v *schema.Version) bool { return statusEnabled(v.Subresources) })
+		anyVersion(spec.Versions, func(v *model.Version) bool { return statusEnabled(v.Subresources) })
 	errs = append(errs, validateCustomResourceValidation(spec.Validation, anyStatus, fldPath.Child("validation"), cel.NewCompileCache())...)
 	errs = append(errs, validateSubresources(spec.Subresources, fldPath.Child("subresources"))...)
 	for i := range spec.AdditionalPrinterColumns {
@@ -189,7 +189,7 @@ func validateTopLevel(spec *schema.CRDSpec, fldPath *field.Path) field.ErrorList
 }
 
 // validateCRDVersion validates one entry of spec.versions.
-func validateCRDVersion(v *schema.Version, fldPath *field.Path, status bool, cache *cel.CompileCache) field.ErrorList {
+func validateCRDVersion(v *model.Version, fldPath *field.Path, status bool, cache *cel.CompileCache) field.ErrorList {
 	errs := field.ErrorList{}
 	for _, msg := range deprecationWarningProblems(v.Deprecated, v.DeprecationWarning) {
 		errs = append(errs, field.Invalid(fldPath.Child("deprecationWarning"), v.DeprecationWarning, msg))
@@ -239,13 +239,13 @@ func deprecationWarningProblems(deprecated bool, warning *string) []string {
 }
 
 // statusEnabled reports whether subresources enable the status subresource.
-func statusEnabled(s *schema.Subresources) bool {
+func statusEnabled(s *model.Subresources) bool {
 	return s != nil && s.Status != nil
 }
 
 // subresourcesOfVersion returns the subresources of the named version
 // (first match), for CRDs that set subresources per version.
-func subresourcesOfVersion(versions []schema.Version, name string) *schema.Subresources {
+func subresourcesOfVersion(versions []model.Version, name string) *model.Subresources {
 	for i := range versions {
 		if versions[i].Name == name {
 			return versions[i].Subresources
@@ -254,7 +254,7 @@ func subresourcesOfVersion(versions []schema.Version, name string) *schema.Subre
 	return nil
 }
 
-func anyVersion(versions []schema.Version, pred func(*schema.Version) bool) bool {
+func anyVersion(versions []model.Version, pred func(*model.Version) bool) bool {
 	for i := range versions {
 		if pred(&versions[i]) {
 			return true
@@ -265,7 +265,7 @@ func anyVersion(versions []schema.Version, pred func(*schema.Version) bool) bool
 
 // allVersionsSame reports whether there are versions, every one has the
 // field set, and all values are semantically equal to the first one's.
-func allVersionsSame(versions []schema.Version, get func(*schema.Version) any, set func(*schema.Version) bool) bool {
+func allVersionsSame(versions []model.Version, get func(*model.Version) any, set func(*model.Version) bool) bool {
 	if len(versions) == 0 {
 		return false
 	}
@@ -292,7 +292,7 @@ func requiredEnum(fldPath *field.Path, value string, accepted ...string) field.E
 }
 
 // validateNames validates the format of a CRD's names.
-func validateNames(n *schema.Names, fldPath *field.Path) field.ErrorList {
+func validateNames(n *model.Names, fldPath *field.Path) field.ErrorList {
 	errs := field.ErrorList{}
 	label := func(child *field.Path, value string) {
 		if msgs := utilvalidation.IsDNS1035Label(value); value != "" && len(msgs) > 0 {
@@ -331,7 +331,7 @@ var (
 )
 
 // validateColumn validates one additional printer column.
-func validateColumn(c *schema.Column, fldPath *field.Path) field.ErrorList {
+func validateColumn(c *model.Column, fldPath *field.Path) field.ErrorList {
 	errs := field.ErrorList{}
 	if c.Name == "" {
 		errs = append(errs, field.Required(fldPath.Child("name"), ""))
@@ -367,7 +367,7 @@ func validateSimpleJSONPath(s string, fldPath *field.Path) field.ErrorList {
 }
 
 // validateSubresources validates the scale subresource's paths.
-func validateSubresources(s *schema.Subresources, fldPath *field.Path) field.ErrorList {
+func validateSubresources(s *model.Subresources, fldPath *field.Path) field.ErrorList {
 	if s == nil || s.Scale == nil {
 		return nil
 	}
@@ -406,7 +406,7 @@ func validateSubresources(s *schema.Subresources, fldPath *field.Path) field.Err
 var conversionReviewVersions = []string{"v1", "v1beta1"}
 
 // validateConversion validates spec.conversion (internal form).
-func validateConversion(c *schema.Conversion, fldPath *field.Path) field.ErrorList {
+func validateConversion(c *model.Conversion, fldPath *field.Path) field.ErrorList {
 	if c == nil {
 		return nil
 	}
@@ -490,7 +490,7 @@ func validateWebhookURL(raw string, fldPath *field.Path) field.ErrorList {
 }
 
 // validateWebhookService checks a conversion webhook's service reference.
-func validateWebhookService(s *schema.ServiceReference, fldPath *field.Path) field.ErrorList {
+func validateWebhookService(s *model.ServiceReference, fldPath *field.Path) field.ErrorList {
 	errs := field.ErrorList{}
 	if s.Name == "" {
 		errs = append(errs, field.Required(fldPath.Child("name"), ""))
@@ -533,17 +533,17 @@ func validateWebhookService(s *schema.ServiceReference, fldPath *field.Path) fie
 
 // specHasSchemaWith reports whether any schema of the spec has a node
 // (anywhere, junctors and forbidden keywords included) satisfying pred.
-func specHasSchemaWith(spec *schema.CRDSpec, pred func(*schema.Props) bool) bool {
+func specHasSchemaWith(spec *model.CRDSpec, pred func(*model.Props) bool) bool {
 	if spec.Validation != nil && propsHas(spec.Validation.OpenAPIV3Schema, pred) {
 		return true
 	}
-	return anyVersion(spec.Versions, func(v *schema.Version) bool {
+	return anyVersion(spec.Versions, func(v *model.Version) bool {
 		return v.Schema != nil && propsHas(v.Schema.OpenAPIV3Schema, pred)
 	})
 }
 
 // propsHas reports whether p or any schema nested in it satisfies pred.
-func propsHas(p *schema.Props, pred func(*schema.Props) bool) bool {
+func propsHas(p *model.Props, pred func(*model.Props) bool) bool {
 	if p == nil {
 		return false
 	}
@@ -560,7 +560,7 @@ func propsHas(p *schema.Props, pred func(*schema.Props) bool) bool {
 			}
 		}
 	}
-	for _, list := range [][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
+	for _, list := range [][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
 		for i := range list {
 			if propsHas(&list[i], pred) {
 				return true
@@ -570,7 +570,7 @@ func propsHas(p *schema.Props, pred func(*schema.Props) bool) bool {
 	if propsHas(p.Not, pred) {
 		return true
 	}
-	for _, m := range []map[string]schema.Props{p.Properties, p.PatternProperties, p.Definitions} {
+	for _, m := range []map[string]model.Props{p.Properties, p.PatternProperties, p.Definitions} {
 		for k := range m {
 			c := m[k]
 			if propsHas(&c, pred) {
@@ -578,7 +578,7 @@ func propsHas(p *schema.Props, pred func(*schema.Props) bool) bool {
 			}
 		}
 	}
-	for _, pb := range []*schema.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
+	for _, pb := range []*model.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
 		if pb != nil && propsHas(pb.Schema, pred) {
 			return true
 		}

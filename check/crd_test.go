@@ -2,16 +2,17 @@ package check
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/internal/errorsort"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/link"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // TestCRDGolden checks every CRD of testdata/crd/<case>.yaml and compares
@@ -27,13 +28,13 @@ func TestCRDGolden(t *testing.T) {
 // data: a header line per document, then one line per error.
 func checkCRDFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	docs, err := schema.ReadDocuments(name, data)
+	docs, err := model.ReadDocuments(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
 	for _, d := range docs {
-		crd, err := schema.DecodeCRD(d.JSON)
+		crd, err := model.DecodeCRD(d.JSON)
 		if err != nil {
 			t.Fatalf("document %d: %v", d.Index, err)
 		}
@@ -71,7 +72,7 @@ func TestSelectableFieldPath(t *testing.T) {
 "spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"foos","kind":"Foo"},"versions":[{"name":"v1","served":true,"storage":true,
 "schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{
   "s":{"type":"string"},"m":{"type":"object","additionalProperties":{"type":"integer"}},"b":{"type":"object","additionalProperties":true}}}}}}}]}}`
-	crd, err := schema.DecodeCRD([]byte(crdJSON))
+	crd, err := model.DecodeCRD([]byte(crdJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestSelectableFieldPath(t *testing.T) {
 		{"spec.s", "", "", "expected [ or . but got: spec"},
 		{".spec.", "", "", "unexpected end of JSON path"},
 	}
-	s, err := structural.New(crd.Spec.Validation.OpenAPIV3Schema)
+	s, err := link.NewStructural(crd.Spec.Validation.OpenAPIV3Schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestSelectableFieldPath(t *testing.T) {
 func TestAnnotationsSize(t *testing.T) {
 	const maxAnnotationsSize = 256 * 1024
 	meta := func(n int) field.ErrorList {
-		crd := &schema.CRD{Metadata: schema.ObjectMeta{Name: "ws.example.com", Annotations: map[string]string{"k": strings.Repeat("x", n)}}}
+		crd := &model.CRD{Metadata: model.ObjectMeta{Name: "ws.example.com", Annotations: map[string]string{"k": strings.Repeat("x", n)}}}
 		crd.Spec.Names.Plural, crd.Spec.Group = "ws", "example.com"
 		return validateCRDMetadata(crd, field.NewPath("metadata"))
 	}

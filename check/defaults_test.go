@@ -1,24 +1,26 @@
 package check
 
 import (
-	"github.com/crdschema/crdschema/internal/errorsort"
 	"strings"
 	"testing"
+
+	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/link"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/cel"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
 func mustStructural(t *testing.T, js string) *structural.Schema {
 	t.Helper()
-	p := &schema.Props{}
-	if err := schema.DecodeProps([]byte(js), p); err != nil {
+	p := &model.Props{}
+	if err := model.DecodeProps([]byte(js), p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := structural.New(p)
+	s, err := link.NewStructural(p)
 	if err != nil {
 		t.Fatal(err)
 	}

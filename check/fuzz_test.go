@@ -3,7 +3,8 @@ package check
 import (
 	"testing"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -22,17 +23,17 @@ func FuzzCheckSchema(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var p schema.Props
-		if err := schema.DecodeProps(data, &p); err != nil {
+		var p model.Props
+		if err := model.DecodeProps(data, &p); err != nil {
 			return
 		}
-		if s, err := structural.New(&p); err == nil {
+		if s, err := link.NewStructural(&p); err == nil {
 			_ = structural.Validate(nil, s)
 		}
 		_ = BareSchema(&p)
 		crdJSON := append([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"foos.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"foos","kind":"Foo"},"versions":[{"name":"v1","served":true,"storage":true,"subresources":{"status":{}},"schema":{"openAPIV3Schema":`), data...)
 		crdJSON = append(crdJSON, `}}]}}`...)
-		if crd, err := schema.DecodeCRD(crdJSON); err == nil {
+		if crd, err := model.DecodeCRD(crdJSON); err == nil {
 			_ = CRD(crd)
 		}
 	})

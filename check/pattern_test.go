@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // patternSeeds are valid and invalid patterns, of every error code the
@@ -23,7 +23,7 @@ func agreePattern(t *testing.T, p string) {
 		want = "must be a valid regular expression, but isn't: " + err.Error()
 	}
 	var got string
-	for _, e := range BareSchema(&schema.Props{Type: "string", Pattern: p}) {
+	for _, e := range BareSchema(&model.Props{Type: "string", Pattern: p}) {
 		if e.Field == "pattern" {
 			got = e.Detail
 		}

@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
 )
 
 // BenchmarkCRDWorkflowsFromYAML is bench/'s crdschema side of
@@ -42,19 +42,19 @@ func benchFromYAML(b *testing.B, pattern string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, data := range datas {
-			docs, err := schema.ReadDocuments("crd", data)
+			docs, err := model.ReadDocuments("crd", data)
 			if err != nil {
 				b.Fatal(err)
 			}
 			for _, d := range docs {
-				crd, err := schema.DecodeCRDDocument(d)
+				crd, err := model.DecodeCRDDocument(d)
 				if err != nil {
 					b.Fatal(err)
 				}
 				CRD(crd)
 				for _, v := range crd.Spec.Versions {
 					if p := crd.SchemaFor(v.Name); p != nil {
-						structural.New(p)
+						link.NewStructural(p)
 					}
 				}
 			}

@@ -10,8 +10,9 @@ import (
 
 	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
-	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -31,7 +32,7 @@ import (
 //
 // cache, when not nil, holds the rule compile results of the CRD's schemas
 // checked before, shared by the versions (see cel.CompileCache).
-func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, fldPath *field.Path, cache *cel.CompileCache) field.ErrorList {
+func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, fldPath *field.Path, cache *cel.CompileCache) field.ErrorList {
 	errs := field.ErrorList{}
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return errs
@@ -48,7 +49,7 @@ func validateCustomResourceValidation(v *schema.Validation, statusEnabled bool, 
 
 	var buildErrs field.ErrorList
 	var rules *cel.SchemaCheck
-	if ss, err := structural.New(root); err != nil {
+	if ss, err := link.NewStructural(root); err != nil {
 		buildErrs = append(buildErrs, field.Invalid(rootPath, "", err.Error()))
 	} else if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
 		errs = append(errs, serrs...)
@@ -94,8 +95,8 @@ var bareValidation = field.NewPath("spec", "validation")
 // messages are made relative the same way. They are sorted as CRD's are.
 //
 // The minimal CRD has a single version and no status subresource.
-func BareSchema(p *schema.Props) field.ErrorList {
-	errs := validateCustomResourceValidation(&schema.Validation{OpenAPIV3Schema: p}, false, bareValidation, cel.NewCompileCache())
+func BareSchema(p *model.Props) field.ErrorList {
+	errs := validateCustomResourceValidation(&model.Validation{OpenAPIV3Schema: p}, false, bareValidation, cel.NewCompileCache())
 	prefix := schemaRoot.String()
 	for _, e := range errs {
 		e.Field = relativeField(e.Field, prefix)
@@ -182,14 +183,14 @@ func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
 
 // node checks p at path and everything below it. isRoot is true for the
 // schema root only.
-func (w *walker) node(p *schema.Props, path *field.Path, ctx nodeContext, isRoot bool) {
+func (w *walker) node(p *model.Props, path *field.Path, ctx nodeContext, isRoot bool) {
 	if p != nil {
 		w.visit(*p, w.rootPath(path), ctx, isRoot)
 	}
 }
 
 // child checks the node p (if any) at the step st below parent.
-func (w *walker) child(p *schema.Props, parent lazyPath, st pathStep, ctx nodeContext) {
+func (w *walker) child(p *model.Props, parent lazyPath, st pathStep, ctx nodeContext) {
 	if p != nil {
 		w.childValue(*p, parent, st, ctx)
 	}
@@ -199,12 +200,12 @@ func (w *walker) child(p *schema.Props, parent lazyPath, st pathStep, ctx nodeCo
 // passed by value: the entries of properties and definitions maps can only
 // be copied, and a copy whose address went down the recursion would be
 // moved to the heap.
-func (w *walker) childValue(p schema.Props, parent lazyPath, st pathStep, ctx nodeContext) {
+func (w *walker) childValue(p model.Props, parent lazyPath, st pathStep, ctx nodeContext) {
 	w.visit(p, w.push(parent, st), ctx, false)
 }
 
 // visit checks a node and everything below it.
-func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot bool) {
+func (w *walker) visit(node model.Props, lp lazyPath, ctx nodeContext, isRoot bool) {
 	p := &node
 	start := len(w.errs)
 	w.keywords(p, lp, ctx)
@@ -299,7 +300,7 @@ func (w *walker) visit(node schema.Props, lp lazyPath, ctx nodeContext, isRoot b
 // pushSortedKeys appends the keys of m, sorted, to w.keys and returns where
 // they start. The caller reads them by index (nested calls may grow w.keys)
 // and truncates w.keys back to that start when done.
-func (w *walker) pushSortedKeys(m map[string]schema.Props) int {
+func (w *walker) pushSortedKeys(m map[string]model.Props) int {
 	start := len(w.keys)
 	for k := range m {
 		w.keys = append(w.keys, k)
@@ -310,7 +311,7 @@ func (w *walker) pushSortedKeys(m map[string]schema.Props) int {
 
 // keywords checks the keywords of one node that a CRD schema must not use,
 // and defaults where they are forbidden.
-func (w *walker) keywords(p *schema.Props, lp lazyPath, ctx nodeContext) {
+func (w *walker) keywords(p *model.Props, lp lazyPath, ctx nodeContext) {
 	if p.Type != "" && !contains(openAPIV3Types, p.Type) {
 		w.add(field.NotSupported(lp.path().Child("type"), p.Type, openAPIV3Types))
 	}
@@ -351,7 +352,7 @@ func (w *walker) keywords(p *schema.Props, lp lazyPath, ctx nodeContext) {
 }
 
 // mapType checks x-kubernetes-map-type.
-func (w *walker) mapType(p *schema.Props, lp lazyPath) {
+func (w *walker) mapType(p *model.Props, lp lazyPath) {
 	if p.XMapType == nil {
 		return
 	}
@@ -370,12 +371,12 @@ func (w *walker) mapType(p *schema.Props, lp lazyPath) {
 
 // listType checks x-kubernetes-list-type, x-kubernetes-list-map-keys and
 // the items of set and map lists.
-func (w *walker) listType(p *schema.Props, lp lazyPath) {
+func (w *walker) listType(p *model.Props, lp lazyPath) {
 	lt := ""
 	if p.XListType != nil {
 		lt = *p.XListType
 	}
-	var items *schema.Props
+	var items *model.Props
 	if p.Items != nil {
 		items = p.Items.Schema
 	}
@@ -426,7 +427,7 @@ func (w *walker) listType(p *schema.Props, lp lazyPath) {
 // mapListShape checks the shape of a list with x-kubernetes-list-type=map:
 // keys given, object items, keys naming scalar item properties, no
 // duplicate keys.
-func (w *walker) mapListShape(p, items *schema.Props, lp lazyPath) {
+func (w *walker) mapListShape(p, items *model.Props, lp lazyPath) {
 	if len(p.XListMapKeys) == 0 {
 		w.add(field.Required(lp.path().Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
 	}
@@ -460,7 +461,7 @@ func (w *walker) mapListShape(p, items *schema.Props, lp lazyPath) {
 
 // mapListKeys checks the items of set and map lists: not nullable, and map
 // keys required or defaulted and not nullable.
-func (w *walker) mapListKeys(p, items *schema.Props, lt string, lp lazyPath) {
+func (w *walker) mapListKeys(p, items *model.Props, lt string, lp lazyPath) {
 	if items.Nullable {
 		w.add(field.Forbidden(lp.path().Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
 	}
@@ -489,7 +490,7 @@ func (w *walker) mapListKeys(p, items *schema.Props, lt string, lp lazyPath) {
 // validationRules checks what can be checked of x-kubernetes-validations
 // without compiling CEL: rule, message, messageExpression, reason and
 // fieldPath.
-func (w *walker) validationRules(p *schema.Props, lp lazyPath) {
+func (w *walker) validationRules(p *model.Props, lp lazyPath) {
 	for i, r := range p.XValidations {
 		rp := func() *field.Path { return lp.path().Child("x-kubernetes-validations").Index(i) }
 		rule := strings.TrimSpace(r.Rule)
@@ -544,7 +545,7 @@ var allowedAtStatusRoot = []string{"Description", "Type", "Format", "Title", "Ma
 // subresource enabled: only keywords that keep their meaning when status is
 // extracted as properties[status], and type object. Like the apiserver, it
 // reports the first offending keyword only.
-func validateStatusRoot(p *schema.Props, rootPath *field.Path) field.ErrorList {
+func validateStatusRoot(p *model.Props, rootPath *field.Path) field.ErrorList {
 	keywords := []rootKeyword{
 		{"ID", p.ID != ""},
 		{"Schema", p.Schema != ""},

@@ -2,8 +2,8 @@ package check
 
 import (
 	"github.com/crdschema/crdschema/internal/fieldpath"
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // fieldPathValid reports whether path, the fieldPath of an
@@ -11,11 +11,11 @@ import (
 // `.name` or `['name']` steps through properties, or through
 // additionalProperties (any key). A node that cannot be built as a
 // structural schema accepts every path, as the apiserver does.
-func fieldPathValid(p *schema.Props, path string) bool {
+func fieldPathValid(p *model.Props, path string) bool {
 	// structural.New keeps p; a copy keeps the walker's nodes (map entries
 	// copied to its stack) from escaping to the heap on every node.
 	q := *p
-	s, err := structural.New(&q)
+	s, err := link.NewStructural(&q)
 	if err != nil {
 		return true
 	}

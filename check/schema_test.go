@@ -2,16 +2,17 @@ package check
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/internal/errorsort"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/errorsort"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // TestSchemaGolden checks every document of testdata/check/<case>.yaml and
@@ -30,7 +31,7 @@ func TestSchemaGolden(t *testing.T) {
 // case's description), then one line per error.
 func checkSchemaFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	docs, err := schema.ReadDocuments(name, data)
+	docs, err := model.ReadDocuments(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,10 +47,10 @@ func checkSchemaFile(t *testing.T, name string, data []byte) string {
 	return b.String()
 }
 
-func checkTestDocument(t *testing.T, d schema.Document) (field.ErrorList, string) {
+func checkTestDocument(t *testing.T, d model.Document) (field.ErrorList, string) {
 	t.Helper()
-	if schema.IsCRD(d.Object) {
-		crd, err := schema.DecodeCRD(d.JSON)
+	if model.IsCRD(d.Object) {
+		crd, err := model.DecodeCRD(d.JSON)
 		if err != nil {
 			t.Fatalf("document %d: %v", d.Index, err)
 		}
@@ -61,8 +62,8 @@ func checkTestDocument(t *testing.T, d schema.Document) (field.ErrorList, string
 		}
 		return errs, "CRD " + crd.Metadata.Name
 	}
-	var p schema.Props
-	if err := schema.DecodeProps(d.JSON, &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps(d.JSON, &p); err != nil {
 		t.Fatalf("document %d: %v", d.Index, err)
 	}
 	title := p.Title
@@ -120,8 +121,8 @@ func TestNonStructuralDocsExample(t *testing.T) {
 
 func mustSchema(t *testing.T, doc string) field.ErrorList {
 	t.Helper()
-	var p schema.Props
-	if err := schema.DecodeProps([]byte(doc), &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps([]byte(doc), &p); err != nil {
 		t.Fatal(err)
 	}
 	return BareSchema(&p)
@@ -193,13 +194,13 @@ func TestFieldPathTokens(t *testing.T) {
 }
 
 func TestFieldPathValid(t *testing.T) {
-	var p schema.Props
+	var p model.Props
 	const doc = `{"type": "object", "properties": {
 		"spec": {"type": "object", "properties": {"a.b": {"type": "string"}, "n": {"type": "integer"}}},
 		"labels": {"type": "object", "additionalProperties": {"type": "object", "properties": {"v": {"type": "string"}}}},
 		"flags": {"type": "object", "additionalProperties": true},
 		"list": {"type": "array", "items": {"type": "string"}}}}`
-	if err := schema.DecodeProps([]byte(doc), &p); err != nil {
+	if err := model.DecodeProps([]byte(doc), &p); err != nil {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]bool{
@@ -248,8 +249,8 @@ func FuzzSchema(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var p schema.Props
-		if schema.DecodeProps(data, &p) != nil {
+		var p model.Props
+		if model.DecodeProps(data, &p) != nil {
 			return
 		}
 		a := BareSchema(&p)
@@ -281,8 +282,8 @@ func TestRulesCompiledPerType(t *testing.T) {
 	strObj := `{"type":"object","properties":{"x":{"type":"string"}},` + rule + `}`
 	doc := `{"type":"object","properties":{"a":` + intObj + `,"b":` + strObj + `,"c":` + intObj +
 		`,"l":{"type":"array","maxItems":1000000,"items":` + intObj + `}}}`
-	var p schema.Props
-	if err := schema.DecodeProps([]byte(doc), &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps([]byte(doc), &p); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

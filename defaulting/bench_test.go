@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/internal/shareddata"
-	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -42,15 +43,15 @@ func loadCorpus(b *testing.B) []corpusCase {
 				continue
 			}
 			for _, d := range docs {
-				if d.Object == nil || !schema.IsCRD(d.Object) {
+				if d.Object == nil || !model.IsCRD(d.Object) {
 					continue
 				}
-				crd, err := schema.DecodeCRD(d.JSON)
+				crd, err := model.DecodeCRD(d.JSON)
 				if err != nil {
 					continue
 				}
 				for _, v := range crd.Spec.Versions {
-					s, err := structural.New(crd.SchemaFor(v.Name))
+					s, err := link.NewStructural(crd.SchemaFor(v.Name))
 					if err != nil || s == nil {
 						continue
 					}
@@ -154,10 +155,10 @@ func TestNothingToDefaultAllocatesNothing(t *testing.T) {
 }
 
 // readFile reads the documents of a file.
-func readFile(name string) ([]schema.Document, error) {
+func readFile(name string) ([]model.Document, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return schema.ReadDocuments(name, data)
+	return model.ReadDocuments(name, data)
 }

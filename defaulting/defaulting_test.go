@@ -12,8 +12,9 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/nulls"
-	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -30,11 +31,11 @@ func mustSchema(t testing.TB, src string) *structural.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &schema.Props{}
-	if err := schema.DecodeProps(j, p); err != nil {
+	p := &model.Props{}
+	if err := model.DecodeProps(j, p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := structural.New(p)
+	s, err := link.NewStructural(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func mustSchema(t testing.TB, src string) *structural.Schema {
 // mustObject decodes a YAML object as the command does (integers as int64).
 func mustObject(t testing.TB, src string) map[string]any {
 	t.Helper()
-	docs, err := schema.ReadDocuments("obj.yaml", []byte(src))
+	docs, err := model.ReadDocuments("obj.yaml", []byte(src))
 	if err != nil || len(docs) != 1 || docs[0].Object == nil {
 		t.Fatalf("bad object %q: %v", src, err)
 	}
@@ -390,18 +391,18 @@ func TestNilAndOddInputs(t *testing.T) {
 // objects) and compares the defaulted objects with <case>.golden.
 func TestGolden(t *testing.T) {
 	golden.Run(t, filepath.Join("..", "testdata", "defaulting"), func(t *testing.T, f string, data []byte) string {
-		docs, err := schema.ReadDocuments(f, data)
+		docs, err := model.ReadDocuments(f, data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(docs) < 2 {
 			t.Fatal("want a schema and at least one object")
 		}
-		p := &schema.Props{}
-		if err := schema.DecodeProps(docs[0].JSON, p); err != nil {
+		p := &model.Props{}
+		if err := model.DecodeProps(docs[0].JSON, p); err != nil {
 			t.Fatal(err)
 		}
-		s, err := structural.New(p)
+		s, err := link.NewStructural(p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,15 +6,15 @@ import (
 	"log"
 
 	"github.com/crdschema/crdschema/defaulting"
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // Defaulting an object as the apiserver does after pruning: drop the
 // non-nullable nulls without default, then apply the defaults, in place.
 func Example() {
-	var p schema.Props
-	if err := schema.DecodeProps([]byte(`{
+	var p model.Props
+	if err := model.DecodeProps([]byte(`{
 	  "type": "object",
 	  "properties": {"spec": {"type": "object", "properties": {
 	    "cronSpec": {"type": "string", "default": "5 0 * * *"},
@@ -23,7 +23,7 @@ func Example() {
 	    "note":     {"type": "string", "nullable": true}}}}}`), &p); err != nil {
 		log.Fatal(err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -40,8 +40,8 @@ func Example() {
 // List items are defaulted one by one; a null field inside an item is
 // dropped before the item is defaulted.
 func ExampleDropNullsAndDefault() {
-	var p schema.Props
-	if err := schema.DecodeProps([]byte(`{
+	var p model.Props
+	if err := model.DecodeProps([]byte(`{
 	  "type": "object",
 	  "properties": {"spec": {"type": "object", "properties": {
 	    "ports": {"type": "array", "items": {"type": "object", "properties": {
@@ -51,7 +51,7 @@ func ExampleDropNullsAndDefault() {
 	    "note":  {"type": "string", "nullable": true}}}}}`), &p); err != nil {
 		log.Fatal(err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -7,8 +7,9 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/nulls"
-	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -24,11 +25,11 @@ func FuzzDefault(f *testing.F) {
 	f.Add([]byte(`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"object","default":{"a":null,"b":1},"properties":{"a":{"type":"string"},"b":{"type":"integer"},"c":{"type":"array","items":{"type":"string","default":"x"}}}}},"l":{"type":"array","items":{"type":"object","nullable":true,"properties":{"d":{"type":"object","default":{"e":null},"properties":{"e":{"type":"string"}}}}}}}}`),
 		[]byte(`{"m":{"k":null,"j":{"a":null,"c":[null,"y"]}},"l":[null,{},{"d":null},{"d":{"e":null}}],"z":null}`))
 	f.Fuzz(func(t *testing.T, schemaJSON, objJSON []byte) {
-		p := &schema.Props{}
-		if schema.DecodeProps(schemaJSON, p) != nil {
+		p := &model.Props{}
+		if model.DecodeProps(schemaJSON, p) != nil {
 			return
 		}
-		s, err := structural.New(p)
+		s, err := link.NewStructural(p)
 		if err != nil || s == nil {
 			return
 		}

@@ -11,7 +11,8 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -37,12 +38,12 @@ func TestCoerceGolden(t *testing.T) {
 		}
 		var s *structural.Schema
 		if len(c.Schema) > 0 {
-			var p schema.Props
-			if err := schema.DecodeProps(c.Schema, &p); err != nil {
+			var p model.Props
+			if err := model.DecodeProps(c.Schema, &p); err != nil {
 				t.Fatal(err)
 			}
 			var err error
-			if s, err = structural.New(&p); err != nil {
+			if s, err = link.NewStructural(&p); err != nil {
 				t.Fatal(err)
 			}
 		}

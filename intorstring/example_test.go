@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/intorstring"
-	"github.com/crdschema/crdschema/schema"
 )
 
 func Example() {
-	var port schema.Props
-	if err := schema.DecodeProps([]byte(`{
+	var port model.Props
+	if err := model.DecodeProps([]byte(`{
 		"x-kubernetes-int-or-string": true,
 		"anyOf": [{"type": "integer"}, {"type": "string"}]
 	}`), &port); err != nil {
@@ -18,8 +18,8 @@ func Example() {
 	}
 	fmt.Println("anyOf pattern:", intorstring.IsAnyOfPattern(&port))
 
-	var nearMiss schema.Props
-	if err := schema.DecodeProps([]byte(`{
+	var nearMiss model.Props
+	if err := model.DecodeProps([]byte(`{
 		"x-kubernetes-int-or-string": true,
 		"anyOf": [{"type": "integer", "format": "int32"}, {"type": "string"}]
 	}`), &nearMiss); err != nil {

@@ -25,14 +25,14 @@
 package intorstring
 
 import (
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // IsAnyOfPattern reports whether p's anyOf is exactly
 // [{type: integer}, {type: string}], in that order. It looks at nothing else
 // of p (the apiserver recognises the pattern whether or not the node has
 // x-kubernetes-int-or-string set).
-func IsAnyOfPattern(p *schema.Props) bool {
+func IsAnyOfPattern(p *model.Props) bool {
 	if p == nil || len(p.AnyOf) != 2 {
 		return false
 	}
@@ -42,7 +42,7 @@ func IsAnyOfPattern(p *schema.Props) bool {
 // IsAllOfPattern reports whether p's first allOf entry has the anyOf pattern
 // (see IsAnyOfPattern). The rest of that first entry and the further allOf
 // entries are not looked at: they are ordinary junctor content.
-func IsAllOfPattern(p *schema.Props) bool {
+func IsAllOfPattern(p *model.Props) bool {
 	if p == nil || len(p.AllOf) == 0 {
 		return false
 	}
@@ -53,7 +53,7 @@ func IsAllOfPattern(p *schema.Props) bool {
 // nothing else, judged as the apiserver's structural conversion sees it: an
 // empty but present list or map (required: [], properties: {}) counts as
 // present, a null default or example as absent.
-func onlyType(p *schema.Props, t string) bool {
+func onlyType(p *model.Props, t string) bool {
 	if p.Type != t {
 		return false
 	}
@@ -68,7 +68,7 @@ func onlyType(p *schema.Props, t string) bool {
 // (id, $schema, $ref, definitions, dependencies, patternProperties,
 // additionalItems: when set, no structural model is built at all) are not
 // looked at.
-func IsEmptyNested(p *schema.Props) bool {
+func IsEmptyNested(p *model.Props) bool {
 	switch {
 	case p.Type != "", p.Description != "", p.Title != "", p.Format != "", p.Pattern != "":
 		return false

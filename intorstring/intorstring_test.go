@@ -3,14 +3,14 @@ package intorstring_test
 import (
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/intorstring"
-	"github.com/crdschema/crdschema/schema"
 )
 
-func decode(t *testing.T, js string) *schema.Props {
+func decode(t *testing.T, js string) *model.Props {
 	t.Helper()
-	var p schema.Props
-	if err := schema.DecodeProps([]byte(js), &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps([]byte(js), &p); err != nil {
 		t.Fatalf("decode %s: %v", js, err)
 	}
 	return &p

@@ -10,9 +10,10 @@ import (
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/prune"
-	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -40,10 +41,10 @@ func loadCorpus(b *testing.B) []corpusObject {
 			continue
 		}
 		for _, d := range docs {
-			if d.Object == nil || !schema.IsCRD(d.Object) {
+			if d.Object == nil || !model.IsCRD(d.Object) {
 				continue
 			}
-			crd, err := schema.DecodeCRD(d.JSON)
+			crd, err := model.DecodeCRD(d.JSON)
 			if err != nil {
 				continue
 			}
@@ -52,7 +53,7 @@ func loadCorpus(b *testing.B) []corpusObject {
 				if _, ok := schemas[key]; ok {
 					continue
 				}
-				if s, err := structural.New(crd.SchemaFor(v.Name)); err == nil && s != nil {
+				if s, err := link.NewStructural(crd.SchemaFor(v.Name)); err == nil && s != nil {
 					schemas[key] = s
 				}
 			}
@@ -141,10 +142,10 @@ func TestPruneCleanAllocatesNothing(t *testing.T) {
 }
 
 // readFile reads the documents of a file.
-func readFile(name string) ([]schema.Document, error) {
+func readFile(name string) ([]model.Document, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	return schema.ReadDocuments(name, data)
+	return model.ReadDocuments(name, data)
 }

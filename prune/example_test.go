@@ -4,16 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/prune"
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
 )
 
 // The CronTab example of the Kubernetes documentation: a field the schema
 // does not specify is dropped, and reported.
 func Example() {
-	var props schema.Props
-	if err := schema.DecodeProps([]byte(`{
+	var props model.Props
+	if err := model.DecodeProps([]byte(`{
 		"type": "object",
 		"properties": {
 			"spec": {"type": "object", "properties": {
@@ -21,7 +21,7 @@ func Example() {
 				"image": {"type": "string"}}}}}`), &props); err != nil {
 		panic(err)
 	}
-	s, err := structural.New(&props)
+	s, err := link.NewStructural(&props)
 	if err != nil {
 		panic(err)
 	}

@@ -9,11 +9,11 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/prune"
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
 )
 
 // FuzzPrune prunes arbitrary objects against arbitrary schemas: no panic,
@@ -35,15 +35,15 @@ func FuzzPrune(f *testing.F) {
 	f.Add([]byte(`{"type":"object","properties":{"e":{"type":"object","x-kubernetes-embedded-resource":true,"additionalProperties":{"type":"object","properties":{"n":{"type":"string"}}}}}}`),
 		[]byte(`{"e":{"metadata":{"n":null},"kind":null,"x":{"n":null,"m":null}},"z":null}`), false)
 	f.Fuzz(func(t *testing.T, schemaJSON, objectJSON []byte, root bool) {
-		var p schema.Props
-		if err := schema.DecodeProps(schemaJSON, &p); err != nil {
+		var p model.Props
+		if err := model.DecodeProps(schemaJSON, &p); err != nil {
 			return
 		}
-		s, err := structural.New(&p)
+		s, err := link.NewStructural(&p)
 		if err != nil {
 			return
 		}
-		pristine, _ := structural.New(&p)
+		pristine, _ := link.NewStructural(&p)
 		var obj any
 		if err := utiljson.Unmarshal(objectJSON, &obj); err != nil {
 			return

@@ -11,8 +11,9 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/prune"
-	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -36,11 +37,11 @@ func buildSchema(t testing.TB, raw json.RawMessage) *structural.Schema {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	var p schema.Props
-	if err := schema.DecodeProps(raw, &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps(raw, &p); err != nil {
 		t.Fatalf("schema: %v", err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		t.Fatalf("schema: %v", err)
 	}

@@ -8,7 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -38,11 +39,11 @@ func FuzzStructural(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var p schema.Props
-		if err := schema.DecodeProps(data, &p); err != nil {
+		var p model.Props
+		if err := model.DecodeProps(data, &p); err != nil {
 			return
 		}
-		s, err := structural.New(&p)
+		s, err := link.NewStructural(&p)
 		if err != nil || s == nil {
 			return
 		}

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -90,11 +91,11 @@ func TestDerive(t *testing.T) {
 
 func build(t *testing.T, js string) *structural.Schema {
 	t.Helper()
-	var p schema.Props
-	if err := schema.DecodeProps([]byte(js), &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps([]byte(js), &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // Schema is one node of a structural schema. It is built by New, never
@@ -45,9 +45,9 @@ type Schema struct {
 	// MapType is x-kubernetes-map-type ("" when unset).
 	MapType string
 
-	// Props is the parsed node this one was built from: value validations,
-	// junctors and the generic keywords. Treat it as read-only.
-	Props *schema.Props
+	// props is the parsed node this one was built from: value validations,
+	// junctors, CEL rules and the generic keywords (internal/link.Props).
+	props *model.Props
 
 	defaultBelow  bool
 	embeddedBelow bool
@@ -78,11 +78,23 @@ type AdditionalProperties struct {
 	Schema *Schema
 }
 
-// New builds the structural model of a parsed schema. It returns nil for a
-// nil schema, and an error for keywords that no structural schema can hold
-// ($ref, definitions, …, items as an array); the rules a structural schema
-// must satisfy are checked separately.
-func New(p *schema.Props) (*Schema, error) {
+func init() {
+	model.NewStructural = func(p *model.Props) (any, error) {
+		s, err := newSchema(p)
+		if s == nil {
+			return nil, err // an untyped nil, not a nil *Schema
+		}
+		return s, err
+	}
+	model.StructuralProps = func(node any) *model.Props { return node.(*Schema).props }
+}
+
+// newSchema builds the structural model of a parsed schema. It returns nil
+// for a nil schema, and an error for keywords that no structural schema can
+// hold ($ref, definitions, …, items as an array); the rules a structural
+// schema must satisfy are checked separately. Other packages reach it
+// through internal/link.NewStructural.
+func newSchema(p *model.Props) (*Schema, error) {
 	if p == nil {
 		return nil, nil
 	}
@@ -98,7 +110,7 @@ func New(p *schema.Props) (*Schema, error) {
 // tree. It visits the same nodes in any order and, taking the nodes by
 // value, copies no map entry to the heap; buildable then only runs to name
 // the first problem in the apiserver's order.
-func allBuildable(p schema.Props) bool {
+func allBuildable(p model.Props) bool {
 	if unsupportedKeyword(&p) {
 		return false
 	}
@@ -108,7 +120,7 @@ func allBuildable(p schema.Props) bool {
 	if p.Not != nil && !allBuildable(*p.Not) {
 		return false
 	}
-	for _, l := range [3][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
+	for _, l := range [3][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
 		for i := range l {
 			if !allBuildable(l[i]) {
 				return false
@@ -135,14 +147,14 @@ func allBuildable(p schema.Props) bool {
 }
 
 // unsupportedKeyword reports whether unsupported would return an error.
-func unsupportedKeyword(p *schema.Props) bool {
+func unsupportedKeyword(p *model.Props) bool {
 	return p.ID != "" || p.Schema != "" || (p.Ref != nil && *p.Ref != "") ||
 		len(p.PatternProperties) > 0 || len(p.Dependencies) > 0 ||
 		p.AdditionalItems != nil || len(p.Definitions) > 0
 }
 
 // build converts a node known to be buildable.
-func build(p *schema.Props) *Schema {
+func build(p *model.Props) *Schema {
 	s := &Schema{
 		Type:                  p.Type,
 		Nullable:              p.Nullable,
@@ -150,7 +162,7 @@ func build(p *schema.Props) *Schema {
 		EmbeddedResource:      p.XEmbeddedResource,
 		IntOrString:           p.XIntOrString,
 		ListMapKeys:           p.XListMapKeys,
-		Props:                 p,
+		props:                 p,
 	}
 	if p.Default != nil && p.Default.Value != nil {
 		s.Default, s.HasDefault = p.Default.Value, true
@@ -168,7 +180,7 @@ func build(p *schema.Props) *Schema {
 		// Each child points to its own copy of its Props; the copies share
 		// one allocation.
 		s.Properties = make(map[string]*Schema, len(p.Properties))
-		copies := make([]schema.Props, 0, len(p.Properties))
+		copies := make([]model.Props, 0, len(p.Properties))
 		for k, prop := range p.Properties {
 			copies = append(copies, prop)
 			s.Properties[k] = build(&copies[len(copies)-1])
@@ -189,7 +201,7 @@ func build(p *schema.Props) *Schema {
 // in the apiserver's order and returns the first reason no structural model
 // can be built: a keyword no CRD schema may use, items as an array, or
 // x-kubernetes-preserve-unknown-fields: false.
-func buildable(p *schema.Props) error {
+func buildable(p *model.Props) error {
 	if p == nil {
 		return nil
 	}
@@ -199,7 +211,7 @@ func buildable(p *schema.Props) error {
 	if err := buildable(p.Not); err != nil {
 		return err
 	}
-	for _, l := range [][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
+	for _, l := range [][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
 		for i := range l {
 			if err := buildable(&l[i]); err != nil {
 				return err
@@ -234,7 +246,7 @@ func buildable(p *schema.Props) error {
 	return nil
 }
 
-func unsupported(p *schema.Props) error {
+func unsupported(p *model.Props) error {
 	name := ""
 	switch {
 	case p.ID != "":

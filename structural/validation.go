@@ -8,9 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/intorstring"
-	"github.com/crdschema/crdschema/schema"
 )
 
 // level says where a core node sits: at the schema root, as array items, or
@@ -62,8 +62,8 @@ func validateInvariants(s *Schema, lvl level, fldPath *field.Path) field.ErrorLi
 	}
 	errs := validateChildren(s, lvl, fldPath)
 	errs = append(errs, validateExtensions(s, fldPath)...)
-	if s.Props != nil {
-		errs = append(errs, validateJunctors(s.Props, intorstring.IsAnyOfPattern(s.Props), intorstring.IsAllOfPattern(s.Props), fldPath)...)
+	if s.props != nil {
+		errs = append(errs, validateJunctors(s.props, intorstring.IsAnyOfPattern(s.props), intorstring.IsAllOfPattern(s.props), fldPath)...)
 	}
 	errs = append(errs, validateType(s, lvl, fldPath)...)
 	errs = append(errs, validateResource(s, lvl, fldPath)...)
@@ -180,10 +180,10 @@ func metadataOnlyNames(md *Schema) bool {
 			return false
 		}
 	}
-	if md.Props == nil {
+	if md.props == nil {
 		return true
 	}
-	q := *md.Props
+	q := *md.props
 	q.Type, q.Default, q.Properties = "", nil, nil
 	// The core keeps additionalProperties: false and an empty items list
 	// differently from a junctor entry; both were handled above.
@@ -194,7 +194,7 @@ func metadataOnlyNames(md *Schema) bool {
 // validateJunctors checks the logical junctors of a node (core or nested)
 // and its pattern. skipAnyOf leaves out the node's anyOf, skipFirstAllOfAnyOf
 // the anyOf of its first allOf entry: the int-or-string patterns.
-func validateJunctors(p *schema.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldPath *field.Path) field.ErrorList {
+func validateJunctors(p *model.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if !skipAnyOf {
 		for i := range p.AnyOf {
@@ -222,7 +222,7 @@ func validateJunctors(p *schema.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldP
 
 // validateNested checks a node inside a logical junctor: it may hold value
 // validations and reach deeper through properties and items, nothing else.
-func validateNested(p *schema.Props, skipAnyOf bool, fldPath *field.Path) field.ErrorList {
+func validateNested(p *model.Props, skipAnyOf bool, fldPath *field.Path) field.ErrorList {
 	if p == nil {
 		return nil
 	}
@@ -286,15 +286,15 @@ func validateNested(p *schema.Props, skipAnyOf bool, fldPath *field.Path) field.
 // at the same place. Junctors further down the core are not checked: the
 // apiserver does not check them either.
 func validateCompleteness(s *Schema, fldPath *field.Path) field.ErrorList {
-	if s == nil || s.Props == nil {
+	if s == nil || s.props == nil {
 		return nil
 	}
-	return junctorCompleteness(s.Props, s, fldPath, fldPath)
+	return junctorCompleteness(s.props, s, fldPath, fldPath)
 }
 
 // junctorCompleteness checks the junctors of v (a core or nested node)
 // against the core node s; sPath is s's path, vPath v's.
-func junctorCompleteness(v *schema.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
+func junctorCompleteness(v *model.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if v.Not != nil {
 		errs = append(errs, nestedCompleteness(v.Not, s, sPath, vPath.Child("not"))...)
@@ -313,7 +313,7 @@ func junctorCompleteness(v *schema.Props, s *Schema, sPath, vPath *field.Path) f
 
 // nestedCompleteness checks one nested node v against the core node s at the
 // same place (s nil: nothing is specified there).
-func nestedCompleteness(v *schema.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
+func nestedCompleteness(v *model.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
 	if v == nil {
 		return nil
 	}
@@ -337,7 +337,7 @@ func nestedCompleteness(v *schema.Props, s *Schema, sPath, vPath *field.Path) fi
 	return errs
 }
 
-func sortedPropKeys(m map[string]schema.Props) []string {
+func sortedPropKeys(m map[string]model.Props) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -10,7 +10,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -24,11 +25,11 @@ func validateYAML(t *testing.T, data []byte) []string {
 	if err != nil {
 		t.Fatalf("yaml: %v", err)
 	}
-	var p schema.Props
-	if err := schema.DecodeProps(js, &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps(js, &p); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		return []string{"New: " + err.Error()}
 	}
@@ -79,11 +80,11 @@ func TestValidatePathPrefix(t *testing.T) {
 
 func validateWithPrefix(t *testing.T, js string) []string {
 	t.Helper()
-	var p schema.Props
-	if err := schema.DecodeProps([]byte(js), &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps([]byte(js), &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,12 +94,12 @@ func validateWithPrefix(t *testing.T, js string) []string {
 // TestSorted checks the result order: by field, type and detail, as every
 // error list of the module.
 func TestSorted(t *testing.T) {
-	var p schema.Props
+	var p model.Props
 	js := `{"properties":{"b":{},"a":{},"metadata":{"type":"string"}},"anyOf":[{"description":"x","properties":{"z":{}}}]}`
-	if err := schema.DecodeProps([]byte(js), &p); err != nil {
+	if err := model.DecodeProps([]byte(js), &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		t.Fatal(err)
 	}

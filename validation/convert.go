@@ -5,7 +5,8 @@ import (
 
 	"k8s.io/kube-openapi/pkg/validation/spec"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -56,7 +57,7 @@ func supportedFormat(types spec.StringOrArray, format string) string {
 // x-kubernetes-int-or-string becomes the types integer,string, and
 // unsupported formats are dropped. $ref is never converted (no CRD may use
 // it, and the engine cannot resolve it).
-func fromProps(p *schema.Props) *spec.Schema {
+func fromProps(p *model.Props) *spec.Schema {
 	if p == nil {
 		return nil
 	}
@@ -77,7 +78,7 @@ func fromProps(p *schema.Props) *spec.Schema {
 	out.Format = supportedFormat(out.Type, p.Format)
 
 	for _, l := range []struct {
-		in  []schema.Props
+		in  []model.Props
 		out *[]spec.Schema
 	}{{p.AllOf, &out.AllOf}, {p.OneOf, &out.OneOf}, {p.AnyOf, &out.AnyOf}} {
 		for i := range l.in {
@@ -114,7 +115,7 @@ func fromProps(p *schema.Props) *spec.Schema {
 	return out
 }
 
-func propsMap(in map[string]schema.Props) map[string]spec.Schema {
+func propsMap(in map[string]model.Props) map[string]spec.Schema {
 	if in == nil {
 		return nil
 	}
@@ -128,7 +129,7 @@ func propsMap(in map[string]schema.Props) map[string]spec.Schema {
 
 // setValueValidation copies the value validations of p (without format and
 // junctors) into out.
-func setValueValidation(out *spec.Schema, p *schema.Props) {
+func setValueValidation(out *spec.Schema, p *model.Props) {
 	out.Maximum = p.Maximum
 	out.ExclusiveMaximum = p.ExclusiveMaximum
 	out.Minimum = p.Minimum
@@ -179,7 +180,7 @@ func fromStructural(s *structural.Schema) *spec.Schema {
 	if s.HasDefault {
 		out.Default = s.Default
 	}
-	if p := s.Props; p != nil {
+	if p := link.Props(s); p != nil {
 		out.Title = p.Title
 		out.Description = p.Description
 		nestedInto(out, p)
@@ -189,11 +190,11 @@ func fromStructural(s *structural.Schema) *spec.Schema {
 
 // nestedInto copies the value validations and junctors of p into out, the
 // junctors converted as the structural conversion converts them.
-func nestedInto(out *spec.Schema, p *schema.Props) {
+func nestedInto(out *spec.Schema, p *model.Props) {
 	setValueValidation(out, p)
 	out.Format = p.Format
 	for _, l := range []struct {
-		in  []schema.Props
+		in  []model.Props
 		out *[]spec.Schema
 	}{{p.AllOf, &out.AllOf}, {p.AnyOf, &out.AnyOf}, {p.OneOf, &out.OneOf}} {
 		for i := range l.in {
@@ -208,7 +209,7 @@ func nestedInto(out *spec.Schema, p *schema.Props) {
 // nested converts a node inside a junctor: value validations, items,
 // properties and the (normally forbidden) generic keywords; not
 // additionalProperties.
-func nested(p *schema.Props) *spec.Schema {
+func nested(p *model.Props) *spec.Schema {
 	out := &spec.Schema{}
 	nestedInto(out, p)
 	if p.Items != nil && p.Items.Schema != nil {

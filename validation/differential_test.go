@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -69,7 +69,7 @@ type engines struct {
 type differential struct {
 	t          *testing.T
 	idx        crdIndex
-	cache      map[*schema.Props]*engines
+	cache      map[*model.Props]*engines
 	objects    int
 	values     int
 	mismatches int
@@ -94,7 +94,7 @@ func (d *differential) route(obj map[string]any) *engines {
 		return e
 	}
 	var e *engines
-	if s, err := structural.New(p); err == nil {
+	if s, err := link.NewStructural(p); err == nil {
 		e = &engines{resource: validation.New(s), defaults: validation.NewForDefaults(s)}
 	} else {
 		e = &engines{resource: validation.NewFromProps(p)}
@@ -288,7 +288,7 @@ func TestDifferentialCorpus(t *testing.T) {
 	if testing.Short() {
 		*mutationsPerObject = 2
 	}
-	d := &differential{t: t, cache: map[*schema.Props]*engines{}}
+	d := &differential{t: t, cache: map[*model.Props]*engines{}}
 	// The resulting objects of the apply pipeline, as the apiserver answered.
 	byProject := map[string]crdIndex{}
 	for _, l := range readExpected(t, filepath.Join(corpus, "expected", "apply-nocel.jsonl")) {
@@ -321,7 +321,7 @@ func TestDifferentialConformance(t *testing.T) {
 	if testing.Short() {
 		*mutationsPerObject = 2
 	}
-	d := &differential{t: t, cache: map[*schema.Props]*engines{}}
+	d := &differential{t: t, cache: map[*model.Props]*engines{}}
 	for _, b := range batches {
 		d.idx = loadCRDs(t, filepath.Join(b, "crds"))
 		objs, _ := filepath.Glob(filepath.Join(b, "objs*.yaml"))

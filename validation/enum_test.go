@@ -7,7 +7,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -20,11 +21,11 @@ func enumList(t testing.TB, n, m int) (*structural.Schema, map[string]any) {
 	for i := range vals {
 		vals[i] = fmt.Sprintf("%q", fmt.Sprintf("e%d", i))
 	}
-	p := &schema.Props{}
-	if err := schema.DecodeProps([]byte(`{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","enum":[`+strings.Join(vals, ",")+`]}}}}`), p); err != nil {
+	p := &model.Props{}
+	if err := model.DecodeProps([]byte(`{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","enum":[`+strings.Join(vals, ",")+`]}}}}`), p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := structural.New(p)
+	s, err := link.NewStructural(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -33,11 +33,11 @@ properties:
 	if err != nil {
 		panic(err)
 	}
-	var p schema.Props
-	if err := schema.DecodeProps(j, &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps(j, &p); err != nil {
 		panic(err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		panic(err)
 	}

@@ -6,8 +6,8 @@ import (
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -52,8 +52,8 @@ func FuzzCompiledValidator(f *testing.F) {
 		if len(schemaJSON) > 4096 || len(valueJSON) > 4096 {
 			return
 		}
-		var p schema.Props
-		if err := schema.DecodeProps([]byte(schemaJSON), &p); err != nil {
+		var p model.Props
+		if err := model.DecodeProps([]byte(schemaJSON), &p); err != nil {
 			return
 		}
 		var value any
@@ -61,7 +61,7 @@ func FuzzCompiledValidator(f *testing.F) {
 			return
 		}
 		vs := []*validation.Validator{validation.NewFromProps(&p)}
-		if s, err := structural.New(&p); err == nil {
+		if s, err := link.NewStructural(&p); err == nil {
 			vs = append(vs, validation.New(s), validation.NewForDefaults(s))
 		}
 		for _, v := range vs {

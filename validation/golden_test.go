@@ -13,7 +13,8 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -33,11 +34,11 @@ func compileSchema(t *testing.T, raw any) *structural.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p schema.Props
-	if err := schema.DecodeProps(j, &p); err != nil {
+	var p model.Props
+	if err := model.DecodeProps(j, &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		t.Fatal(err)
 	}

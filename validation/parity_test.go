@@ -15,10 +15,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/internal/cel"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
-	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
@@ -41,13 +42,13 @@ type expectedLine struct {
 
 var withDetail = flag.Bool("detail", true, "parity tests also compare error details")
 
-type crdIndex map[string]*schema.CRD // group/kind → CRD
+type crdIndex map[string]*model.CRD // group/kind → CRD
 
 func loadCRDs(t *testing.T, paths ...string) crdIndex {
 	idx := crdIndex{}
 	for _, root := range paths {
 		eachDocumentJSON(root, func(j []byte) {
-			crd, err := schema.DecodeCRD(j)
+			crd, err := model.DecodeCRD(j)
 			if err != nil || crd == nil {
 				return
 			}
@@ -97,7 +98,7 @@ var celAside int
 
 // check validates obj and returns the (type, field) pairs got and wanted
 // that differ.
-func check(t *testing.T, idx crdIndex, cache map[*schema.Props]compiled, line expectedLine) (missing, extra []string, ok bool) {
+func check(t *testing.T, idx crdIndex, cache map[*model.Props]compiled, line expectedLine) (missing, extra []string, ok bool) {
 	obj := line.Object
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
@@ -112,7 +113,7 @@ func check(t *testing.T, idx crdIndex, cache map[*schema.Props]compiled, line ex
 	p := crd.SchemaFor(version)
 	c, found := cache[p]
 	if !found {
-		s, err := structural.New(p)
+		s, err := link.NewStructural(p)
 		if err != nil {
 			return nil, nil, false
 		}
@@ -219,7 +220,7 @@ func TestParityConformanceApply(t *testing.T) {
 	total, bad := 0, 0
 	for _, b := range batches {
 		idx := loadCRDs(t, filepath.Join(b, "crds"))
-		cache := map[*schema.Props]compiled{}
+		cache := map[*model.Props]compiled{}
 		for _, l := range readExpected(t, filepath.Join(b, "expected.jsonl")) {
 			missing, extra, ok := check(t, idx, cache, l)
 			if !ok {
@@ -242,7 +243,7 @@ func TestParityCorpusApplyNoCEL(t *testing.T) {
 	corpus := shareddata.Dir(t, "corpus")
 	lines := readExpected(t, filepath.Join(corpus, "expected", "apply-nocel.jsonl"))
 	byProject := map[string]crdIndex{}
-	cache := map[*schema.Props]compiled{}
+	cache := map[*model.Props]compiled{}
 	total, bad := 0, 0
 	for _, l := range lines {
 		project := strings.SplitN(l.File, "/", 2)[0]

@@ -12,7 +12,8 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/validate"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -93,13 +94,13 @@ func New(s *structural.Schema) *Validator {
 	if s == nil {
 		return &Validator{}
 	}
-	return (&Validator{openapi: fromProps(s.Props), structural: s}).withEngine()
+	return (&Validator{openapi: fromProps(link.Props(s)), structural: s}).withEngine()
 }
 
 // NewFromProps is New for a parsed schema node that has no structural model
 // (for example a schema that is not structural). List-type checks are then
 // skipped.
-func NewFromProps(p *schema.Props) *Validator {
+func NewFromProps(p *model.Props) *Validator {
 	if p == nil {
 		return &Validator{}
 	}

@@ -5,7 +5,8 @@ import (
 
 	"k8s.io/apiserver/pkg/cel/common"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -15,7 +16,9 @@ import (
 // value conversion makes for every field access of every evaluation; this
 // one builds each node's map once, with the tree, and shares it.
 type adapter struct {
-	s     *structural.Schema
+	s *structural.Schema
+	// kw is s's parsed schema (never nil): the keywords beyond structure.
+	kw    *model.Props
 	props map[string]common.Schema
 	items *adapter
 	ap    *adapterOrBool
@@ -35,7 +38,7 @@ func newAdapter(s *structural.Schema) *adapter {
 	if s == nil {
 		return nil
 	}
-	a := &adapter{s: s}
+	a := &adapter{s: s, kw: keywords(s)}
 	if s.Properties != nil {
 		a.props = make(map[string]common.Schema, len(s.Properties))
 		for k, p := range s.Properties {
@@ -99,23 +102,20 @@ func withTypeAndObjectMeta(a *adapter) *adapter {
 	if md := s.Properties["metadata"]; md != nil {
 		nameProps = md.Properties
 	}
-	str := func() *structural.Schema {
-		return &structural.Schema{Type: "string", Props: &schema.Props{Type: "string"}}
-	}
-	capped := func(existing *structural.Schema, max int64) *structural.Schema {
-		if existing != nil && existing.Props != nil && existing.Props.MaxLength != nil && *existing.Props.MaxLength < max {
-			max = *existing.Props.MaxLength
+	str := func() *structural.Schema { return builtNode(&model.Props{Type: "string"}) }
+	capped := func(existing *structural.Schema, max int64) model.Props {
+		if p := link.Props(existing); p != nil && p.MaxLength != nil && *p.MaxLength < max {
+			max = *p.MaxLength
 		}
-		return &structural.Schema{Type: "string", Props: &schema.Props{Type: "string", MaxLength: &max}}
+		return model.Props{Type: "string", MaxLength: &max}
 	}
-	metaNode := &structural.Schema{
-		Type:  "object",
-		Props: &schema.Props{Type: "object"},
-		Properties: map[string]*structural.Schema{
+	metaNode := builtNode(&model.Props{
+		Type: "object",
+		Properties: map[string]model.Props{
 			"name":         capped(nameProps["name"], nameMaxLength),
 			"generateName": capped(nameProps["generateName"], nameMaxLength-1),
 		},
-	}
+	})
 	c := *s
 	// Items and the rest of the structure are not part of a resource's
 	// typing; only properties and additionalProperties are kept.
@@ -133,18 +133,31 @@ func withTypeAndObjectMeta(a *adapter) *adapter {
 	}
 	c.Properties["metadata"] = metaNode
 	props["metadata"] = newAdapter(metaNode)
-	m := &adapter{s: &c, props: props, ap: a.ap}
+	m := &adapter{s: &c, kw: a.kw, props: props, ap: a.ap}
 	m.metaOnce.Do(func() { m.meta = m })
 	return m
 }
 
 func (a *adapter) Type() string { return a.s.Type }
 
-func (a *adapter) p() *schema.Props {
-	if a.s.Props == nil {
-		return &schema.Props{}
+func (a *adapter) p() *model.Props { return a.kw }
+
+// keywords is s's parsed schema, or an empty one for a node built by hand.
+func keywords(s *structural.Schema) *model.Props {
+	if p := link.Props(s); p != nil {
+		return p
 	}
-	return a.s.Props
+	return &model.Props{}
+}
+
+// builtNode is the structural node of a schema that is known to be
+// structural (one written here).
+func builtNode(p *model.Props) *structural.Schema {
+	s, err := link.NewStructural(p)
+	if err != nil {
+		panic("internal/cel: " + err.Error())
+	}
+	return s
 }
 
 func (a *adapter) Format() string  { return a.p().Format }
@@ -244,7 +257,7 @@ func (a *adapter) withMeta() *adapter {
 }
 
 // rule presents a validation rule as common.ValidationRule.
-type rule struct{ r *schema.ValidationRule }
+type rule struct{ r *model.ValidationRule }
 
 func (r rule) Rule() string              { return r.r.Rule }
 func (r rule) Message() string           { return r.r.Message }

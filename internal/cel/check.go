@@ -13,7 +13,8 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -52,7 +53,7 @@ type ruleCost struct {
 
 // NewSchemaCheck starts checking the schema p, whose structural model is s
 // (when s is nil, rules get an internal error for the missing types).
-func NewSchemaCheck(p *schema.Props, s *structural.Schema) *SchemaCheck {
+func NewSchemaCheck(p *model.Props, s *structural.Schema) *SchemaCheck {
 	c := &SchemaCheck{rulesBelow: map[*structural.Schema]bool{}}
 	one := uint64(1)
 	c.root = &Node{sc: c, props: p, ss: s, card: &one, info: &typeInfo{s: s}, inScope: len(p.XValidations) > 0}
@@ -68,7 +69,7 @@ func (c *SchemaCheck) markRules(s *structural.Schema) bool {
 	if s == nil {
 		return false
 	}
-	has := s.Props != nil && len(s.Props.XValidations) > 0
+	has := nodeHasRules(link.Props(s))
 	for _, p := range s.Properties {
 		has = c.markRules(p) || has
 	}
@@ -101,7 +102,7 @@ type CompileCache struct {
 type cacheEntry struct {
 	s            *structural.Schema
 	resourceRoot bool
-	rules        []schema.ValidationRule
+	rules        []model.ValidationRule
 	results      []compiled
 	err          error
 }
@@ -128,7 +129,7 @@ type Node struct {
 	step stepKind
 	name string
 	// props is the node's schema and ss its structural model.
-	props *schema.Props
+	props *model.Props
 	ss    *structural.Schema
 	card  *uint64 // nil: unbounded
 	// inScope is true when the node or an ancestor has rules; only then
@@ -181,9 +182,9 @@ func (n *Node) child(st stepKind, name string, ss *structural.Schema) *Node {
 	if ss == nil || !n.sc.rulesBelow[ss] {
 		return nil
 	}
-	p := ss.Props
+	p := link.Props(ss)
 	if p == nil {
-		p = &schema.Props{}
+		p = &model.Props{}
 	}
 	c := &Node{sc: n.sc, parent: n, step: st, name: name, props: p, ss: ss, inScope: n.inScope || len(p.XValidations) > 0}
 	if n.card != nil {
@@ -197,7 +198,7 @@ func (n *Node) child(st stepKind, name string, ss *structural.Schema) *Node {
 
 // maxElements is how many children a value of p holds at most; ok is
 // false when unbounded.
-func maxElements(p *schema.Props) (uint64, bool) {
+func maxElements(p *model.Props) (uint64, bool) {
 	switch p.Type {
 	case "object":
 		if p.AdditionalProperties != nil {
@@ -310,7 +311,7 @@ type ruleValue struct {
 // Check compiles rules, the x-kubernetes-validations of the node at path,
 // and returns their errors. uncorrelatable is the highest ancestor below which
 // old and new values cannot be correlated, nil if none.
-func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelatable *field.Path) field.ErrorList {
+func (n *Node) Check(path *field.Path, rules []model.ValidationRule, uncorrelatable *field.Path) field.ErrorList {
 	if n == nil || len(rules) == 0 {
 		return nil
 	}
@@ -366,7 +367,7 @@ func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelat
 
 // compile compiles the node's rules for a CRD create, or takes the
 // results of the same rules compiled before for a node of the same type.
-func (n *Node) compile(info *typeInfo, rules []schema.ValidationRule) ([]compiled, error) {
+func (n *Node) compile(info *typeInfo, rules []model.ValidationRule) ([]compiled, error) {
 	cache := n.sc.cache
 	if cache == nil {
 		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
@@ -387,7 +388,7 @@ func (n *Node) compile(info *typeInfo, rules []schema.ValidationRule) ([]compile
 // compile returns the results of compiling rules (kind names the
 // environment and options) on a node s, typed as a resource root or not:
 // from the cache, or else from build, which it then caches.
-func (c *CompileCache) compile(kind string, s *structural.Schema, rules []schema.ValidationRule, resourceRoot bool, build func() ([]compiled, error)) ([]compiled, error) {
+func (c *CompileCache) compile(kind string, s *structural.Schema, rules []model.ValidationRule, resourceRoot bool, build func() ([]compiled, error)) ([]compiled, error) {
 	key := kind + rulesKey(rules)
 	for _, e := range c.entries[key] {
 		if e.resourceRoot == resourceRoot && equalRules(e.rules, rules) &&
@@ -433,7 +434,7 @@ func equalStructural(a, b *structural.Schema) bool {
 		len(a.Properties) != len(b.Properties) || (a.AdditionalProperties == nil) != (b.AdditionalProperties == nil) {
 		return false
 	}
-	if (a.Props == nil) != (b.Props == nil) || (a.Props != nil && !equalProps(a.Props, b.Props)) {
+	if pa, pb := link.Props(a), link.Props(b); (pa == nil) != (pb == nil) || (pa != nil && !equalProps(pa, pb)) {
 		return false
 	}
 	if !equalStructural(a.Items, b.Items) {
@@ -458,7 +459,7 @@ func equalStructural(a, b *structural.Schema) bool {
 // additionalProperties, which the structural children stand for (one per
 // property, items and additionalProperties schema); the booleans of
 // additionalProperties are compared by equalProps.
-func nodeProps(p *schema.Props) schema.Props {
+func nodeProps(p *model.Props) model.Props {
 	n := *p
 	n.Properties = nil
 	if p.Items != nil && p.Items.Array == nil {
@@ -470,7 +471,7 @@ func nodeProps(p *schema.Props) schema.Props {
 
 // equalProps compares two nodes' schemas but for the subtrees of
 // properties, items and additionalProperties.
-func equalProps(a, b *schema.Props) bool {
+func equalProps(a, b *model.Props) bool {
 	if (a.Items == nil) != (b.Items == nil) || (a.AdditionalProperties == nil) != (b.AdditionalProperties == nil) {
 		return false
 	}
@@ -485,7 +486,7 @@ func equalProps(a, b *schema.Props) bool {
 }
 
 // rulesKey is a key that equal rule lists share.
-func rulesKey(rules []schema.ValidationRule) string {
+func rulesKey(rules []model.ValidationRule) string {
 	var b strings.Builder
 	for i := range rules {
 		r := &rules[i]
@@ -499,7 +500,7 @@ func rulesKey(rules []schema.ValidationRule) string {
 }
 
 // equalRules reports whether two rule lists are equal, field by field.
-func equalRules(a, b []schema.ValidationRule) bool {
+func equalRules(a, b []model.ValidationRule) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -573,3 +574,6 @@ func costErrorMessage(name string, cost, limit uint64) string {
 	}
 	return fmt.Sprintf("%s exceeds budget by factor of %s (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)", name, factor)
 }
+
+// nodeHasRules reports whether a parsed schema node has CEL rules.
+func nodeHasRules(p *model.Props) bool { return p != nil && len(p.XValidations) > 0 }

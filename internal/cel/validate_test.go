@@ -10,18 +10,19 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/internal/link"
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
 // mustSchema builds the structural model of a JSON schema.
 func mustSchema(t testing.TB, js string) *structural.Schema {
 	t.Helper()
-	var p schema.Props
+	var p model.Props
 	if err := json.Unmarshal([]byte(js), &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := structural.New(&p)
+	s, err := link.NewStructural(&p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,11 +181,11 @@ func TestCheck(t *testing.T) {
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var p schema.Props
+			var p model.Props
 			if err := json.Unmarshal([]byte(tc.schema), &p); err != nil {
 				t.Fatal(err)
 			}
-			s, err := structural.New(&p)
+			s, err := link.NewStructural(&p)
 			if err != nil {
 				t.Fatal(err)
 			}

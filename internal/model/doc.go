@@ -20,4 +20,4 @@
 // The names: a Props is a schema node as written; structural.Schema is the
 // structural model built from it once; crdschema.Schema is a compiled schema
 // ready to apply to objects.
-package schema
+package model
