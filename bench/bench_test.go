@@ -10,8 +10,8 @@ import (
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 
-	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/prune"
 )
 
