@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // multiVersionCRD defines v1alpha1 (not served), v1beta1 and v1 (storage),
@@ -44,7 +45,7 @@ func TestLoadCRDsPositions(t *testing.T) {
 	if len(crds) != 1 {
 		t.Fatalf("got %d CRDs, want 1 (the ConfigMap is skipped)", len(crds))
 	}
-	if got, want := crds[0].Position(), (Position{File: "mixed.yaml", Index: 1, Line: 6}); got != want {
+	if got, want := crds[0].Position(), (schema.Position{File: "mixed.yaml", Index: 1, Line: 6}); got != want {
 		t.Errorf("Position() = %+v, want %+v", got, want)
 	}
 	if _, err := LoadCRDs("bad.yaml", []byte("a: [\n")); err == nil {
@@ -278,7 +279,7 @@ func TestServedVersionsPriority(t *testing.T) {
 		{[]model.Version{{Name: "v2alpha1", Served: true}, {Name: "v1beta2", Served: true}, {Name: "foo", Served: true}}, []string{"v1beta2", "v2alpha1", "foo"}},
 	}
 	for _, tt := range tests {
-		c := NewCRD(&model.CRD{Spec: model.CRDSpec{Versions: tt.versions}})
+		c := newCRD(&model.CRD{Spec: model.CRDSpec{Versions: tt.versions}})
 		if got := c.ServedVersions(); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ServedVersions(%v) = %v, want %v", tt.versions, got, tt.want)
 		}

@@ -9,13 +9,14 @@ import (
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/internal/cel"
+	"github.com/crdschema/crdschema/internal/check"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/kubeversion"
 	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -24,7 +25,7 @@ import (
 // schemas, built on first use. A CRD is safe for concurrent use.
 type CRD struct {
 	crd *model.CRD
-	pos Position
+	pos schema.Position
 
 	checkOnce sync.Once
 	errs      field.ErrorList
@@ -60,10 +61,9 @@ func LoadCRD(data []byte) (*CRD, error) {
 	return nil, errors.New("more than one CustomResourceDefinition")
 }
 
-// NewCRD wraps a CRD in the internal form (as package schema decodes it).
-// The CRD must not be changed afterwards. It is checked on the first call
-// of Errors.
-func NewCRD(crd *model.CRD) *CRD {
+// newCRD wraps a decoded CRD, which must not be changed afterwards. It is
+// checked on the first call of Errors.
+func newCRD(crd *model.CRD) *CRD {
 	return &CRD{crd: crd, versions: map[string]*Schema{}}
 }
 
@@ -76,12 +76,8 @@ func (c *CRD) GroupKind() kschema.GroupKind {
 }
 
 // Position is where the CRD was read (LoadCRDs, Document.CRD); zero for
-// NewCRD.
-func (c *CRD) Position() Position { return c.pos }
-
-// Internal returns the CRD in the apiserver's internal form. Treat it as
-// read-only.
-func (c *CRD) Internal() *model.CRD { return c.crd }
+// LoadCRD.
+func (c *CRD) Position() schema.Position { return c.pos }
 
 // Errors returns the errors `kubectl create` of this CRD would report,
 // sorted by field, type and detail; nil when the apiserver would accept it.
@@ -211,13 +207,9 @@ type Schema struct {
 	v *validators
 }
 
-// CompileSchema compiles a bare OpenAPI v3 schema, to be applied to objects
-// as the schema of a resource root (their apiVersion, kind and metadata are
-// kept and handled as the apiserver handles them). p must not be changed
-// afterwards. A schema that cannot be compiled at all ($ref, items as an
-// array, …) is a *RejectedError; one that compiles may still be one the
-// apiserver would reject: see Schema.Errors.
-func CompileSchema(p *model.Props) (*Schema, error) {
+// compileSchema compiles a bare schema as ParseSchema does. p must not be
+// changed afterwards.
+func compileSchema(p *model.Props) (*Schema, error) {
 	s, err := compile(p, false, cel.NewCompileCache())
 	if err != nil {
 		errs := check.BareSchema(p)
@@ -228,8 +220,11 @@ func CompileSchema(p *model.Props) (*Schema, error) {
 }
 
 // ParseSchema reads a bare OpenAPI v3 schema from one YAML or JSON document
-// and compiles it with CompileSchema. Like CompileSchema it compiles
-// schemas the apiserver would reject: check Schema.Errors.
+// and compiles it, to be applied to objects as the schema of a resource
+// root (their apiVersion, kind and metadata are kept and handled as the
+// apiserver handles them). A schema that cannot be compiled at all ($ref,
+// items as an array, …) is a *RejectedError; one that compiles may still be
+// one the apiserver would reject: check Schema.Errors.
 func ParseSchema(data []byte) (*Schema, error) {
 	docs, err := ReadDocuments("schema", data)
 	if err != nil {
@@ -289,9 +284,6 @@ func (s *Schema) StructuralErrors() field.ErrorList {
 // Structural returns the structural model the schema was compiled to (nil
 // for a version without schema). Treat it as read-only.
 func (s *Schema) Structural() *structural.Schema { return s.s }
-
-// Props returns the parsed schema. Treat it as read-only.
-func (s *Schema) Props() *model.Props { return s.props }
 
 // Result is what a pipeline call makes of one object.
 type Result struct {

@@ -38,7 +38,7 @@ func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := NewCRD(crd)
+		c := newCRD(crd)
 		if errs := c.Errors(); len(errs) > 0 {
 			t.Fatalf("%s: CRD has errors: %v", file, errs)
 		}
@@ -51,7 +51,7 @@ func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
 		if err := model.DecodeProps(docs[0].JSON, p); err != nil {
 			t.Fatal(err)
 		}
-		if s, err = CompileSchema(p); err != nil {
+		if s, err = compileSchema(p); err != nil {
 			t.Fatal(err)
 		}
 	}

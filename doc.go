@@ -23,12 +23,12 @@
 // [Schema.ApplyJSON] takes a request body instead of a decoded object.
 //
 // Inputs with many documents (a repository's manifests) are read with
-// [ReadDocuments] (every document with its [Position]: file, index, line)
+// [ReadDocuments] (every document with its [schema.Position]: file, index, line)
 // or [LoadCRDs] (only the CRDs); [Route] finds the served version an
 // object's apiVersion and kind select among several CRDs, as the
 // apiserver routes a request.
 //
-// A bare schema (no CRD around it) is compiled with [CompileSchema] or
+// A bare schema (no CRD around it) is compiled with
 // [ParseSchema] and treated as the schema of a resource root. It compiles
 // even when the apiserver would reject it in a CRD: [Schema.Errors] says
 // why, [Schema.StructuralErrors] gives only the structural-schema rules.
@@ -101,30 +101,33 @@
 //
 // # The packages
 //
-// Three things are schemas, by stage: a [schema.Props] is a schema node as
-// written in a CRD; a structural.Schema is the structural model built from
-// it once; a [Schema] of this package is that model compiled, ready to
-// apply to objects. (check.BareSchema checks a Props outside any CRD.)
+// Two things are schemas, by stage: a structural.Schema is the structural
+// model of a schema, built once; a [Schema] of this package is that model
+// compiled, ready to apply to objects ([Schema.Structural] returns the
+// model). The schema as written, with every keyword, is internal.
 //
-//   - schema parses OpenAPI v3 schema documents and CRD documents (v1,
-//     v1beta1, Lists, YAML streams, read as kubectl reads YAML) into a typed
-//     model, the CRD in the apiserver's internal form.
-//   - structural builds the structural model of a schema once (immutable,
-//     children by pointer, per-subtree summaries) and checks the
-//     NonStructural rules 1–4 and the other schema restrictions.
-//   - check reports everything `kubectl create` of a CRD would be told,
-//     including the validity and prunedness of default values and the
-//     compile and cost errors of CEL rules.
-//   - cel compiles, cost-checks and evaluates x-kubernetes-validations
-//     rules (cel-go and the Kubernetes CEL libraries; the only package
-//     besides check and the root that links them).
-//   - prune drops unknown fields and reports their paths.
-//   - defaulting drops non-nullable nulls and applies defaults.
-//   - embedded coerces and validates the TypeMeta and ObjectMeta of the
+// The public packages, from the bottom:
+//
+//   - schema: where inputs come from ([schema.Position]) and the errors of
+//     inputs that cannot be read ([schema.InputError]).
+//   - structural: the structural model (immutable, children by pointer,
+//     per-subtree summaries) and the NonStructural rules 1–4.
+//   - prune: drops unknown fields and reports their paths.
+//   - defaulting: drops non-nullable nulls and applies defaults.
+//   - embedded: coerces and validates the TypeMeta and ObjectMeta of the
 //     resource root and of embedded resources.
-//   - validation validates values against the full schema (compiled checks
-//     giving kube-openapi's results) and checks list-type set and map
-//     uniqueness.
+//   - validation: validates values against the full schema (compiled checks
+//     giving kube-openapi's results), list-type set and map uniqueness, and
+//     ratcheting on update.
+//   - intorstring: the x-kubernetes-int-or-string junctor patterns.
+//   - check: the CRD-creation checks of one document, for linting without
+//     this package's other work.
+//
+// Under internal/: the typed model and its readers (model), the CRD checks
+// (check), CEL compilation, cost checks and evaluation (cel, the only
+// package besides check and the root that links cel-go and the Kubernetes
+// CEL libraries), and shared helpers.
+//
 //   - cmd/crdschema is the command (check, prune, default, apply, and
 //     apply --old for updates) with a stable -o json contract.
 //

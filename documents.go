@@ -6,23 +6,12 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
 )
-
-// Position says where a document was read.
-type Position struct {
-	// File is the name the input was given under ("-" for standard input
-	// in the command).
-	File string
-	// Index numbers the documents of a file from 0, in stream order, after
-	// List expansion; empty documents are not numbered.
-	Index int
-	// Line is the 1-based line of the file where the document starts.
-	Line int
-}
 
 // Document is one document of a YAML or JSON input, as kubectl reads it.
 type Document struct {
-	Position
+	schema.Position
 	// Object is the decoded document (integers as int64); nil when the
 	// document is not a mapping. It belongs to the caller.
 	Object map[string]any
@@ -41,15 +30,15 @@ type Document struct {
 // items. Every returned document is a mapping.
 //
 // A document that cannot be decoded or is not a mapping keeps its number
-// and is reported in a model.InputErrors returned beside the documents
+// and is reported in a schema.InputErrors returned beside the documents
 // that could be read (each naming the file, the line and the document);
 // one bad document does not hide the others. A stream that cannot be split
-// into documents is one *model.InputError and no documents.
+// into documents is one *schema.InputError and no documents.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
 	docs, err := model.ReadDocuments(name, data)
 	out := make([]Document, len(docs))
 	for i, d := range docs {
-		out[i] = Document{Position: Position{File: d.File, Index: d.Index, Line: d.Line}, Object: d.Object, JSON: d.JSON, doc: d}
+		out[i] = Document{Position: schema.Position{File: d.File, Index: d.Index, Line: d.Line}, Object: d.Object, JSON: d.JSON, doc: d}
 	}
 	return out, err
 }
@@ -61,7 +50,7 @@ func (d *Document) IsCRD() bool {
 }
 
 // CRD decodes the document as a CustomResourceDefinition. It fails with a
-// *NotCRDError when the document is not one, and with a *model.InputError
+// *NotCRDError when the document is not one, and with a *schema.InputError
 // when it cannot be decoded. The CRD is not checked: see CRD.Errors.
 func (d *Document) CRD() (*CRD, error) {
 	if !d.IsCRD() {
@@ -74,13 +63,13 @@ func (d *Document) CRD() (*CRD, error) {
 	if err != nil {
 		return nil, d.inputError(fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err))
 	}
-	c := NewCRD(crd)
+	c := newCRD(crd)
 	c.pos = d.Position
 	return c, nil
 }
 
 // Schema decodes the document as a bare OpenAPI v3 schema and compiles it
-// with CompileSchema. It fails with a *model.InputError when the document
+// as ParseSchema does. It fails with a *schema.InputError when the document
 // is not a mapping or cannot be decoded as a schema, and with a
 // *RejectedError when the schema cannot be compiled at all.
 func (d *Document) Schema() (*Schema, error) {
@@ -91,11 +80,11 @@ func (d *Document) Schema() (*Schema, error) {
 	if err := model.DecodeProps(d.doc.JSON, p); err != nil {
 		return nil, d.inputError(fmt.Errorf("document %d: cannot decode schema: %w", d.Index, err))
 	}
-	return CompileSchema(p)
+	return compileSchema(p)
 }
 
 func (d *Document) inputError(err error) error {
-	return &model.InputError{File: d.File, Line: d.Line, Err: err}
+	return &schema.InputError{File: d.File, Line: d.Line, Err: err}
 }
 
 // LoadCRDs reads every CustomResourceDefinition of data, the contents of
@@ -104,11 +93,11 @@ func (d *Document) inputError(err error) error {
 // ReadDocuments to see them. The CRDs are not checked: see CRD.Errors.
 //
 // Like ReadDocuments, it returns every CRD it could read beside the error
-// of the documents it could not (a model.InputErrors: unreadable
+// of the documents it could not (a schema.InputErrors: unreadable
 // documents, and CRDs that cannot be decoded).
 func LoadCRDs(name string, data []byte) ([]*CRD, error) {
 	docs, err := ReadDocuments(name, data)
-	var errs model.InputErrors
+	var errs schema.InputErrors
 	if err != nil && !errors.As(err, &errs) {
 		return nil, err
 	}
@@ -118,7 +107,7 @@ func LoadCRDs(name string, data []byte) ([]*CRD, error) {
 			continue
 		}
 		c, err := docs[i].CRD()
-		var ie *model.InputError
+		var ie *schema.InputError
 		switch {
 		case errors.As(err, &ie):
 			errs = append(errs, ie)

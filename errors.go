@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/crdschema/crdschema/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -14,7 +15,7 @@ import (
 // NotCRDError is a document that is not a CustomResourceDefinition where
 // one was expected (LoadCRD, Document.CRD).
 type NotCRDError struct {
-	Position
+	schema.Position
 	// APIVersion and Kind are the document's, as read ("" when absent or
 	// not strings).
 	APIVersion, Kind string
@@ -62,7 +63,7 @@ func (e *NotServedError) Error() string {
 
 // RejectedError is a CRD or a bare schema the apiserver would reject
 // (CRD.Errors, Schema.Errors are not empty), so it serves no objects
-// (Route, CompileSchema when a schema cannot be compiled at all).
+// (Route, ParseSchema when a schema cannot be compiled at all).
 type RejectedError struct {
 	// CRD is the CustomResourceDefinition's name; "" for a bare schema.
 	CRD string

@@ -24,7 +24,7 @@ func FuzzApply(f *testing.F) {
 		if err := model.DecodeProps(schemaJSON, p); err != nil {
 			return
 		}
-		s, err := CompileSchema(p)
+		s, err := compileSchema(p)
 		if err != nil {
 			return
 		}

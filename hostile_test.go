@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/internal/model"
 )
 
@@ -78,16 +77,12 @@ func TestDeeplyNestedObjectAndSchema(t *testing.T) {
 	for i := 0; i < depth/4; i++ {
 		b.WriteString(`}}`)
 	}
-	p := &model.Props{}
-	if err := model.DecodeProps([]byte(b.String()), p); err != nil {
-		t.Fatal(err)
-	}
-	if errs := check.BareSchema(p); len(errs) != 0 {
-		t.Errorf("deep schema: %v", errs[0])
-	}
-	deep, err := crdschema.CompileSchema(p)
+	deep, err := crdschema.ParseSchema([]byte(b.String()))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if errs := deep.Errors(); len(errs) != 0 {
+		t.Errorf("deep schema: %v", errs[0])
 	}
 	r = deep.Apply(map[string]any{"metadata": map[string]any{"name": "x"}})
 	if len(r.Errors) != 0 {

@@ -40,7 +40,7 @@ type validators struct {
 func (v *validators) statusValues() *validation.Validator {
 	v.statusOnce.Do(func() {
 		v.status = &validation.Validator{}
-		if s := v.values.Structural(); s != nil {
+		if s := v.served; s != nil {
 			if st, ok := s.Properties["status"]; ok {
 				v.status = validation.New(st)
 			}

@@ -25,9 +25,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/check"
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/cel"
+	"github.com/crdschema/crdschema/internal/check"
 	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
@@ -282,8 +282,8 @@ func readCorpus(dir string) (*corpus, error) {
 		if len(crd.Errors()) > 0 {
 			continue
 		}
-		in := crd.Internal()
-		k := key{project, in.Spec.Group, in.Spec.Names.Kind}
+		gk := crd.GroupKind()
+		k := key{project, gk.Group, gk.Kind}
 		if _, ok := crdsByKind[k]; !ok {
 			crdsByKind[k] = &loaded{crd, docs[0].JSON}
 		}
@@ -300,7 +300,10 @@ func readCorpus(dir string) (*corpus, error) {
 			return v, nil
 		}
 		versions[crd][name] = nil
-		in := crd.Internal()
+		in, err := model.DecodeCRD(l.json)
+		if err != nil {
+			return nil, err
+		}
 		if in.Spec.PreserveUnknownFields != nil && *in.Spec.PreserveUnknownFields {
 			return nil, nil // nothing is pruned: left out
 		}

@@ -23,11 +23,7 @@ import (
 // 10), where every level adds a removed path as long as the depth.
 func deepWideSet(b *testing.B, depth, wide int) *objSet {
 	sch := strings.Repeat(`{"type":"object","properties":{"n":`, depth) + `{"type":"string"}` + strings.Repeat(`}}`, depth)
-	p := &model.Props{}
-	if err := model.DecodeProps([]byte(sch), p); err != nil {
-		b.Fatal(err)
-	}
-	cs, err := crdschema.CompileSchema(p)
+	cs, err := crdschema.ParseSchema([]byte(sch))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -129,11 +129,7 @@ func genObject(size int) (map[string]any, []byte) {
 
 // synthVersion compiles synthSchema on both sides.
 var synthVersion = sync.OnceValues(func() (*version, error) {
-	p := &model.Props{}
-	if err := model.DecodeProps([]byte(synthSchema), p); err != nil {
-		return nil, err
-	}
-	cs, err := crdschema.CompileSchema(p)
+	cs, err := crdschema.ParseSchema([]byte(synthSchema))
 	if err != nil {
 		return nil, err
 	}

@@ -5,28 +5,24 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
-	"github.com/crdschema/crdschema/internal/link"
-	"github.com/crdschema/crdschema/internal/model"
 )
 
 // Defaulting an object as the apiserver does after pruning: drop the
 // non-nullable nulls without default, then apply the defaults, in place.
 func Example() {
-	var p model.Props
-	if err := model.DecodeProps([]byte(`{
+	compiled, err := crdschema.ParseSchema([]byte(`{
 	  "type": "object",
 	  "properties": {"spec": {"type": "object", "properties": {
 	    "cronSpec": {"type": "string", "default": "5 0 * * *"},
 	    "replicas": {"type": "integer", "default": 1},
 	    "image":    {"type": "string"},
-	    "note":     {"type": "string", "nullable": true}}}}}`), &p); err != nil {
-		log.Fatal(err)
-	}
-	s, err := link.NewStructural(&p)
+	    "note":     {"type": "string", "nullable": true}}}}}`))
 	if err != nil {
 		log.Fatal(err)
 	}
+	s := compiled.Structural()
 	s = defaulting.PruneDefaults(s, nil) // once per schema, as the apiserver does
 
 	obj := map[string]any{"spec": map[string]any{"image": nil, "note": nil, "replicas": int64(3)}}
@@ -40,21 +36,18 @@ func Example() {
 // List items are defaulted one by one; a null field inside an item is
 // dropped before the item is defaulted.
 func ExampleDropNullsAndDefault() {
-	var p model.Props
-	if err := model.DecodeProps([]byte(`{
+	compiled, err := crdschema.ParseSchema([]byte(`{
 	  "type": "object",
 	  "properties": {"spec": {"type": "object", "properties": {
 	    "ports": {"type": "array", "items": {"type": "object", "properties": {
 	      "port":     {"type": "integer"},
 	      "protocol": {"type": "string", "default": "TCP"}}}},
 	    "image": {"type": "string"},
-	    "note":  {"type": "string", "nullable": true}}}}}`), &p); err != nil {
-		log.Fatal(err)
-	}
-	s, err := link.NewStructural(&p)
+	    "note":  {"type": "string", "nullable": true}}}}}`))
 	if err != nil {
 		log.Fatal(err)
 	}
+	s := compiled.Structural()
 	s = defaulting.PruneDefaults(s, nil)
 
 	obj := map[string]any{"spec": map[string]any{

@@ -4,29 +4,35 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/intorstring"
+	"github.com/crdschema/crdschema/structural"
 )
 
 func Example() {
-	var port model.Props
-	if err := model.DecodeProps([]byte(`{
-		"x-kubernetes-int-or-string": true,
-		"anyOf": [{"type": "integer"}, {"type": "string"}]
-	}`), &port); err != nil {
+	s, err := crdschema.ParseSchema([]byte(`{
+		"type": "object",
+		"properties": {
+			"port": {
+				"x-kubernetes-int-or-string": true,
+				"anyOf": [{"type": "integer"}, {"type": "string"}]
+			},
+			"nearMiss": {
+				"x-kubernetes-int-or-string": true,
+				"anyOf": [{"type": "integer", "format": "int32"}, {"type": "string"}]
+			}
+		}
+	}`))
+	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("anyOf pattern:", intorstring.IsAnyOfPattern(&port))
-
-	var nearMiss model.Props
-	if err := model.DecodeProps([]byte(`{
-		"x-kubernetes-int-or-string": true,
-		"anyOf": [{"type": "integer", "format": "int32"}, {"type": "string"}]
-	}`), &nearMiss); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("near-miss is a pattern:", intorstring.IsAnyOfPattern(&nearMiss))
+	props := s.Structural().Properties
+	fmt.Println("port is the anyOf pattern:", intorstring.IsAnyOfPattern(props["port"]))
+	fmt.Println("nearMiss is the anyOf pattern:", intorstring.IsAnyOfPattern(props["nearMiss"]))
+	// A node built by hand has no junctors.
+	fmt.Println("hand-built:", intorstring.IsAnyOfPattern(&structural.Schema{IntOrString: true}))
 	// Output:
-	// anyOf pattern: true
-	// near-miss is a pattern: false
+	// port is the anyOf pattern: true
+	// nearMiss is the anyOf pattern: false
+	// hand-built: false
 }

@@ -4,27 +4,23 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/crdschema/crdschema/internal/link"
-	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/prune"
 )
 
 // The CronTab example of the Kubernetes documentation: a field the schema
 // does not specify is dropped, and reported.
 func Example() {
-	var props model.Props
-	if err := model.DecodeProps([]byte(`{
+	compiled, err := crdschema.ParseSchema([]byte(`{
 		"type": "object",
 		"properties": {
 			"spec": {"type": "object", "properties": {
 				"cronSpec": {"type": "string"},
-				"image": {"type": "string"}}}}}`), &props); err != nil {
-		panic(err)
-	}
-	s, err := link.NewStructural(&props)
+				"image": {"type": "string"}}}}}`))
 	if err != nil {
 		panic(err)
 	}
+	s := compiled.Structural()
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(`{
 		"apiVersion": "stable.example.com/v1",

@@ -10,7 +10,6 @@ import (
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
-	"github.com/crdschema/crdschema/intorstring"
 )
 
 // level says where a core node sits: at the schema root, as array items, or
@@ -63,7 +62,7 @@ func validateInvariants(s *Schema, lvl level, fldPath *field.Path) field.ErrorLi
 	errs := validateChildren(s, lvl, fldPath)
 	errs = append(errs, validateExtensions(s, fldPath)...)
 	if s.props != nil {
-		errs = append(errs, validateJunctors(s.props, intorstring.IsAnyOfPattern(s.props), intorstring.IsAllOfPattern(s.props), fldPath)...)
+		errs = append(errs, validateJunctors(s.props, model.IsAnyOfPattern(s.props), model.IsAllOfPattern(s.props), fldPath)...)
 	}
 	errs = append(errs, validateType(s, lvl, fldPath)...)
 	errs = append(errs, validateResource(s, lvl, fldPath)...)
@@ -188,7 +187,7 @@ func metadataOnlyNames(md *Schema) bool {
 	// The core keeps additionalProperties: false and an empty items list
 	// differently from a junctor entry; both were handled above.
 	q.AdditionalProperties, q.Items = nil, nil
-	return intorstring.IsEmptyNested(&q)
+	return model.IsEmptyNested(&q)
 }
 
 // validateJunctors checks the logical junctors of a node (core or nested)

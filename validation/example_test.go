@@ -5,8 +5,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdschema/crdschema/internal/link"
-	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -33,14 +32,11 @@ properties:
 	if err != nil {
 		panic(err)
 	}
-	var p model.Props
-	if err := model.DecodeProps(j, &p); err != nil {
-		panic(err)
-	}
-	s, err := link.NewStructural(&p)
+	compiled, err := crdschema.ParseSchema(j)
 	if err != nil {
 		panic(err)
 	}
+	s := compiled.Structural()
 	v := validation.New(s)
 
 	obj := map[string]any{

@@ -3,8 +3,36 @@ package validation
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
+
+// NewFromProps is newFromProps: a validator for a schema that has no
+// structural model, to test the engine on every keyword.
+func NewFromProps(p *model.Props) *Validator { return newFromProps(p) }
+
+// ValidateListSetsAndMaps is the list-type check alone below the object obj
+// whose schema is s (Validate runs it after the value validation): in a set
+// list no item appears twice, in a map list every item is an object (or
+// null) and no two items have the same key values.
+func ValidateListSetsAndMaps(fldPath *field.Path, s *structural.Schema, obj map[string]any) field.ErrorList {
+	if s == nil || obj == nil {
+		return nil
+	}
+	var buf [64]listStep
+	w := listWalker{base: fldPath}
+	w.object(s, obj, buf[:0])
+	return w.errs
+}
+
+// Structural is the structural schema the validator was built from (nil for
+// NewFromProps and for a validator that accepts everything).
+func (v *Validator) Structural() *structural.Schema {
+	if v == nil {
+		return nil
+	}
+	return v.structural
+}
 
 // ValidateValueByEngine is ValidateValue by kube-openapi's engine alone: the
 // oracle the compiled walk is tested against.

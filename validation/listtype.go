@@ -10,23 +10,6 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// ValidateListSetsAndMaps checks the x-kubernetes-list-type invariants below
-// the object obj whose schema is s, as the apiserver does on create: in a
-// `set` list no item appears twice, in a `map` list every item is an object
-// (or null) and no two items have the same x-kubernetes-list-map-keys values.
-// A duplicate is reported once, as Duplicate value at the index of its
-// second occurrence. Only the specified properties and additionalProperties
-// are followed. obj is not changed.
-func ValidateListSetsAndMaps(fldPath *field.Path, s *structural.Schema, obj map[string]any) field.ErrorList {
-	if s == nil || obj == nil {
-		return nil
-	}
-	var buf [64]listStep
-	w := listWalker{base: fldPath}
-	w.object(s, obj, buf[:0])
-	return w.errs
-}
-
 // listWalker walks a value with its structural schema looking for list-type
 // violations. Field paths are built only for errors, from a stack of steps.
 type listWalker struct {

@@ -276,7 +276,7 @@ func (v *Validator) listErrors(m map[string]any) field.ErrorList {
 // validator's root is the ratcheting root: for the status subresource,
 // validate .status with a validator of the status schema, passing the old
 // .status. Correlation needs the structural schema (New, NewForDefaults);
-// a validator built with NewFromProps ratchets only an unchanged whole.
+// a validator built from a non-structural schema ratchets only an unchanged whole.
 func (v *Validator) ValidateValueUpdate(fldPath *field.Path, value, old any) (errs field.ErrorList) {
 	if v == nil || v.engine == nil {
 		return nil

@@ -97,10 +97,10 @@ func New(s *structural.Schema) *Validator {
 	return (&Validator{openapi: fromProps(link.Props(s)), structural: s}).withEngine()
 }
 
-// NewFromProps is New for a parsed schema node that has no structural model
+// newFromProps is New for a parsed schema node that has no structural model
 // (for example a schema that is not structural). List-type checks are then
 // skipped.
-func NewFromProps(p *model.Props) *Validator {
+func newFromProps(p *model.Props) *Validator {
 	if p == nil {
 		return &Validator{}
 	}
@@ -278,13 +278,4 @@ func int64Or(x any) int64 {
 		return i
 	}
 	return -1
-}
-
-// Structural returns the structural schema the validator was built from
-// (nil for NewFromProps and for a validator that accepts everything).
-func (v *Validator) Structural() *structural.Schema {
-	if v == nil {
-		return nil
-	}
-	return v.structural
 }

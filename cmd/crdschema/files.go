@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	crdschema "github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // defaultMaxInput is the default of --max-input-bytes: far above the
@@ -40,7 +40,7 @@ func expandPaths(paths []string) ([]string, error) {
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, &model.InputError{File: p, Err: err}
+			return nil, &schema.InputError{File: p, Err: err}
 		}
 		if !st.IsDir() {
 			out = append(out, p)
@@ -69,7 +69,7 @@ func expandPaths(paths []string) ([]string, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, &model.InputError{File: p, Err: err}
+			return nil, &schema.InputError{File: p, Err: err}
 		}
 		sort.Strings(found)
 		out = append(out, found...)
@@ -81,7 +81,7 @@ func expandPaths(paths []string) ([]string, error) {
 func (in *inputs) readFile(name string) ([]crdschema.Document, error) {
 	data, err := in.readAll(name)
 	if err != nil {
-		return nil, &model.InputError{File: name, Err: err}
+		return nil, &schema.InputError{File: name, Err: err}
 	}
 	return crdschema.ReadDocuments(name, data)
 }

@@ -11,7 +11,7 @@ import (
 
 	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // result is what a verb makes of one object.
@@ -251,7 +251,7 @@ func loadBareSchema(path string, in *inputs) (s *crdschema.Schema, rejected, err
 		return nil, nil, err
 	}
 	if len(docs) != 1 {
-		return nil, nil, &model.InputError{File: path, Err: errors.New("--schema needs exactly one schema document")}
+		return nil, nil, &schema.InputError{File: path, Err: errors.New("--schema needs exactly one schema document")}
 	}
 	s, err = docs[0].Schema()
 	var re *crdschema.RejectedError
@@ -325,7 +325,7 @@ func readInput(f string, in *inputs, stderr io.Writer) (docs []crdschema.Documen
 
 // reportError writes err on stderr, one line per unreadable document.
 func reportError(stderr io.Writer, err error) {
-	var errs model.InputErrors
+	var errs schema.InputErrors
 	if errors.As(err, &errs) {
 		for _, e := range errs {
 			fmt.Fprintf(stderr, "crdschema: %v\n", e)

@@ -1,9 +1,8 @@
-// Package schema is the typed model crdschema reads CRDs and OpenAPI v3
-// schemas into, and the readers that fill it as the apiserver would.
-//
-// Most programs never need it: the module root (package crdschema) loads
-// CRDs and schemas, checks them and applies them to objects. Use schema when
-// you work with the parsed form itself:
+// Package model is the typed model crdschema reads CRDs and OpenAPI v3
+// schemas into, and the readers that fill it as the apiserver would. It is
+// internal: users reach it through the root package (ReadDocuments,
+// LoadCRD, LoadCRDs, ParseSchema) and see the input errors of package
+// schema.
 //
 //   - Props is one node of an OpenAPI v3 schema, every keyword the apiserver
 //     decodes (also those a CRD may not use, so that checks can name them);
@@ -14,10 +13,10 @@
 //     validates a CRD.
 //   - ReadDocuments splits a YAML or JSON stream into its documents as
 //     kubectl reads it (Lists expanded, integers as int64), each with its
-//     file, index and line; unreadable documents come back as InputErrors
-//     beside the readable ones.
+//     file, index and line; unreadable documents come back as
+//     schema.InputErrors beside the readable ones.
 //
 // The names: a Props is a schema node as written; structural.Schema is the
-// structural model built from it once; crdschema.Schema is a compiled schema
-// ready to apply to objects.
+// structural model built from it once (internal/link connects the two);
+// crdschema.Schema is a compiled schema ready to apply to objects.
 package model

@@ -23,7 +23,7 @@ func inputFiles(t testing.TB) []string {
 	var files []string
 	corpus, _ := shareddata.Path("corpus")
 	conformance, _ := shareddata.Path("conformance")
-	for _, root := range []string{corpus, conformance, "../testdata", "testdata", "../check/testdata", "../structural/testdata"} {
+	for _, root := range []string{corpus, conformance, "../../testdata", "testdata", "../check/testdata", "../../structural/testdata"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
 				files = append(files, p)

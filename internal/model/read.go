@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/crdschema/crdschema/schema"
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 )
@@ -38,49 +39,9 @@ type Document struct {
 	plain bool
 }
 
-// InputError is an input that cannot be read or decoded. It names the file
-// and, where known, the line.
-type InputError struct {
-	File string
-	Line int // 0 when unknown
-	Err  error
-}
-
-func (e *InputError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.File, e.Err)
-}
-
-func (e *InputError) Unwrap() error { return e.Err }
-
-// InputErrors are the documents of an input that cannot be read or are not
-// mappings, in stream order. ReadDocuments returns them beside
-// the documents they could read: one bad document does not hide the others.
-type InputErrors []*InputError
-
-// Error lists the errors, one a line.
-func (e InputErrors) Error() string {
-	msgs := make([]string, len(e))
-	for i, x := range e {
-		msgs[i] = x.Error()
-	}
-	return strings.Join(msgs, "\n")
-}
-
-// Unwrap returns the errors, for errors.Is and errors.As.
-func (e InputErrors) Unwrap() []error {
-	out := make([]error, len(e))
-	for i, x := range e {
-		out[i] = x
-	}
-	return out
-}
-
 // documentError is the error of document index of a file.
-func documentError(name string, line, index int, err error) *InputError {
-	return &InputError{File: name, Line: line, Err: fmt.Errorf("document %d: %w", index, err)}
+func documentError(name string, line, index int, err error) *schema.InputError {
+	return &schema.InputError{File: name, Line: line, Err: fmt.Errorf("document %d: %w", index, err)}
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
@@ -95,9 +56,9 @@ var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 // item that is one), is not returned: it keeps its number, and its error
 // (naming the file, the line where known and the document: "f.yaml:7:
 // document 1: expected a mapping, got an array") is returned in an
-// InputErrors beside every document that could be read. A stream that
+// schema.InputErrors beside every document that could be read. A stream that
 // cannot be split into documents (a JSON stream broken after its first
-// value) is one *InputError and no documents. Every returned Document has
+// value) is one *schema.InputError and no documents. Every returned Document has
 // an Object.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
 	return readDocuments(name, data, true)
@@ -114,7 +75,7 @@ func readDocumentsExact(name string, data []byte) ([]Document, error) {
 type docReader struct {
 	name string
 	docs []Document
-	errs InputErrors
+	errs schema.InputErrors
 	// index is the number of the next document.
 	index int
 }
@@ -143,7 +104,7 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 		switch {
 		case err == nil:
 		case len(js) > 1:
-			return nil, &InputError{File: name, Line: restLine, Err: err}
+			return nil, &schema.InputError{File: name, Line: restLine, Err: err}
 		default:
 			// Ambiguous (e.g. a YAML flow mapping): the rest is read as YAML.
 			for _, c := range splitStream(rest) {

@@ -19,7 +19,7 @@ import (
 // the sorted errors with <case>.golden. Run with -update to rewrite the
 // golden files after checking the differences by hand.
 func TestCRDGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("..", "testdata", "crd"), func(t *testing.T, file string, data []byte) string {
+	golden.Run(t, filepath.Join("..", "..", "testdata", "crd"), func(t *testing.T, file string, data []byte) string {
 		return checkCRDFile(t, filepath.Base(file), data)
 	})
 }

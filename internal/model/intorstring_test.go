@@ -1,10 +1,9 @@
-package intorstring_test
+package model_test
 
 import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/intorstring"
 )
 
 func decode(t *testing.T, js string) *model.Props {
@@ -56,15 +55,15 @@ func TestPatterns(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := decode(t, c.js)
-			if got := intorstring.IsAnyOfPattern(p); got != c.anyOf {
+			if got := model.IsAnyOfPattern(p); got != c.anyOf {
 				t.Errorf("IsAnyOfPattern = %v, want %v", got, c.anyOf)
 			}
-			if got := intorstring.IsAllOfPattern(p); got != c.allOf {
+			if got := model.IsAllOfPattern(p); got != c.allOf {
 				t.Errorf("IsAllOfPattern = %v, want %v", got, c.allOf)
 			}
 		})
 	}
-	if intorstring.IsAnyOfPattern(nil) || intorstring.IsAllOfPattern(nil) {
+	if model.IsAnyOfPattern(nil) || model.IsAllOfPattern(nil) {
 		t.Error("nil matched")
 	}
 }

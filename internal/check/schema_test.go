@@ -21,7 +21,7 @@ import (
 // this file answers for). Run with -update to rewrite the golden files
 // after checking the differences by hand.
 func TestSchemaGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("..", "testdata", "check"), func(t *testing.T, file string, data []byte) string {
+	golden.Run(t, filepath.Join("..", "..", "testdata", "check"), func(t *testing.T, file string, data []byte) string {
 		return checkSchemaFile(t, filepath.Base(file), data)
 	})
 }
