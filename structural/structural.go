@@ -1,6 +1,18 @@
 // Package structural holds the structural model of a CRD schema: the tree of
 // types, properties, items and additionalProperties that the apiserver's
-// pruning, defaulting and validation walk, built once from a parsed schema.
+// pruning, defaulting and validation walk, built once from a parsed schema,
+// and the apiserver's rules for a structural schema (Validate).
+//
+// A program gets the model of a schema it compiled with the root package:
+//
+//	compiled, err := crdschema.ParseSchema(data) // or CRD.Version(name)
+//	s := compiled.Structural()
+//	prune.Prune(obj, s, prune.Options{ResourceRoot: true})
+//
+// The model is immutable and safe for concurrent use. Behind each node built
+// from a schema stays the node as written (value validations, junctors,
+// CEL rules), which validation and the rules use; a Schema built by hand
+// has only its structural part.
 package structural
 
 import (
