@@ -46,33 +46,7 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 		return 0
 	}
 	if err == nil {
-		switch {
-		case len(o.crds) > 0 && o.schemaSet:
-			err = errors.New("--crd and --schema exclude each other")
-		case o.schemaSet && o.skipUnknownKinds:
-			err = errors.New("--skip-unknown-kinds routes objects by kind: it needs --crd (or CRDs among OBJECTS), not --schema")
-		case len(o.operands) == 0:
-			err = errors.New("no OBJECTS given")
-		case len(o.olds) > 0 && o.schemaSet:
-			err = errors.New("--old needs --crd (stored objects are routed by kind), not --schema")
-		case o.subresourceSet && len(o.olds) == 0:
-			err = errors.New("--subresource needs --old")
-		case o.subresourceSet && o.subresource != "status":
-			err = fmt.Errorf("--subresource must be status, not %q", o.subresource)
-		}
-	}
-	if err == nil && o.output == "" {
-		o.output = "yaml"
-	}
-	if err == nil && o.output != "yaml" && !slices.Contains(outputFormats, o.output) {
-		err = fmt.Errorf("-o must be one of yaml, %s, not %q", strings.Join(outputFormats, ", "), o.output)
-	}
-	if err == nil {
-		var schemaPath []string
-		if o.schemaSet {
-			schemaPath = []string{o.schema}
-		}
-		err = stdinOnce(o.operands, o.crds, schemaPath, o.olds)
+		err = checkObjectOptions(o)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema %s: %v\n%s", verb, err, verbUsage(verb))
@@ -82,6 +56,37 @@ func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.W
 	return withBudget(o.timeout, stdout, stderr, func(stdout, stderr io.Writer) int {
 		return objectInputs(verb, o, in, stdout, stderr)
 	})
+}
+
+// checkObjectOptions rejects flag combinations the object verbs do not
+// take, sets the default output format and checks that standard input is
+// named at most once.
+func checkObjectOptions(o *options) error {
+	switch {
+	case len(o.crds) > 0 && o.schemaSet:
+		return errors.New("--crd and --schema exclude each other")
+	case o.schemaSet && o.skipUnknownKinds:
+		return errors.New("--skip-unknown-kinds routes objects by kind: it needs --crd (or CRDs among OBJECTS), not --schema")
+	case len(o.operands) == 0:
+		return errors.New("no OBJECTS given")
+	case len(o.olds) > 0 && o.schemaSet:
+		return errors.New("--old needs --crd (stored objects are routed by kind), not --schema")
+	case o.subresourceSet && len(o.olds) == 0:
+		return errors.New("--subresource needs --old")
+	case o.subresourceSet && o.subresource != "status":
+		return fmt.Errorf("--subresource must be status, not %q", o.subresource)
+	}
+	if o.output == "" {
+		o.output = "yaml"
+	}
+	if o.output != "yaml" && !slices.Contains(outputFormats, o.output) {
+		return fmt.Errorf("-o must be one of yaml, %s, not %q", strings.Join(outputFormats, ", "), o.output)
+	}
+	var schemaPath []string
+	if o.schemaSet {
+		schemaPath = []string{o.schema}
+	}
+	return stdinOnce(o.operands, o.crds, schemaPath, o.olds)
 }
 
 // objectInputs is an object verb with its arguments parsed.
@@ -110,7 +115,7 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 
 	var crds []*crdschema.CRD
 	var bare *crdschema.Schema
-	var bareErr error // a bare schema the apiserver would reject routes nothing
+	var bareErr error
 	// crdsFromObjects: without --crd and --schema the CRDs are the ones
 	// among the objects, and those CRD documents are definitions, not
 	// objects to process.
@@ -148,65 +153,13 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 	}
 
 	status := 0
+	run := objectRun{verb: verb, o: o, crds: crds, bare: bare, bareErr: bareErr, stored: stored, crdsFromObjects: crdsFromObjects}
 	for _, d := range docs {
-		kind, name := documentKindName(d.Object)
-		oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
-		if (crdsFromObjects || o.skipUnknownKinds) && d.IsCRD() {
-			oc.skipped = "CustomResourceDefinition: a definition, not an object"
-			if err := p.print(oc, skippedLine(oc)); err != nil {
-				fmt.Fprintf(stderr, "crdschema: %v\n", err)
-				return 2
-			}
-			continue
-		}
-		var r result
-		s, routeErr := bare, bareErr
-		if s == nil && routeErr == nil {
-			s, routeErr = crdschema.Route(crds, d.Object)
-			if reason := unknownKind(routeErr); reason != "" && o.skipUnknownKinds {
-				oc.skipped = reason
-				if err := p.print(oc, skippedLine(oc)); err != nil {
-					fmt.Fprintf(stderr, "crdschema: %v\n", err)
-					return 2
-				}
-				continue
-			}
-		}
-		if routeErr != nil {
-			r.errs = field.ErrorList{routingError(routeErr)}
-		} else {
-			// d.Object comes from the apiserver's JSON decoder: a whole
-			// float64 in it was written "3.0", and stays a float in the
-			// apiserver, where the library would take a whole float64 from
-			// encoding/json for an integer.
-			jsonvalue.KeepFloats(d.Object)
-			if stored != nil {
-				r = runUpdate(s, d, stored, o.subresourceSet)
-			} else {
-				r = runVerb(verb, s, d)
-			}
-			if o.strict {
-				update := r.update
-				r = strictResult(r, d)
-				r.update = update
-			}
-		}
-		if len(r.errs) > 0 {
+		oc, line, failed := run.document(d)
+		if failed {
 			status = 1
 		}
-		pruned := r.pruned // sorted and unique, from the root pipeline
-		if pruned == nil {
-			pruned = []string{} // the contract's JSON has "pruned": []
-		}
-		oc.object, oc.pruned, oc.errs = r.object, pruned, r.errs
-		res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs)}
-		if stored != nil {
-			res.Operation = "CREATE"
-			if r.update {
-				res.Operation = "UPDATE"
-			}
-		}
-		if err := p.print(oc, res); err != nil {
+		if err := p.print(oc, line); err != nil {
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
 			return 2
 		}
@@ -219,6 +172,72 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 		return 2
 	}
 	return status
+}
+
+// objectRun is what an object verb applies every document with: the
+// routing targets and the stored objects of an update.
+type objectRun struct {
+	verb            string
+	o               *options
+	crds            []*crdschema.CRD
+	bare            *crdschema.Schema
+	bareErr         error // a bare schema the apiserver would reject routes nothing
+	stored          map[objectKey]map[string]any
+	crdsFromObjects bool
+}
+
+// document routes one document and runs the verb on it. It returns the
+// document's outcome, the line the printer writes (a skippedResult or an
+// objectResult) and whether the document has errors.
+func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
+	o := run.o
+	kind, name := documentKindName(d.Object)
+	oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
+	if (run.crdsFromObjects || o.skipUnknownKinds) && d.IsCRD() {
+		oc.skipped = "CustomResourceDefinition: a definition, not an object"
+		return oc, skippedLine(oc), false
+	}
+	var r result
+	s, routeErr := run.bare, run.bareErr
+	if s == nil && routeErr == nil {
+		s, routeErr = crdschema.Route(run.crds, d.Object)
+		if reason := unknownKind(routeErr); reason != "" && o.skipUnknownKinds {
+			oc.skipped = reason
+			return oc, skippedLine(oc), false
+		}
+	}
+	if routeErr != nil {
+		r.errs = field.ErrorList{routingError(routeErr)}
+	} else {
+		// d.Object comes from the apiserver's JSON decoder: a whole
+		// float64 in it was written "3.0", and stays a float in the
+		// apiserver, where the library would take a whole float64 from
+		// encoding/json for an integer.
+		jsonvalue.KeepFloats(d.Object)
+		if run.stored != nil {
+			r = runUpdate(s, d, run.stored, o.subresourceSet)
+		} else {
+			r = runVerb(run.verb, s, d)
+		}
+		if o.strict {
+			update := r.update
+			r = strictResult(r, d)
+			r.update = update
+		}
+	}
+	pruned := r.pruned // sorted and unique, from the root pipeline
+	if pruned == nil {
+		pruned = []string{} // the contract's JSON has "pruned": []
+	}
+	oc.object, oc.pruned, oc.errs = r.object, pruned, r.errs
+	res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs)}
+	if run.stored != nil {
+		res.Operation = "CREATE"
+		if r.update {
+			res.Operation = "UPDATE"
+		}
+	}
+	return oc, res, len(r.errs) > 0
 }
 
 func skippedLine(oc outcome) skippedResult {
