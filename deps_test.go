@@ -18,10 +18,11 @@ func goListDeps(t *testing.T, pkgs ...string) []string {
 }
 
 // TestLightPackagesDoNotLinkCEL keeps CEL out of the packages that users
-// import for pruning, defaulting and validation alone: only check, cel
-// and the module root link cel-go and the apiserver's CEL libraries.
+// import for pruning, defaulting and validation alone: only internal/cel,
+// internal/check, the module root and package check (which wraps the root)
+// link cel-go and the apiserver's CEL libraries.
 func TestLightPackagesDoNotLinkCEL(t *testing.T) {
-	for _, pkg := range []string{"./schema", "./structural", "./prune", "./defaulting", "./validation"} {
+	for _, pkg := range []string{"./schema", "./structural", "./prune", "./defaulting", "./validation", "./embedded", "./intorstring"} {
 		for _, dep := range goListDeps(t, pkg) {
 			if strings.HasPrefix(dep, "github.com/google/cel-go") || strings.HasPrefix(dep, "k8s.io/apiserver") || strings.HasPrefix(dep, "cel.dev/") {
 				t.Errorf("%s depends on %s", pkg, dep)

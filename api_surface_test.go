@@ -1,0 +1,157 @@
+package crdschema_test
+
+import (
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/crdschema/crdschema/internal/golden"
+)
+
+// apiBudget is the most exported identifiers the public packages may have
+// together: half of the 294 the module had before the redesign of issue 11.
+const apiBudget = 147
+
+// TestAPISurface lists every exported identifier of the public packages
+// (functions, types, their exported fields and methods, constants and
+// variables; test files, internal/, cmd/ and the separate modules left
+// out) and compares the list with testdata/api.txt, so that a change of
+// the public API shows in review as a diff of that file (-update rewrites
+// it). The list must stay within apiBudget.
+func TestAPISurface(t *testing.T) {
+	ids := exportedIdentifiers(t, ".")
+	got := strings.Join(ids, "\n") + "\n"
+	const file = "testdata/api.txt"
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if d := golden.Diff(string(want), got); d != "" {
+		t.Errorf("the public API changed (review, then go test -run TestAPISurface -update .):\n%s", d)
+	}
+	if len(ids) > apiBudget {
+		t.Errorf("%d exported identifiers, budget %d", len(ids), apiBudget)
+	}
+}
+
+// exportedIdentifiers walks the public packages below root.
+func exportedIdentifiers(t *testing.T, root string) []string {
+	t.Helper()
+	var ids []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "internal", "cmd", "testdata", "conformance", "bench":
+				return filepath.SkipDir
+			}
+			if p != root && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		pkg := f.Name.Name
+		for _, decl := range f.Decls {
+			ids = append(ids, declIdentifiers(pkg, decl)...)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+func declIdentifiers(pkg string, decl ast.Decl) []string {
+	var ids []string
+	switch d := decl.(type) {
+	case *ast.FuncDecl:
+		if !d.Name.IsExported() {
+			return nil
+		}
+		if d.Recv == nil {
+			return []string{fmt.Sprintf("%s.%s", pkg, d.Name.Name)}
+		}
+		if recv := receiverName(d.Recv); ast.IsExported(recv) {
+			return []string{fmt.Sprintf("%s.%s.%s", pkg, recv, d.Name.Name)}
+		}
+	case *ast.GenDecl:
+		for _, spec := range d.Specs {
+			switch s := spec.(type) {
+			case *ast.TypeSpec:
+				if !s.Name.IsExported() {
+					continue
+				}
+				ids = append(ids, fmt.Sprintf("%s.%s", pkg, s.Name.Name))
+				if st, ok := s.Type.(*ast.StructType); ok {
+					for _, fl := range st.Fields.List {
+						names := fl.Names
+						if len(names) == 0 { // embedded: the field is named by its type
+							names = []*ast.Ident{ast.NewIdent(embeddedName(fl.Type))}
+						}
+						for _, n := range names {
+							if n.IsExported() {
+								ids = append(ids, fmt.Sprintf("%s.%s.%s", pkg, s.Name.Name, n.Name))
+							}
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.IsExported() {
+						ids = append(ids, fmt.Sprintf("%s.%s", pkg, n.Name))
+					}
+				}
+			}
+		}
+	}
+	return ids
+}
+
+func receiverName(r *ast.FieldList) string {
+	e := r.List[0].Type
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	if i, ok := e.(*ast.IndexExpr); ok {
+		e = i.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+func embeddedName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return embeddedName(x.X)
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
+}
