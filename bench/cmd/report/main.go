@@ -183,7 +183,7 @@ func render(res map[string]result, raw []byte, benchtime string, count int, took
 
 	r.p("## Schema side: decode + check + build")
 	r.p("")
-	r.p("crdschema: from YAML `schema.ReadDocuments` → `schema.DecodeCRDDocument` (the value already read, as the command and `LoadCRD` do), from JSON `schema.DecodeCRD` → `check.CRD` → `structural.New` per version. Reference: `yaml.YAMLToJSON` (YAML only) → `UniversalDecoder` (v1 → defaults → internal) → `validation.ValidateCustomResourceDefinition` (which compiles CEL rules) → `NewStructural` + `ValidateStructural` per version. `reference-nocel` is the reference on the same CRD with every `x-kubernetes-validations` removed (both sides compile every CEL rule: crdschema's `check` with package `cel`).")
+	r.p("crdschema: from YAML `model.ReadDocuments` → `model.DecodeCRDDocument` (the value already read, as the command and `LoadCRD` do), from JSON `model.DecodeCRD` → `check.CRD` → the structural model per version (packages under `internal/`). Reference: `yaml.YAMLToJSON` (YAML only) → `UniversalDecoder` (v1 → defaults → internal) → `validation.ValidateCustomResourceDefinition` (which compiles CEL rules) → `NewStructural` + `ValidateStructural` per version. `reference-nocel` is the reference on the same CRD with every `x-kubernetes-validations` removed (both sides compile every CEL rule: crdschema's `internal/check` with `internal/cel`).")
 	r.p("")
 	for _, from := range []string{"CRDFromYAML", "CRDFromJSON"} {
 		r.p("### %s", from)
