@@ -26,7 +26,7 @@ import (
 // without allocating while a value is valid. Two cases go to the engine
 // itself instead: a schema using keywords the compiler does not implement
 // (patternProperties, dependencies, items given as an array,
-// additionalItems, $ref; possible only through NewFromProps on a
+// additionalItems, $ref; possible only on a
 // non-structural schema) is validated by the engine entirely, and so is any
 // value holding Go types other than map[string]any, []any, string, int64,
 // float64, bool and nil (int, json.Number, typed maps or slices, …).
