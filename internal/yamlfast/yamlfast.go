@@ -220,8 +220,11 @@ func (p *parser) key(l, col int) (k string, after int, ok bool) {
 				}
 				// YAMLToJSON turns boolean and integer keys into their
 				// text; other non-string keys are left to it.
-				switch v := resolve(s).(type) {
-				case string:
+				v, special := resolveNonString(s)
+				if !special {
+					return s, col + i + 1, true
+				}
+				switch v := v.(type) {
 				case bool:
 					s = strconv.FormatBool(v)
 				case int64:
@@ -523,12 +526,46 @@ func (p *parser) plain(l, col, n int) any {
 }
 
 func (p *parser) resolveBytes(b []byte) any {
-	v := resolve(p.intern(b))
+	s := p.intern(b)
+	v, special := resolveNonString(s)
+	if !special {
+		return boxed(s)
+	}
 	if v == declined {
 		p.decline()
 		return nil
 	}
 	return v
+}
+
+// boxed is s as an interface value, shared for the frequent values of a
+// schema (boxing a constant allocates nothing).
+func boxed(s string) any {
+	switch s {
+	case "object":
+		return "object"
+	case "string":
+		return "string"
+	case "array":
+		return "array"
+	case "integer":
+		return "integer"
+	case "boolean":
+		return "boolean"
+	case "number":
+		return "number"
+	case "int32":
+		return "int32"
+	case "int64":
+		return "int64"
+	case "atomic":
+		return "atomic"
+	case "map":
+		return "map"
+	case "set":
+		return "set"
+	}
+	return s
 }
 
 func trimRight(t []byte) []byte {
@@ -889,43 +926,45 @@ func (p *parser) blockScalar(l, col, n int) any {
 // reproduce.
 var declined = new(int)
 
-// resolve gives a plain scalar's value as YAMLToJSON and the JSON decoder
-// would: YAML 1.1 null and booleans, integers as int64, floats as the JSON
-// decoder reads back their JSON encoding, the rest strings. It returns
-// declined for values the fast path leaves to yaml.v2 (infinities and NaN,
-// integers beyond int64, 0b integers, negative zero).
-func resolve(s string) any {
+// resolveNonString gives a plain scalar's value as YAMLToJSON and the JSON
+// decoder would, unless that value is the scalar's own text (ok false: the
+// callers use the string without boxing it, as most scalars of a schema
+// are such strings): YAML 1.1 null and booleans, integers as int64, floats
+// as the JSON decoder reads back their JSON encoding. It returns declined
+// for values the fast path leaves to yaml.v2 (infinities and NaN, integers
+// beyond int64, 0b integers, negative zero).
+func resolveNonString(s string) (v any, ok bool) {
 	if s == "" {
-		return nil
+		return nil, true
 	}
 	switch s[0] {
 	case 'y', 'Y', 'n', 'N', 't', 'T', 'f', 'F', 'o', 'O', '~':
 		switch s {
 		case "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON":
-			return true
+			return true, true
 		case "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF":
-			return false
+			return false, true
 		case "~", "null", "Null", "NULL":
-			return nil
+			return nil, true
 		}
-		return s
+		return nil, false
 	case '.':
 		switch s {
 		case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF":
-			return declined
+			return declined, true
 		}
 		if _, err := strconv.ParseFloat(s, 64); err != nil {
-			return s
+			return nil, false
 		}
-		return declined
+		return declined, true
 	case '+', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 	case '<':
 		if s == "<<" {
-			return declined
+			return declined, true
 		}
-		return s
+		return nil, false
 	default:
-		return s
+		return nil, false
 	}
 	// Signs and digits: yaml.v2 tries timestamps, integers (any base,
 	// underscores removed), unsigned integers, floats, then 0b integers. A
@@ -933,30 +972,30 @@ func resolve(s string) any {
 	// accepts is also a number, so timestamps need no check of their own.
 	switch s {
 	case "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
-		return declined
+		return declined, true
 	}
 	plain := s
 	if strings.IndexByte(s, '_') >= 0 {
 		plain = strings.ReplaceAll(s, "_", "")
 	}
 	if n, err := strconv.ParseInt(plain, 0, 64); err == nil {
-		return n
+		return n, true
 	}
 	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
 		// A uint64 that does not fit int64 becomes a float64 whose JSON
 		// differs from the document's.
-		return declined
+		return declined, true
 	}
 	if isYAMLFloat(plain) {
 		f, err := strconv.ParseFloat(plain, 64)
 		if err == nil {
-			return floatValue(f)
+			return floatValue(f), true
 		}
 	}
 	if strings.Contains(plain, "0b") {
-		return declined
+		return declined, true
 	}
-	return s
+	return nil, false
 }
 
 // isYAMLFloat matches yaml.v2's float syntax:
@@ -1059,8 +1098,11 @@ func (p *parser) flowSequence(t []byte) ([]any, bool) {
 			if item[0] == '-' && (len(item) == 1 || item[1] == ' ') {
 				return nil, false
 			}
-			v := resolve(p.intern(item))
-			if v == declined {
+			is := p.intern(item)
+			v, special := resolveNonString(is)
+			if !special {
+				v = boxed(is)
+			} else if v == declined {
 				return nil, false
 			}
 			a = append(a, v)
