@@ -1,7 +1,5 @@
 package structural
 
-import "github.com/crdschema/crdschema/internal/sortedkeys"
-
 // propIndex is an open-addressing hash table of a node's properties. Its
 // hash reads only the length and three bytes of a key, which is enough to
 // spread the property names of real schemas, and much cheaper than a Go
@@ -19,7 +17,8 @@ type propSlot struct {
 	used  bool
 }
 
-func newPropIndex(props map[string]*Schema) propIndex {
+// newPropIndex indexes props, whose names sorted are keys.
+func newPropIndex(props map[string]*Schema, keys []string) propIndex {
 	if len(props) == 0 {
 		return propIndex{}
 	}
@@ -32,7 +31,7 @@ func newPropIndex(props map[string]*Schema) propIndex {
 	t := propIndex{slots: make([]propSlot, 1<<bits), shift: 32 - bits}
 	mask := uint32(len(t.slots) - 1)
 	// In sorted order, so that equal schemas get equal tables.
-	for _, k := range sortedkeys.Of(props) {
+	for _, k := range keys {
 		c := props[k]
 		i := t.slot(k)
 		for t.slots[i].used {

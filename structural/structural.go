@@ -21,6 +21,7 @@ import (
 	"sort"
 
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/internal/sortedkeys"
 )
 
 // Schema is one node of a structural schema. It is built by New, never
@@ -71,6 +72,9 @@ type Schema struct {
 	withDefault []string
 	// index is Properties as a hash table for Property.
 	index propIndex
+	// keys are the names of Properties, sorted; nil in a node New did not
+	// build.
+	keys []string
 	// shape says whether a schema is specified below the node: leaf or
 	// nested, or unknown (zero) in a node New did not build.
 	shape uint8
@@ -296,7 +300,11 @@ func (s *Schema) summarize() {
 		s.embeddedBelow = s.embeddedBelow || c.embeddedBelow
 	}
 	s.defaulting, s.withDefault = nil, nil
-	s.index = newPropIndex(s.Properties)
+	s.keys = nil
+	if len(s.Properties) > 0 {
+		s.keys = sortedkeys.Of(s.Properties)
+	}
+	s.index = newPropIndex(s.Properties, s.keys)
 	for k, c := range s.Properties {
 		visit(c)
 		if c != nil && (c.HasDefault || c.defaultBelow) {
@@ -319,6 +327,15 @@ func (s *Schema) summarize() {
 	if !hasNested {
 		s.shape = shapeLeaf
 	}
+}
+
+// sortedProperties returns the names of the properties, sorted. The slice
+// is shared; do not change it.
+func (s *Schema) sortedProperties() []string {
+	if s.keys == nil && len(s.Properties) > 0 {
+		return sortedkeys.Of(s.Properties)
+	}
+	return s.keys
 }
 
 // HasDefaultsBelow reports whether any node strictly below this one (through

@@ -9,7 +9,6 @@ import (
 
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
 )
 
 // level says where a core node sits: at the schema root, as array items, or
@@ -48,107 +47,159 @@ func Validate(fldPath *field.Path, s *Schema) field.ErrorList {
 		return nil
 	}
 	var errs field.ErrorList
-	errs = append(errs, validateInvariants(s, atRoot, fldPath)...)
+	w := &pathStack{root: fldPath}
+	errs = append(errs, validateInvariants(s, atRoot, corePath{w, 0})...)
 	errs = append(errs, validateCompleteness(s, fldPath)...)
 	errorsort.Sort(errs)
 	return errs
 }
 
+// pathStack holds the steps from the root to the core node being
+// validated, so that a node's field path is only built for an error: almost
+// no node has one, and building a path for each node was most of the
+// validation's allocations.
+type pathStack struct {
+	root  *field.Path
+	steps []pathStep
+}
+
+// pathStep is .name, then [key] when hasKey.
+type pathStep struct {
+	name, key string
+	hasKey    bool
+}
+
+// corePath is the path of the core node at depth of the stack; it is valid
+// while that node or one below it is being validated.
+type corePath struct {
+	w     *pathStack
+	depth int
+}
+
+// path builds the field path.
+func (c corePath) path() *field.Path {
+	p := c.w.root
+	for _, st := range c.w.steps[:c.depth] {
+		p = p.Child(st.name)
+		if st.hasKey {
+			p = p.Key(st.key)
+		}
+	}
+	return p
+}
+
+// child returns the path one step below c, replacing whatever path was
+// validated below c before.
+func (c corePath) child(st pathStep) corePath {
+	c.w.steps = append(c.w.steps[:c.depth], st)
+	return corePath{c.w, c.depth + 1}
+}
+
 // validateInvariants checks one core node and everything below it.
-func validateInvariants(s *Schema, lvl level, fldPath *field.Path) field.ErrorList {
+func validateInvariants(s *Schema, lvl level, cp corePath) field.ErrorList {
 	if s == nil {
 		return nil
 	}
-	errs := validateChildren(s, lvl, fldPath)
-	errs = append(errs, validateExtensions(s, fldPath)...)
-	if s.props != nil {
-		errs = append(errs, validateJunctors(s.props, model.IsAnyOfPattern(s.props), model.IsAllOfPattern(s.props), fldPath)...)
+	errs := validateChildren(s, lvl, cp)
+	errs = append(errs, validateExtensions(s, cp)...)
+	if p := s.props; p != nil {
+		if len(p.AnyOf) > 0 || len(p.AllOf) > 0 || len(p.OneOf) > 0 || p.Not != nil {
+			errs = append(errs, validateJunctors(p, model.IsAnyOfPattern(p), model.IsAllOfPattern(p), cp.path())...)
+		} else if p.Pattern != "" {
+			if err := patternError(p.Pattern, cp.path); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	}
-	errs = append(errs, validateType(s, lvl, fldPath)...)
-	errs = append(errs, validateResource(s, lvl, fldPath)...)
+	errs = append(errs, validateType(s, lvl, cp)...)
+	errs = append(errs, validateResource(s, lvl, cp)...)
 	return errs
 }
 
 // validateChildren checks the items, properties and additionalProperties
 // of a core node and everything below them.
-func validateChildren(s *Schema, lvl level, fldPath *field.Path) field.ErrorList {
+func validateChildren(s *Schema, lvl level, cp corePath) field.ErrorList {
 	var errs field.ErrorList
 	if s.Type == "array" && s.Items == nil {
-		errs = append(errs, field.Required(fldPath.Child("items"), "must be specified"))
+		errs = append(errs, field.Required(cp.path().Child("items"), "must be specified"))
 	}
-	errs = append(errs, validateInvariants(s.Items, atItems, fldPath.Child("items"))...)
+	if s.Items != nil {
+		errs = append(errs, validateInvariants(s.Items, atItems, cp.child(pathStep{name: "items"}))...)
+	}
 
-	for _, k := range sortedkeys.Of(s.Properties) {
-		errs = append(errs, validateInvariants(s.Properties[k], atField, fldPath.Child("properties").Key(k))...)
+	for _, k := range s.sortedProperties() {
+		errs = append(errs, validateInvariants(s.Properties[k], atField, cp.child(pathStep{name: "properties", key: k, hasKey: true}))...)
 	}
 
 	if s.AdditionalProperties != nil {
 		if lvl == atRoot {
-			errs = append(errs, field.Forbidden(fldPath.Child("additionalProperties"), "must not be used at the root"))
+			errs = append(errs, field.Forbidden(cp.path().Child("additionalProperties"), "must not be used at the root"))
 		}
-		errs = append(errs, validateInvariants(s.AdditionalProperties.Schema, atField, fldPath.Child("additionalProperties"))...)
+		if s.AdditionalProperties.Schema != nil {
+			errs = append(errs, validateInvariants(s.AdditionalProperties.Schema, atField, cp.child(pathStep{name: "additionalProperties"}))...)
+		}
 	}
 	return errs
 }
 
 // validateExtensions checks the x-kubernetes extensions that exclude each
 // other.
-func validateExtensions(s *Schema, fldPath *field.Path) field.ErrorList {
+func validateExtensions(s *Schema, cp corePath) field.ErrorList {
 	var errs field.ErrorList
 	if s.IntOrString && s.PreserveUnknownFields {
-		errs = append(errs, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
+		errs = append(errs, field.Invalid(cp.path().Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 	if s.IntOrString && s.EmbeddedResource {
-		errs = append(errs, field.Invalid(fldPath.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
+		errs = append(errs, field.Invalid(cp.path().Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 	return errs
 }
 
 // validateType checks that a core node has the type its place and
 // extensions require.
-func validateType(s *Schema, lvl level, fldPath *field.Path) field.ErrorList {
+func validateType(s *Schema, lvl level, cp corePath) field.ErrorList {
 	var errs field.ErrorList
 	switch {
 	case s.EmbeddedResource && s.Type == "":
-		errs = append(errs, field.Required(fldPath.Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
+		errs = append(errs, field.Required(cp.path().Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
 	case s.EmbeddedResource && s.Type != "object":
-		errs = append(errs, field.Invalid(fldPath.Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
+		errs = append(errs, field.Invalid(cp.path().Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
 	case !s.EmbeddedResource && s.Type == "" && !s.IntOrString && !s.PreserveUnknownFields:
-		errs = append(errs, field.Required(fldPath.Child("type"), missingTypeDetail(lvl)))
+		errs = append(errs, field.Required(cp.path().Child("type"), missingTypeDetail(lvl)))
 	}
 	if s.EmbeddedResource && s.AdditionalProperties != nil {
-		errs = append(errs, field.Forbidden(fldPath.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
+		errs = append(errs, field.Forbidden(cp.path().Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
 	}
 	if lvl == atRoot && s.Type != "" && s.Type != "object" {
-		errs = append(errs, field.Invalid(fldPath.Child("type"), s.Type, "must be object at the root"))
+		errs = append(errs, field.Invalid(cp.path().Child("type"), s.Type, "must be object at the root"))
 	}
 	return errs
 }
 
 // validateResource checks the implicit apiVersion, kind and metadata of the
 // root and of every embedded resource.
-func validateResource(s *Schema, lvl level, fldPath *field.Path) field.ErrorList {
+func validateResource(s *Schema, lvl level, cp corePath) field.ErrorList {
 	var errs field.ErrorList
 	resource := lvl == atRoot || s.EmbeddedResource
 	if resource {
 		for _, k := range []string{"kind", "apiVersion"} {
 			if c, ok := s.Properties[k]; ok && c.Type != "string" {
-				errs = append(errs, field.Invalid(fldPath.Child("properties").Key(k).Child("type"), c.Type, "must be string"))
+				errs = append(errs, field.Invalid(cp.path().Child("properties").Key(k).Child("type"), c.Type, "must be string"))
 			}
 		}
 	}
 	if md, ok := s.Properties["metadata"]; ok {
-		mdPath := fldPath.Child("properties").Key("metadata")
+		mdPath := func() *field.Path { return cp.path().Child("properties").Key("metadata") }
 		if resource && md.Type != "object" {
-			errs = append(errs, field.Invalid(mdPath.Child("type"), md.Type, "must be object"))
+			errs = append(errs, field.Invalid(mdPath().Child("type"), md.Type, "must be object"))
 		}
 		if lvl == atRoot && !metadataOnlyNames(md) {
-			errs = append(errs, field.Forbidden(mdPath, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
+			errs = append(errs, field.Forbidden(mdPath(), "must not specify anything other than name and generateName, but metadata is implicitly specified"))
 		}
 	}
 
 	if s.EmbeddedResource && !s.PreserveUnknownFields && len(s.Properties) == 0 {
-		errs = append(errs, field.Required(fldPath.Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+		errs = append(errs, field.Required(cp.path().Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
 	}
 	return errs
 }
@@ -210,13 +261,23 @@ func validateJunctors(p *model.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldPa
 		errs = append(errs, validateNested(p.Not, false, fldPath.Child("not"))...)
 	}
 	if p.Pattern != "" {
-		// Only parsing can fail in regexp.Compile (with the Perl flags
-		// it uses); its error is the one the apiserver quotes.
-		if _, err := syntax.Parse(p.Pattern, syntax.Perl); err != nil {
-			errs = append(errs, field.Invalid(fldPath.Child("pattern"), p.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
+		if err := patternError(p.Pattern, func() *field.Path { return fldPath }); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errs
+}
+
+// patternError is the error of a pattern that is not a valid regular
+// expression, at the pattern keyword of the node at path(); nil for a valid
+// one.
+func patternError(pattern string, path func() *field.Path) *field.Error {
+	// Only parsing can fail in regexp.Compile (with the Perl flags it
+	// uses); its error is the one the apiserver quotes.
+	if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
+		return field.Invalid(path().Child("pattern"), pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err))
+	}
+	return nil
 }
 
 // validateNested checks a node inside a logical junctor: it may hold value

@@ -10,7 +10,6 @@ import (
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -78,7 +77,7 @@ func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, r
 	if !s.HasDefaultsBelow() {
 		return
 	}
-	if s.Items != nil {
+	if s.Items != nil && (s.Items.HasDefault || s.Items.HasDefaultsBelow()) {
 		var m []step
 		if insideMeta {
 			m = append(append(m, meta...), step{index: true})
@@ -88,7 +87,9 @@ func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, r
 			return
 		}
 	}
-	for _, k := range sortedkeys.Of(s.Properties) {
+	// Only the properties with a default at or below them have anything
+	// to check; the others need no path built.
+	for _, k := range s.DefaultingProperties() {
 		sub := s.Properties[k]
 		subMeta := insideMeta
 		if resourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind") {
