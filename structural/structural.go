@@ -114,18 +114,24 @@ func newSchema(p *model.Props) (*Schema, error) {
 	if p == nil {
 		return nil, nil
 	}
-	if !allBuildable(*p) {
-		if err := buildable(p); err != nil {
-			return nil, err
-		}
+	// Building checks what buildable would reject as it goes (one walk of
+	// the tree instead of two); only when it finds something does
+	// buildable walk again, to name the first problem in the apiserver's
+	// order.
+	if s, ok := build(p, true); ok {
+		return s, nil
 	}
-	return build(p), nil
+	if err := buildable(p); err != nil {
+		return nil, err
+	}
+	s, _ := build(p, false)
+	return s, nil
 }
 
 // allBuildable reports whether buildable finds nothing wrong anywhere in the
 // tree. It visits the same nodes in any order and, taking the nodes by
-// value, copies no map entry to the heap; buildable then only runs to name
-// the first problem in the apiserver's order.
+// value, copies no map entry to the heap. build uses it for the logical
+// junctors, which it does not build.
 func allBuildable(p model.Props) bool {
 	if unsupportedKeyword(&p) {
 		return false
@@ -169,8 +175,36 @@ func unsupportedKeyword(p *model.Props) bool {
 		p.AdditionalItems != nil || len(p.Definitions) > 0
 }
 
-// build converts a node known to be buildable.
-func build(p *model.Props) *Schema {
+// nodeBuildable reports whether buildable finds nothing wrong in p itself
+// and its logical junctors (not in its properties, items and
+// additionalProperties, which build visits).
+func nodeBuildable(p *model.Props) bool {
+	if unsupportedKeyword(p) || (p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields) {
+		return false
+	}
+	if p.Items != nil && len(p.Items.Array) > 0 {
+		return false
+	}
+	if p.Not != nil && !allBuildable(*p.Not) {
+		return false
+	}
+	for _, l := range [3][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
+		for i := range l {
+			if !allBuildable(l[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// build converts a node. With check, it returns false as soon as it meets
+// a node that buildable would reject; without, the node must be known to
+// be buildable.
+func build(p *model.Props, check bool) (*Schema, bool) {
+	if check && !nodeBuildable(p) {
+		return nil, false
+	}
 	s := &Schema{
 		Type:                  p.Type,
 		Nullable:              p.Nullable,
@@ -189,8 +223,11 @@ func build(p *model.Props) *Schema {
 	if p.XMapType != nil {
 		s.MapType = *p.XMapType
 	}
+	ok := true
 	if p.Items != nil && p.Items.Schema != nil {
-		s.Items = build(p.Items.Schema)
+		if s.Items, ok = build(p.Items.Schema, check); !ok {
+			return nil, false
+		}
 	}
 	if len(p.Properties) > 0 {
 		// Each child points to its own copy of its Props; the copies share
@@ -199,18 +236,22 @@ func build(p *model.Props) *Schema {
 		copies := make([]model.Props, 0, len(p.Properties))
 		for k, prop := range p.Properties {
 			copies = append(copies, prop)
-			s.Properties[k] = build(&copies[len(copies)-1])
+			if s.Properties[k], ok = build(&copies[len(copies)-1], check); !ok {
+				return nil, false
+			}
 		}
 	}
 	if ap := p.AdditionalProperties; ap != nil {
 		s.AdditionalProperties = &AdditionalProperties{Allows: ap.Allows}
 		if ap.Schema != nil {
-			s.AdditionalProperties.Schema = build(ap.Schema)
+			if s.AdditionalProperties.Schema, ok = build(ap.Schema, check); !ok {
+				return nil, false
+			}
 			s.AdditionalProperties.Allows = true
 		}
 	}
 	s.summarize()
-	return s
+	return s, true
 }
 
 // buildable walks the whole tree, junctors and what is below them included,
