@@ -455,22 +455,12 @@ func equalStructural(a, b *structural.Schema) bool {
 	return true
 }
 
-// nodeProps is p without the schemas of its properties, items and
-// additionalProperties, which the structural children stand for (one per
-// property, items and additionalProperties schema); the booleans of
-// additionalProperties are compared by equalProps.
-func nodeProps(p *model.Props) model.Props {
-	n := *p
-	n.Properties = nil
-	if p.Items != nil && p.Items.Array == nil {
-		n.Items = nil
-	}
-	n.AdditionalProperties = nil
-	return n
-}
-
 // equalProps compares two nodes' schemas but for the subtrees of
-// properties, items and additionalProperties.
+// properties, items and additionalProperties, as reflect.DeepEqual on the
+// nodes without those subtrees would (the test holds it to that): field by
+// field, with reflect.DeepEqual only for the JSON values, junctors and
+// keywords a CRD schema rarely has. It compares thousands of nodes when a
+// large type with rules repeats.
 func equalProps(a, b *model.Props) bool {
 	if (a.Items == nil) != (b.Items == nil) || (a.AdditionalProperties == nil) != (b.AdditionalProperties == nil) {
 		return false
@@ -482,7 +472,69 @@ func equalProps(a, b *model.Props) bool {
 	if a.Items != nil && (a.Items.Schema == nil) != (b.Items.Schema == nil) {
 		return false
 	}
-	return reflect.DeepEqual(nodeProps(a), nodeProps(b))
+	if a.ID != b.ID || a.Schema != b.Schema || a.Description != b.Description || a.Type != b.Type ||
+		a.Format != b.Format || a.Title != b.Title || a.Pattern != b.Pattern ||
+		a.ExclusiveMaximum != b.ExclusiveMaximum || a.ExclusiveMinimum != b.ExclusiveMinimum ||
+		a.UniqueItems != b.UniqueItems || a.Nullable != b.Nullable ||
+		a.XEmbeddedResource != b.XEmbeddedResource || a.XIntOrString != b.XIntOrString {
+		return false
+	}
+	if !samePtr(a.Ref, b.Ref) || !samePtr(a.Maximum, b.Maximum) || !samePtr(a.Minimum, b.Minimum) ||
+		!samePtr(a.MultipleOf, b.MultipleOf) || !samePtr(a.MaxLength, b.MaxLength) ||
+		!samePtr(a.MinLength, b.MinLength) || !samePtr(a.MaxItems, b.MaxItems) ||
+		!samePtr(a.MinItems, b.MinItems) || !samePtr(a.MaxProperties, b.MaxProperties) ||
+		!samePtr(a.MinProperties, b.MinProperties) || !samePtr(a.XPreserveUnknownFields, b.XPreserveUnknownFields) ||
+		!samePtr(a.XListType, b.XListType) || !samePtr(a.XMapType, b.XMapType) {
+		return false
+	}
+	if !sameStrings(a.Required, b.Required) || !sameStrings(a.XListMapKeys, b.XListMapKeys) {
+		return false
+	}
+	// Items as an array is compared whole; a single items schema is a
+	// structural child.
+	if !deepEqualSet(itemsArray(a), itemsArray(b), itemsArray(a) == nil && itemsArray(b) == nil) ||
+		!deepEqualSet(a.Default, b.Default, a.Default == nil && b.Default == nil) ||
+		!deepEqualSet(a.Enum, b.Enum, a.Enum == nil && b.Enum == nil) ||
+		!deepEqualSet(a.AllOf, b.AllOf, a.AllOf == nil && b.AllOf == nil) ||
+		!deepEqualSet(a.OneOf, b.OneOf, a.OneOf == nil && b.OneOf == nil) ||
+		!deepEqualSet(a.AnyOf, b.AnyOf, a.AnyOf == nil && b.AnyOf == nil) ||
+		!deepEqualSet(a.Not, b.Not, a.Not == nil && b.Not == nil) ||
+		!deepEqualSet(a.PatternProperties, b.PatternProperties, a.PatternProperties == nil && b.PatternProperties == nil) ||
+		!deepEqualSet(a.Dependencies, b.Dependencies, a.Dependencies == nil && b.Dependencies == nil) ||
+		!deepEqualSet(a.AdditionalItems, b.AdditionalItems, a.AdditionalItems == nil && b.AdditionalItems == nil) ||
+		!deepEqualSet(a.Definitions, b.Definitions, a.Definitions == nil && b.Definitions == nil) ||
+		!deepEqualSet(a.ExternalDocs, b.ExternalDocs, a.ExternalDocs == nil && b.ExternalDocs == nil) ||
+		!deepEqualSet(a.Example, b.Example, a.Example == nil && b.Example == nil) ||
+		!deepEqualSet(a.XValidations, b.XValidations, a.XValidations == nil && b.XValidations == nil) {
+		return false
+	}
+	return true
+}
+
+// samePtr is reflect.DeepEqual for pointers to comparable values: the same
+// pointer, or both non-nil with equal values.
+func samePtr[T comparable](a, b *T) bool {
+	return a == b || (a != nil && b != nil && *a == *b)
+}
+
+// sameStrings is reflect.DeepEqual for string slices: a nil slice differs
+// from an empty one.
+func sameStrings(a, b []string) bool {
+	return (a == nil) == (b == nil) && slices.Equal(a, b)
+}
+
+// deepEqualSet is reflect.DeepEqual(a, b), skipped when both are nil.
+func deepEqualSet[T any](a, b T, bothNil bool) bool {
+	return bothNil || reflect.DeepEqual(a, b)
+}
+
+// itemsArray is p's items when given as an array (even an empty one), else
+// nil.
+func itemsArray(p *model.Props) *model.PropsOrArray {
+	if p.Items != nil && p.Items.Array != nil {
+		return p.Items
+	}
+	return nil
 }
 
 // rulesKey is a key that equal rule lists share.

@@ -1,8 +1,12 @@
 package cel
 
 import (
+	"encoding/json"
+	"math"
 	"reflect"
 	"testing"
+
+	"github.com/crdschema/crdschema/internal/model"
 )
 
 // TestEqualStructural checks equalStructural against reflect.DeepEqual on
@@ -35,4 +39,80 @@ func TestEqualStructural(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEqualProps holds equalProps to reflect.DeepEqual on the two nodes
+// without the subtrees of properties, items and additionalProperties (which
+// equalStructural compares as structural children), over nodes differing
+// in each keyword, nil against empty, and items as an array.
+func TestEqualProps(t *testing.T) {
+	// A new keyword must be added to equalProps (and here).
+	if n := reflect.TypeFor[model.Props]().NumField(); n != 44 {
+		t.Fatalf("model.Props has %d fields; equalProps compares 44", n)
+	}
+	docs := []string{
+		`{}`, `{"id":"x"}`, `{"$schema":"x"}`, `{"$ref":"x"}`, `{"$ref":"y"}`, `{"description":"x"}`,
+		`{"type":"string"}`, `{"format":"date"}`, `{"title":"x"}`, `{"default":1}`, `{"default":{"a":[1]}}`,
+		`{"default":{"a":[2]}}`, `{"maximum":1}`, `{"maximum":2}`, `{"exclusiveMaximum":true}`, `{"minimum":1}`,
+		`{"exclusiveMinimum":true}`, `{"maxLength":1}`, `{"minLength":1}`, `{"pattern":"a"}`, `{"maxItems":1}`,
+		`{"minItems":1}`, `{"uniqueItems":true}`, `{"multipleOf":2}`, `{"enum":["a"]}`, `{"enum":[]}`,
+		`{"enum":["b"]}`, `{"maxProperties":1}`, `{"minProperties":1}`, `{"required":["a"]}`, `{"required":[]}`,
+		`{"required":["a","b"]}`, `{"items":{"type":"string"}}`, `{"items":{"type":"integer"}}`, `{"items":[]}`,
+		`{"items":[{"type":"string"}]}`, `{"items":[{"type":"integer"}]}`, `{"allOf":[{"minLength":1}]}`,
+		`{"allOf":[]}`, `{"oneOf":[{"minLength":1}]}`, `{"anyOf":[{"minLength":1}]}`, `{"anyOf":[{"minLength":2}]}`,
+		`{"not":{"minLength":1}}`, `{"properties":{"a":{}}}`, `{"properties":{}}`, `{"additionalProperties":true}`,
+		`{"additionalProperties":false}`, `{"additionalProperties":{"type":"string"}}`,
+		`{"patternProperties":{"a":{}}}`, `{"dependencies":{"a":["b"]}}`, `{"additionalItems":true}`,
+		`{"definitions":{"a":{}}}`, `{"externalDocs":{"url":"x"}}`, `{"example":1}`, `{"example":2}`,
+		`{"nullable":true}`, `{"x-kubernetes-preserve-unknown-fields":true}`, `{"x-kubernetes-embedded-resource":true}`,
+		`{"x-kubernetes-int-or-string":true}`, `{"x-kubernetes-list-map-keys":["a"]}`, `{"x-kubernetes-list-map-keys":[]}`,
+		`{"x-kubernetes-list-type":"map"}`, `{"x-kubernetes-list-type":"set"}`, `{"x-kubernetes-map-type":"atomic"}`,
+		`{"x-kubernetes-validations":[{"rule":"true"}]}`, `{"x-kubernetes-validations":[{"rule":"false"}]}`,
+	}
+	var nodes []*model.Props
+	for _, d := range docs {
+		var p model.Props
+		if err := json.Unmarshal([]byte(d), &p); err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		nodes = append(nodes, &p)
+	}
+	// Not from JSON: NaN, which reflect.DeepEqual finds equal only through
+	// the same pointer.
+	nan := math.NaN()
+	nodes = append(nodes, &model.Props{Maximum: &nan}, &model.Props{Maximum: &nan}, &model.Props{Maximum: new(float64)})
+	nan2 := math.NaN()
+	nodes = append(nodes, &model.Props{Maximum: &nan2})
+	for i, a := range nodes {
+		for j, b := range nodes {
+			want := reflect.DeepEqual(withoutChildren(a), withoutChildren(b))
+			if got := equalProps(a, b); got != want {
+				t.Errorf("equalProps(%d, %d) = %v, reflect.DeepEqual %v", i, j, got, want)
+			}
+		}
+	}
+}
+
+// withoutChildren is p without the schemas of its properties, items and
+// additionalProperties, which the structural children stand for; the
+// booleans of additionalProperties and whether a single items schema or
+// additionalProperties schema is present are kept.
+func withoutChildren(p *model.Props) model.Props {
+	n := *p
+	n.Properties = nil
+	if p.Items != nil && p.Items.Array == nil {
+		n.Items = &model.PropsOrArray{Schema: schemaMarker(p.Items.Schema)}
+	}
+	if ap := p.AdditionalProperties; ap != nil {
+		n.AdditionalProperties = &model.PropsOrBool{Allows: ap.Allows, Schema: schemaMarker(ap.Schema)}
+	}
+	return n
+}
+
+// schemaMarker stands for a child schema: whether there is one.
+func schemaMarker(p *model.Props) *model.Props {
+	if p == nil {
+		return nil
+	}
+	return &model.Props{}
 }
