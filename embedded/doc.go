@@ -11,5 +11,15 @@
 // importing the type.
 //
 // Validation checks ObjectMeta and the type fields as the apiserver
-// validates them.
+// validates them: ValidateResourceMeta the root's metadata on create,
+// ValidateObjectMetaUpdate its changes on update, Validate the embedded
+// resources below the root, ValidateObjectMeta any ObjectMeta with a name
+// rule of choice (NameIsDNSSubdomain, NameIsPathSegment).
+//
+// A request's metadata is not what the client sent: the apiserver fills in
+// what it owns before validating. MetaForCreate (a generated name, the
+// request's namespace) and MetaForUpdate (generation, uid, timestamps and
+// resourceVersion from the stored object) return that metadata;
+// MetaIsAsCreated and SameExceptMetadata tell when nothing needs filling in
+// or the generation stays.
 package embedded
