@@ -87,12 +87,15 @@ func (c *SchemaCheck) markRules(s *structural.Schema) bool {
 // that the same rules on a node of the same type, which CRDs have often
 // (versions with identical schemas, a type used at several places), are
 // compiled once. A result is reused only for equal rules on a node whose
-// structural schema is deeply equal and whose CEL type is converted the
-// same way (both resource roots or neither, neither below a resource
-// root's apiVersion, kind or metadata); errors, costs and paths are
-// computed for each node as without the cache. The
-// apiserver compiles such rules again with the same results (up to the
-// selfType name it generates from the time of compilation).
+// structural schema is deeply equal but for descriptions (generated CRDs
+// repeat a type with the description of each field that uses it; nothing
+// a rule's CEL type, compilation, cost or fieldPath is made of reads a
+// description) and whose CEL type is converted the same way (both
+// resource roots or neither, neither below a resource root's apiVersion,
+// kind or metadata); errors, costs and paths are computed for each node as
+// without the cache. The apiserver compiles such rules again with the same
+// results (up to the selfType name it generates from the time of
+// compilation).
 //
 // A CompileCache is used by one goroutine, like the SchemaChecks sharing it.
 type CompileCache struct {
@@ -392,7 +395,7 @@ func (c *CompileCache) compile(kind string, s *structural.Schema, rules []model.
 	key := kind + rulesKey(rules)
 	for _, e := range c.entries[key] {
 		if e.resourceRoot == resourceRoot && equalRules(e.rules, rules) &&
-			equalStructural(e.s, s) {
+			equalStructural(e.s, s, false) {
 			return e.results, e.err
 		}
 	}
@@ -419,8 +422,10 @@ func (n *Node) underResourceMeta() bool {
 // equalStructural reports whether two structural schemas are deeply equal,
 // as reflect.DeepEqual would, comparing each node's schema once: the Props
 // of a node hold its whole subtree, which reflect.DeepEqual on the
-// structural tree would compare again at every level.
-func equalStructural(a, b *structural.Schema) bool {
+// structural tree would compare again at every level. Without
+// descriptions, the nodes' descriptions (not those inside junctors) are
+// not compared.
+func equalStructural(a, b *structural.Schema, descriptions bool) bool {
 	if a == b {
 		return true
 	}
@@ -434,21 +439,21 @@ func equalStructural(a, b *structural.Schema) bool {
 		len(a.Properties) != len(b.Properties) || (a.AdditionalProperties == nil) != (b.AdditionalProperties == nil) {
 		return false
 	}
-	if pa, pb := link.Props(a), link.Props(b); (pa == nil) != (pb == nil) || (pa != nil && !equalProps(pa, pb)) {
+	if pa, pb := link.Props(a), link.Props(b); (pa == nil) != (pb == nil) || (pa != nil && !equalProps(pa, pb, descriptions)) {
 		return false
 	}
-	if !equalStructural(a.Items, b.Items) {
+	if !equalStructural(a.Items, b.Items, descriptions) {
 		return false
 	}
 	if a.AdditionalProperties != nil {
 		if a.AdditionalProperties.Allows != b.AdditionalProperties.Allows ||
-			!equalStructural(a.AdditionalProperties.Schema, b.AdditionalProperties.Schema) {
+			!equalStructural(a.AdditionalProperties.Schema, b.AdditionalProperties.Schema, descriptions) {
 			return false
 		}
 	}
 	for k, pa := range a.Properties {
 		pb, ok := b.Properties[k]
-		if !ok || !equalStructural(pa, pb) {
+		if !ok || !equalStructural(pa, pb, descriptions) {
 			return false
 		}
 	}
@@ -460,8 +465,9 @@ func equalStructural(a, b *structural.Schema) bool {
 // nodes without those subtrees would (the test holds it to that): field by
 // field, with reflect.DeepEqual only for the JSON values, junctors and
 // keywords a CRD schema rarely has. It compares thousands of nodes when a
-// large type with rules repeats.
-func equalProps(a, b *model.Props) bool {
+// large type with rules repeats. Without descriptions, the two
+// descriptions are not compared.
+func equalProps(a, b *model.Props, descriptions bool) bool {
 	if (a.Items == nil) != (b.Items == nil) || (a.AdditionalProperties == nil) != (b.AdditionalProperties == nil) {
 		return false
 	}
@@ -472,7 +478,10 @@ func equalProps(a, b *model.Props) bool {
 	if a.Items != nil && (a.Items.Schema == nil) != (b.Items.Schema == nil) {
 		return false
 	}
-	if a.ID != b.ID || a.Schema != b.Schema || a.Description != b.Description || a.Type != b.Type ||
+	if descriptions && a.Description != b.Description {
+		return false
+	}
+	if a.ID != b.ID || a.Schema != b.Schema || a.Type != b.Type ||
 		a.Format != b.Format || a.Title != b.Title || a.Pattern != b.Pattern ||
 		a.ExclusiveMaximum != b.ExclusiveMaximum || a.ExclusiveMinimum != b.ExclusiveMinimum ||
 		a.UniqueItems != b.UniqueItems || a.Nullable != b.Nullable ||

@@ -26,13 +26,22 @@ func TestEqualStructural(t *testing.T) {
 		`{"type":"object","additionalProperties":{"type":"string"},"allOf":[{"properties":{"x":{"minLength":2}}}]}`,
 		`{"type":"object","properties":{"a":{"type":"string","default":"x"}}}`,
 		`{"type":"object","properties":{"a":{"type":"string","default":"y"}}}`,
+		`{"type":"object","description":"r","properties":{"a":{"type":"object","properties":{"b":{"type":"string","description":"x"}}}}}`,
+		`{"type":"object","properties":{"a":{"type":"object","allOf":[{"description":"x"}]}}}`,
+		`{"type":"object","properties":{"a":{"type":"object","allOf":[{"description":"y"}]}}}`,
 	}
 	for i, x := range schemas {
 		for j, y := range schemas {
 			a, b := mustSchema(t, x), mustSchema(t, y)
 			want := reflect.DeepEqual(a, b)
-			if got := equalStructural(a, b); got != want {
+			if got := equalStructural(a, b, true); got != want {
 				t.Errorf("equalStructural(%d, %d) = %v, reflect.DeepEqual %v", i, j, got, want)
+			}
+			// Without descriptions: as reflect.DeepEqual on the schemas
+			// with their descriptions removed.
+			ua, ub := mustSchema(t, withoutDescriptions(x)), mustSchema(t, withoutDescriptions(y))
+			if got, want := equalStructural(a, b, false), reflect.DeepEqual(ua, ub); got != want {
+				t.Errorf("equalStructural(%d, %d) without descriptions = %v, reflect.DeepEqual %v", i, j, got, want)
 			}
 			if i == j && !want {
 				t.Errorf("schema %d not equal to its copy", i)
@@ -86,8 +95,13 @@ func TestEqualProps(t *testing.T) {
 	for i, a := range nodes {
 		for j, b := range nodes {
 			want := reflect.DeepEqual(withoutChildren(a), withoutChildren(b))
-			if got := equalProps(a, b); got != want {
+			if got := equalProps(a, b, true); got != want {
 				t.Errorf("equalProps(%d, %d) = %v, reflect.DeepEqual %v", i, j, got, want)
+			}
+			ua, ub := withoutChildren(a), withoutChildren(b)
+			ua.Description, ub.Description = "", ""
+			if got, want := equalProps(a, b, false), reflect.DeepEqual(ua, ub); got != want {
+				t.Errorf("equalProps(%d, %d) without descriptions = %v, reflect.DeepEqual %v", i, j, got, want)
 			}
 		}
 	}
@@ -115,4 +129,33 @@ func schemaMarker(p *model.Props) *model.Props {
 		return nil
 	}
 	return &model.Props{}
+}
+
+// withoutDescriptions removes the descriptions of a schema's core nodes
+// (properties, items and additionalProperties, not junctors) from its JSON.
+func withoutDescriptions(js string) string {
+	var v map[string]any
+	if err := json.Unmarshal([]byte(js), &v); err != nil {
+		panic(err)
+	}
+	var strip func(m map[string]any)
+	strip = func(m map[string]any) {
+		delete(m, "description")
+		if props, ok := m["properties"].(map[string]any); ok {
+			for _, p := range props {
+				strip(p.(map[string]any))
+			}
+		}
+		for _, k := range []string{"items", "additionalProperties"} {
+			if c, ok := m[k].(map[string]any); ok {
+				strip(c)
+			}
+		}
+	}
+	strip(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
