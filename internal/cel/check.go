@@ -105,9 +105,13 @@ type CompileCache struct {
 type cacheEntry struct {
 	s            *structural.Schema
 	resourceRoot bool
-	rules        []model.ValidationRule
-	results      []compiled
-	err          error
+	// alone says that the node's CEL type was converted from its
+	// structural schema alone (its parent has no type information), and
+	// that the conversion succeeded.
+	alone   bool
+	rules   []model.ValidationRule
+	results []compiled
+	err     error
 }
 
 // NewCompileCache returns an empty CompileCache.
@@ -319,14 +323,17 @@ func (n *Node) Check(path *field.Path, rules []model.ValidationRule, uncorrelata
 		return nil
 	}
 	rulesPath := path.Child("x-kubernetes-validations")
-	info, err := n.typeInfo()
-	if err != nil {
-		return field.ErrorList{field.InternalError(rulesPath, fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", err))}
+	results, err, cached := n.cachedAlone(rules)
+	if !cached {
+		info, infoErr := n.typeInfo()
+		if infoErr != nil {
+			return field.ErrorList{field.InternalError(rulesPath, fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", infoErr))}
+		}
+		if info == nil {
+			return field.ErrorList{field.InternalError(rulesPath, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations"))}
+		}
+		results, err = n.compile(info, rules)
 	}
-	if info == nil {
-		return field.ErrorList{field.InternalError(rulesPath, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations"))}
-	}
-	results, err := n.compile(info, rules)
 	if err != nil {
 		return field.ErrorList{field.InternalError(rulesPath, err)}
 	}
@@ -383,24 +390,64 @@ func (n *Node) compile(info *typeInfo, rules []model.ValidationRule) ([]compiled
 		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
 	}
 	resourceRoot := n.parent == nil || (info.s != nil && info.s.EmbeddedResource)
-	return cache.compile("c", info.s, rules, resourceRoot, func() ([]compiled, error) {
+	return cache.compile("c", info.s, rules, resourceRoot, n.typedAlone(), func() ([]compiled, error) {
 		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
 	})
 }
 
-// compile returns the results of compiling rules (kind names the
-// environment and options) on a node s, typed as a resource root or not:
-// from the cache, or else from build, which it then caches.
-func (c *CompileCache) compile(kind string, s *structural.Schema, rules []model.ValidationRule, resourceRoot bool, build func() ([]compiled, error)) ([]compiled, error) {
-	key := kind + rulesKey(rules)
-	for _, e := range c.entries[key] {
-		if e.resourceRoot == resourceRoot && equalRules(e.rules, rules) &&
+// typedAlone reports whether the node's CEL type is converted from its
+// structural schema alone: a node below the root whose parent has no type
+// information (no rules at or above the parent).
+func (n *Node) typedAlone() bool {
+	return n.parent != nil && !n.parent.inScope
+}
+
+// cachedAlone returns the cached results of the same rules on a node of
+// the same type without converting the node's CEL type, when that
+// conversion is known to succeed: the node's type would be converted from
+// its structural schema alone, and so was the cached node's, successfully,
+// from a schema equal to it but for descriptions (which the conversion
+// does not read). ok is false when the rules must be compiled, or taken
+// from the cache, the ordinary way. The node's type is still converted if
+// a node below it needs it.
+func (n *Node) cachedAlone(rules []model.ValidationRule) (results []compiled, err error, ok bool) {
+	cache := n.sc.cache
+	if cache == nil || !n.typedAlone() || n.ss == nil || n.underResourceMeta() {
+		return nil, nil, false
+	}
+	e := cache.lookup("c", n.ss, rules, n.ss.EmbeddedResource, true)
+	if e == nil {
+		return nil, nil, false
+	}
+	return e.results, e.err, true
+}
+
+// lookup finds the results of rules (kind names the environment and
+// options) compiled on a node equal to s but for descriptions, typed as a
+// resource root or not; with alone, only those of a node typed alone.
+func (c *CompileCache) lookup(kind string, s *structural.Schema, rules []model.ValidationRule, resourceRoot, alone bool) *cacheEntry {
+	entries := c.entries[kind+rulesKey(rules)]
+	for i := range entries {
+		e := &entries[i]
+		if e.resourceRoot == resourceRoot && (!alone || e.alone) && equalRules(e.rules, rules) &&
 			equalStructural(e.s, s, false) {
-			return e.results, e.err
+			return e
 		}
 	}
+	return nil
+}
+
+// compile returns the results of compiling rules (kind names the
+// environment and options) on a node s, typed as a resource root or not:
+// from the cache, or else from build, which it then caches. alone says
+// that s's CEL type was converted from s alone.
+func (c *CompileCache) compile(kind string, s *structural.Schema, rules []model.ValidationRule, resourceRoot, alone bool, build func() ([]compiled, error)) ([]compiled, error) {
+	if e := c.lookup(kind, s, rules, resourceRoot, false); e != nil {
+		return e.results, e.err
+	}
 	results, err := build()
-	c.entries[key] = append(c.entries[key], cacheEntry{s: s, resourceRoot: resourceRoot, rules: rules, results: results, err: err})
+	key := kind + rulesKey(rules)
+	c.entries[key] = append(c.entries[key], cacheEntry{s: s, resourceRoot: resourceRoot, alone: alone, rules: rules, results: results, err: err})
 	return results, err
 }
 

@@ -95,7 +95,7 @@ func (b *vnodeBuilder) compile(s *structural.Schema, rules []model.ValidationRul
 	if b.cache == nil || underMeta || len(rules) == 0 {
 		return compileRules(s, rules, decl, opts)
 	}
-	return b.cache.compile("v", s, rules, isResourceRoot, func() ([]compiled, error) { return compileRules(s, rules, decl, opts) })
+	return b.cache.compile("v", s, rules, isResourceRoot, false, func() ([]compiled, error) { return compileRules(s, rules, decl, opts) })
 }
 
 // hasRules reports whether a node or any node below it through properties,

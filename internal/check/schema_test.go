@@ -280,7 +280,13 @@ func TestRulesCompiledPerType(t *testing.T) {
 	const rule = `"x-kubernetes-validations":[{"rule":"self.x == 1"},{"rule":"self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x > 0"}]`
 	intObj := `{"type":"object","properties":{"x":{"type":"integer"}},` + rule + `}`
 	strObj := `{"type":"object","properties":{"x":{"type":"string"}},` + rule + `}`
+	// d and e differ from a and b only in descriptions, which leave the
+	// rules' results alone: e reports b's errors at its own path.
+	described := func(obj string) string {
+		return strings.Replace(strings.Replace(obj, `{"type":"object",`, `{"type":"object","description":"d",`, 1), `{"type":"integer"}`, `{"type":"integer","description":"x"}`, 1)
+	}
 	doc := `{"type":"object","properties":{"a":` + intObj + `,"b":` + strObj + `,"c":` + intObj +
+		`,"d":` + described(intObj) + `,"e":` + described(strObj) +
 		`,"l":{"type":"array","maxItems":1000000,"items":` + intObj + `}}}`
 	var p model.Props
 	if err := model.DecodeProps([]byte(doc), &p); err != nil {
@@ -293,6 +299,8 @@ func TestRulesCompiledPerType(t *testing.T) {
 	want := []string{
 		"FieldValueInvalid properties[b].x-kubernetes-validations[0].rule: compilation failed: ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(string, int)'\n | self.x == 1\n | .......^",
 		"FieldValueInvalid properties[b].x-kubernetes-validations[1].rule: compilation failed: ERROR: <input>:1:89: found no matching overload for '_>_' applied to '(string, int)'\n | self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x > 0\n | ........................................................................................^",
+		"FieldValueInvalid properties[e].x-kubernetes-validations[0].rule: compilation failed: ERROR: <input>:1:8: found no matching overload for '_==_' applied to '(string, int)'\n | self.x == 1\n | .......^",
+		"FieldValueInvalid properties[e].x-kubernetes-validations[1].rule: compilation failed: ERROR: <input>:1:89: found no matching overload for '_>_' applied to '(string, int)'\n | self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x + self.x > 0\n | ........................................................................................^",
 		"FieldValueForbidden properties[l].items.x-kubernetes-validations[1].rule: estimated rule cost exceeds budget by factor of 3.0x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
