@@ -202,10 +202,26 @@ func nodeBuildable(p *model.Props) bool {
 // a node that buildable would reject; without, the node must be known to
 // be buildable.
 func build(p *model.Props, check bool) (*Schema, bool) {
-	if check && !nodeBuildable(p) {
+	s := &Schema{}
+	if !fill(s, p, check) {
 		return nil, false
 	}
-	s := &Schema{
+	return s, true
+}
+
+// propertyNode is a property's node and the copy of its Props it points
+// to: a node's properties are allocated together.
+type propertyNode struct {
+	s Schema
+	p model.Props
+}
+
+// fill is build into s.
+func fill(s *Schema, p *model.Props, check bool) bool {
+	if check && !nodeBuildable(p) {
+		return false
+	}
+	*s = Schema{
 		Type:                  p.Type,
 		Nullable:              p.Nullable,
 		PreserveUnknownFields: p.XPreserveUnknownFields != nil && *p.XPreserveUnknownFields,
@@ -226,32 +242,37 @@ func build(p *model.Props, check bool) (*Schema, bool) {
 	ok := true
 	if p.Items != nil && p.Items.Schema != nil {
 		if s.Items, ok = build(p.Items.Schema, check); !ok {
-			return nil, false
+			return false
 		}
 	}
 	if len(p.Properties) > 0 {
-		// Each child points to its own copy of its Props; the copies share
-		// one allocation.
+		// Each child points to its own copy of its Props (map entries
+		// cannot be pointed to); the children and the copies share one
+		// allocation.
 		s.Properties = make(map[string]*Schema, len(p.Properties))
-		copies := make([]model.Props, 0, len(p.Properties))
+		nodes := make([]propertyNode, len(p.Properties))
+		i := 0
 		for k, prop := range p.Properties {
-			copies = append(copies, prop)
-			if s.Properties[k], ok = build(&copies[len(copies)-1], check); !ok {
-				return nil, false
+			n := &nodes[i]
+			i++
+			n.p = prop
+			if !fill(&n.s, &n.p, check) {
+				return false
 			}
+			s.Properties[k] = &n.s
 		}
 	}
 	if ap := p.AdditionalProperties; ap != nil {
 		s.AdditionalProperties = &AdditionalProperties{Allows: ap.Allows}
 		if ap.Schema != nil {
 			if s.AdditionalProperties.Schema, ok = build(ap.Schema, check); !ok {
-				return nil, false
+				return false
 			}
 			s.AdditionalProperties.Allows = true
 		}
 	}
 	s.summarize()
-	return s, true
+	return true
 }
 
 // buildable walks the whole tree, junctors and what is below them included,
