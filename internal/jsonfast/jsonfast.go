@@ -94,7 +94,7 @@ func (d *decoder) value(depth int) any {
 			d.fail = true
 			return nil
 		}
-		return s
+		return Box(s)
 	case 't':
 		return d.literal("true", true)
 	case 'f':
@@ -108,6 +108,38 @@ func (d *decoder) value(depth int) any {
 	}
 	d.fail = true
 	return nil
+}
+
+// Box returns s as an interface value, shared for the values schemas
+// repeat most (boxing a constant allocates nothing).
+func Box(s string) any {
+	switch s {
+	case "object":
+		return "object"
+	case "string":
+		return "string"
+	case "array":
+		return "array"
+	case "integer":
+		return "integer"
+	case "boolean":
+		return "boolean"
+	case "number":
+		return "number"
+	case "int32":
+		return "int32"
+	case "int64":
+		return "int64"
+	case "date-time":
+		return "date-time"
+	case "atomic":
+		return "atomic"
+	case "map":
+		return "map"
+	case "set":
+		return "set"
+	}
+	return s
 }
 
 func (d *decoder) literal(word string, v any) any {

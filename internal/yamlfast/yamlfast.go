@@ -529,43 +529,13 @@ func (p *parser) resolveBytes(b []byte) any {
 	s := p.intern(b)
 	v, special := resolveNonString(s)
 	if !special {
-		return boxed(s)
+		return jsonfast.Box(s)
 	}
 	if v == declined {
 		p.decline()
 		return nil
 	}
 	return v
-}
-
-// boxed is s as an interface value, shared for the frequent values of a
-// schema (boxing a constant allocates nothing).
-func boxed(s string) any {
-	switch s {
-	case "object":
-		return "object"
-	case "string":
-		return "string"
-	case "array":
-		return "array"
-	case "integer":
-		return "integer"
-	case "boolean":
-		return "boolean"
-	case "number":
-		return "number"
-	case "int32":
-		return "int32"
-	case "int64":
-		return "int64"
-	case "atomic":
-		return "atomic"
-	case "map":
-		return "map"
-	case "set":
-		return "set"
-	}
-	return s
 }
 
 func trimRight(t []byte) []byte {
@@ -1101,7 +1071,7 @@ func (p *parser) flowSequence(t []byte) ([]any, bool) {
 			is := p.intern(item)
 			v, special := resolveNonString(is)
 			if !special {
-				v = boxed(is)
+				v = jsonfast.Box(is)
 			} else if v == declined {
 				return nil, false
 			}
