@@ -14,7 +14,13 @@ import (
 // types, NaN or infinities, nesting deeper than MaxDepth); the caller then
 // uses encoding/json, which also produces the error.
 func Encode(v any) (b []byte, ok bool) {
-	e := encoder{}
+	return EncodeSized(v, 0)
+}
+
+// EncodeSized is Encode into a buffer of size bytes to start with: the
+// expected size of the output spares growing it step by step.
+func EncodeSized(v any, size int) (b []byte, ok bool) {
+	e := encoder{buf: make([]byte, 0, size)}
 	e.value(v, 0)
 	if e.fail {
 		return nil, false

@@ -35,7 +35,9 @@ func fastChunk(c chunk) (fastDoc, bool) {
 	if v == nil {
 		return fastDoc{skip: true}, true
 	}
-	js, ok := jsonfast.Encode(v)
+	// The JSON of a YAML document is usually less than half its size
+	// (indentation, block scalars).
+	js, ok := jsonfast.EncodeSized(v, len(c.data)/2)
 	if !ok {
 		return fastDoc{}, false
 	}
