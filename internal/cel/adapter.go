@@ -38,11 +38,28 @@ func newAdapter(s *structural.Schema) *adapter {
 	if s == nil {
 		return nil
 	}
-	a := &adapter{s: s, kw: keywords(s)}
+	a := &adapter{}
+	a.fill(s)
+	return a
+}
+
+// fill makes a the adapter of s (not nil) and builds the tree below it.
+// The adapters of a node's properties share one allocation.
+func (a *adapter) fill(s *structural.Schema) {
+	a.s, a.kw = s, keywords(s)
 	if s.Properties != nil {
 		a.props = make(map[string]common.Schema, len(s.Properties))
+		nodes := make([]adapter, len(s.Properties))
+		i := 0
 		for k, p := range s.Properties {
-			a.props[k] = newAdapter(p)
+			if p == nil {
+				a.props[k] = (*adapter)(nil)
+				continue
+			}
+			c := &nodes[i]
+			i++
+			c.fill(p)
+			a.props[k] = c
 		}
 	}
 	if s.Items != nil {
@@ -54,7 +71,6 @@ func newAdapter(s *structural.Schema) *adapter {
 			a.ap.schema = newAdapter(s.AdditionalProperties.Schema)
 		}
 	}
-	return a
 }
 
 // adapterOrBool is additionalProperties: a schema or a bare boolean.
