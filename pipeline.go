@@ -184,7 +184,10 @@ func (s *Schema) validate(obj map[string]any) field.ErrorList {
 	}
 	errs = append(errs, s.v.values.Validate(withMeta)...)
 	errs = append(errs, s.validateScale(obj)...)
-	errs = append(errs, embedded.Validate(nil, obj, s.s, false)...)
+	// An x-kubernetes-embedded-resource root is validated as an embedded
+	// resource too, on the metadata the server holds: a cluster-scoped
+	// resource's namespace is cleared before the strategy validates.
+	errs = append(errs, embedded.Validate(nil, withMeta, s.s, false)...)
 	return s.validateRules(errs, withMeta, nil)
 }
 
