@@ -22,6 +22,11 @@ type CoerceOptions struct {
 	// ReturnPaths asks for the paths of the unknown metadata fields that
 	// coercion drops (metadata.foo, spec.template.metadata.foo).
 	ReturnPaths bool
+	// Base is where obj sits (a default value inside a CRD, say): errors
+	// are reported below it, as field.Path builds paths, so that a key
+	// such as "[x]" keeps its dot (default.[x].metadata). Nil reports them
+	// relative to obj. Returned paths stay relative to obj.
+	Base *field.Path
 }
 
 // CoerceResourceMeta replaces, in place, obj's metadata with what a round
@@ -60,7 +65,7 @@ func coerceMeta(obj map[string]any, at objpath.Path, opts CoerceOptions, rootRul
 			// An embedded resource's unusable metadata is left as it is.
 			return nil, nil
 		}
-		return nil, field.Invalid(fieldPath(at.Append(objpath.Child("metadata"))), v, err.Error())
+		return nil, field.Invalid(fieldPath(opts.Base, at.Append(objpath.Child("metadata"))), v, err.Error())
 	}
 	obj["metadata"] = meta
 	if !opts.ReturnPaths || len(unknown) == 0 {
@@ -185,7 +190,7 @@ func (c *coercer) resource(x map[string]any) {
 			delete(x, k)
 			continue
 		}
-		c.errs = append(c.errs, field.Invalid(fieldPath(c.at.Append(objpath.Child(k))), v, "must be a string"))
+		c.errs = append(c.errs, field.Invalid(fieldPath(c.opts.Base, c.at.Append(objpath.Child(k))), v, "must be a string"))
 	}
 	paths, err := coerceMeta(x, c.at, c.opts, false)
 	if err != nil {
@@ -196,8 +201,8 @@ func (c *coercer) resource(x map[string]any) {
 
 // fieldPath converts p, made of Child, Key and Index elements, to a
 // field.Path.
-func fieldPath(p objpath.Path) *field.Path {
-	var fp *field.Path
+func fieldPath(base *field.Path, p objpath.Path) *field.Path {
+	fp := base
 	for _, e := range p.Elements() {
 		switch {
 		case e.IsIndex():

@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 	"reflect"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -207,34 +206,17 @@ func coerceMetadata(pth *field.Path, v any, s *structural.Schema, resourceRoot b
 				}
 			}
 		}
-		if _, err := embedded.CoerceResourceMeta(m, embedded.CoerceOptions{}); err != nil {
+		if _, err := embedded.CoerceResourceMeta(m, embedded.CoerceOptions{Base: pth}); err != nil {
 			errs = field.ErrorList{err}
 		}
 	}
 	if len(errs) == 0 {
-		_, errs = embedded.CoerceEmbedded(v, s, embedded.CoerceOptions{})
+		_, errs = embedded.CoerceEmbedded(v, s, embedded.CoerceOptions{Base: pth})
 	}
 	if len(errs) == 0 {
 		return nil
 	}
-	e := *errs[0]
-	e.Field = joinPath(pth, e.Field)
-	return &e
-}
-
-// joinPath puts a path relative to a value below the value's path pth.
-func joinPath(pth *field.Path, rel string) string {
-	if pth == nil {
-		return rel
-	}
-	base := pth.String()
-	switch {
-	case rel == "":
-		return base
-	case strings.HasPrefix(rel, "["):
-		return base + rel
-	}
-	return base + "." + rel
+	return errs[0]
 }
 
 // validateMetadata validates the TypeMeta and ObjectMeta of the resources
