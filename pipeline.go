@@ -79,20 +79,18 @@ func (s *Schema) pruneAndCoerce(obj map[string]any) ([]string, field.ErrorList) 
 }
 
 func (s *Schema) coerceWith(obj map[string]any, opts embedded.CoerceOptions, dropNulls bool) ([]string, field.ErrorList) {
-	// A create request (dropNulls) meets malformed root metadata before an
-	// unparsable apiVersion; a read meets the apiVersion first.
-	create := dropNulls
-	if err := checkTypeMeta(obj, !create); err != nil {
+	// The apiserver's coercer meets a non-string kind or apiVersion, then
+	// metadata that is no object (or, on a create, malformed metadata;
+	// a read drops malformed fields), then an unparsable apiVersion.
+	if err := checkTypeMeta(obj, false); err != nil {
 		return nil, field.ErrorList{err}
 	}
 	metaPaths, err := embedded.CoerceResourceMeta(obj, opts)
 	if err != nil {
 		return nil, field.ErrorList{err}
 	}
-	if create {
-		if err := checkTypeMeta(obj, true); err != nil {
-			return nil, field.ErrorList{err}
-		}
+	if err := checkTypeMeta(obj, true); err != nil {
+		return nil, field.ErrorList{err}
 	}
 	var paths []string
 	if !s.preserveUnknownFields {

@@ -84,3 +84,27 @@ func TestWithoutCrashedDocuments(t *testing.T) {
 		t.Errorf("without crash lines: kept %d, skipped %v; want all 3 kept", len(kept), skipped)
 	}
 }
+
+func TestDefaultCoercionTie(t *testing.T) {
+	const d = "spec.versions[2].schema.openAPIV3Schema.default"
+	common := fieldError{Type: "FieldValueInvalid", Field: d, Detail: "must not have unknown fields"}
+	meta := fieldError{Type: "FieldValueInvalid", Field: d + ".metadata"}
+	nested := fieldError{Type: "FieldValueInvalid", Field: d + ".status.alpha.apiVersion"}
+	other := fieldError{Type: "FieldValueInvalid", Field: "spec.versions[1].schema.openAPIV3Schema.default.metadata"}
+	for _, c := range []struct {
+		name     string
+		exp, got []fieldError
+		want     bool
+	}{
+		{"two resources of one default", []fieldError{common, nested}, []fieldError{common, meta}, true},
+		{"the same error", []fieldError{common, meta}, []fieldError{common, meta}, false},
+		{"defaults of two versions", []fieldError{common, other}, []fieldError{common, meta}, false},
+		{"a missing error", []fieldError{common, meta}, []fieldError{common}, false},
+		{"not a coercion error", []fieldError{{Type: "FieldValueRequired", Field: d + ".kind"}}, []fieldError{meta}, false},
+		{"not below a default", []fieldError{{Type: "FieldValueInvalid", Field: "spec.defaultx.metadata"}}, []fieldError{{Type: "FieldValueInvalid", Field: "spec.defaultx.kind"}}, false},
+	} {
+		if got := defaultCoercionTie(c.exp, c.got); got != c.want {
+			t.Errorf("%s: defaultCoercionTie = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
