@@ -176,11 +176,15 @@ func coercedDefault(pair string) (string, bool) {
 	if !strings.HasSuffix(f, ".apiVersion") && !strings.HasSuffix(f, ".kind") && !strings.HasSuffix(f, ".metadata") {
 		return "", false
 	}
-	i := strings.LastIndex(f, ".default")
-	if i < 0 || (len(f) > i+len(".default") && f[i+len(".default")] != '.' && f[i+len(".default")] != '[') {
-		return "", false
+	// The default's path: up to the last "default" step (the whole field
+	// of a bare schema's root default starts with it).
+	for i := strings.LastIndex(f, "default"); i >= 0; i = strings.LastIndex(f[:i], "default") {
+		end := i + len("default")
+		if (i == 0 || f[i-1] == '.') && end < len(f) && (f[end] == '.' || f[end] == '[') {
+			return f[:end], true
+		}
 	}
-	return f[:i+len(".default")], true
+	return "", false
 }
 
 // rejectionSet is errorSet for a request rejected while decoding: the

@@ -101,6 +101,7 @@ func TestDefaultCoercionTie(t *testing.T) {
 		{"defaults of two versions", []fieldError{common, other}, []fieldError{common, meta}, false},
 		{"a missing error", []fieldError{common, meta}, []fieldError{common}, false},
 		{"not a coercion error", []fieldError{{Type: "FieldValueRequired", Field: d + ".kind"}}, []fieldError{meta}, false},
+		{"a bare schema's root default", []fieldError{{Type: "FieldValueInvalid", Field: "default.apiVersion"}}, []fieldError{{Type: "FieldValueInvalid", Field: "default.metadata"}}, true},
 		{"not below a default", []fieldError{{Type: "FieldValueInvalid", Field: "spec.defaultx.metadata"}}, []fieldError{{Type: "FieldValueInvalid", Field: "spec.defaultx.kind"}}, false},
 	} {
 		if got := defaultCoercionTie(c.exp, c.got); got != c.want {
