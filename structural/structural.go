@@ -129,22 +129,21 @@ func newSchema(p *model.Props) (*Schema, error) {
 }
 
 // allBuildable reports whether buildable finds nothing wrong anywhere in the
-// tree. It visits the same nodes in any order and, taking the nodes by
-// value, copies no map entry to the heap. build uses it for the logical
+// tree. It visits the same nodes in any order. build uses it for the logical
 // junctors, which it does not build.
-func allBuildable(p model.Props) bool {
-	if unsupportedKeyword(&p) {
+func allBuildable(p *model.Props) bool {
+	if unsupportedKeyword(p) {
 		return false
 	}
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
 		return false
 	}
-	if p.Not != nil && !allBuildable(*p.Not) {
+	if p.Not != nil && !allBuildable(p.Not) {
 		return false
 	}
 	for _, l := range [3][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
 		for i := range l {
-			if !allBuildable(l[i]) {
+			if !allBuildable(&l[i]) {
 				return false
 			}
 		}
@@ -153,7 +152,7 @@ func allBuildable(p model.Props) bool {
 		if len(p.Items.Array) > 0 {
 			return false
 		}
-		if p.Items.Schema != nil && !allBuildable(*p.Items.Schema) {
+		if p.Items.Schema != nil && !allBuildable(p.Items.Schema) {
 			return false
 		}
 	}
@@ -163,7 +162,7 @@ func allBuildable(p model.Props) bool {
 		}
 	}
 	if p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil {
-		return allBuildable(*p.AdditionalProperties.Schema)
+		return allBuildable(p.AdditionalProperties.Schema)
 	}
 	return true
 }
@@ -185,12 +184,12 @@ func nodeBuildable(p *model.Props) bool {
 	if p.Items != nil && len(p.Items.Array) > 0 {
 		return false
 	}
-	if p.Not != nil && !allBuildable(*p.Not) {
+	if p.Not != nil && !allBuildable(p.Not) {
 		return false
 	}
 	for _, l := range [3][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
 		for i := range l {
-			if !allBuildable(l[i]) {
+			if !allBuildable(&l[i]) {
 				return false
 			}
 		}
@@ -207,13 +206,6 @@ func build(p *model.Props, check bool) (*Schema, bool) {
 		return nil, false
 	}
 	return s, true
-}
-
-// propertyNode is a property's node and the copy of its Props it points
-// to: a node's properties are allocated together.
-type propertyNode struct {
-	s Schema
-	p model.Props
 }
 
 // fill is build into s.
@@ -246,20 +238,18 @@ func fill(s *Schema, p *model.Props, check bool) bool {
 		}
 	}
 	if len(p.Properties) > 0 {
-		// Each child points to its own copy of its Props (map entries
-		// cannot be pointed to); the children and the copies share one
-		// allocation.
+		// Each child points to the property's Props in p (shared, never
+		// changed); the children share one allocation.
 		s.Properties = make(map[string]*Schema, len(p.Properties))
-		nodes := make([]propertyNode, len(p.Properties))
+		nodes := make([]Schema, len(p.Properties))
 		i := 0
 		for k, prop := range p.Properties {
 			n := &nodes[i]
 			i++
-			n.p = prop
-			if !fill(&n.s, &n.p, check) {
+			if !fill(n, prop, check) {
 				return false
 			}
-			s.Properties[k] = &n.s
+			s.Properties[k] = n
 		}
 	}
 	if ap := p.AdditionalProperties; ap != nil {
@@ -313,8 +303,7 @@ func buildable(p *model.Props) error {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		prop := p.Properties[k]
-		if err := buildable(&prop); err != nil {
+		if err := buildable(p.Properties[k]); err != nil {
 			return err
 		}
 	}

@@ -292,8 +292,7 @@ func validateNested(p *model.Props, skipAnyOf bool, fldPath *field.Path) field.E
 		errs = append(errs, validateNested(p.Items.Schema, false, fldPath.Child("items"))...)
 	}
 	for _, k := range sortedPropKeys(p.Properties) {
-		prop := p.Properties[k]
-		errs = append(errs, validateNested(&prop, false, fldPath.Child("properties").Key(k))...)
+		errs = append(errs, validateNested(p.Properties[k], false, fldPath.Child("properties").Key(k))...)
 	}
 
 	if p.Type != "" {
@@ -391,13 +390,12 @@ func nestedCompleteness(v *model.Props, s *Schema, sPath, vPath *field.Path) fie
 			errs = append(errs, field.Required(sPath.Child("properties").Key(k), fmt.Sprintf("because it is defined in %s", vk.String())))
 			continue
 		}
-		prop := v.Properties[k]
-		errs = append(errs, nestedCompleteness(&prop, sk, sPath.Child("properties").Key(k), vk)...)
+		errs = append(errs, nestedCompleteness(v.Properties[k], sk, sPath.Child("properties").Key(k), vk)...)
 	}
 	return errs
 }
 
-func sortedPropKeys(m map[string]model.Props) []string {
+func sortedPropKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -88,7 +88,7 @@ func fromProps(p *model.Props) *spec.Schema {
 	if p.Not != nil {
 		out.Not = fromProps(p.Not)
 	}
-	out.Properties = propsMap(p.Properties)
+	out.Properties = propsPtrMap(p.Properties)
 	out.PatternProperties = propsMap(p.PatternProperties)
 	out.Definitions = propsMap(p.Definitions)
 	if ap := p.AdditionalProperties; ap != nil {
@@ -123,6 +123,18 @@ func propsMap(in map[string]model.Props) map[string]spec.Schema {
 	for k := range in {
 		p := in[k]
 		out[k] = *fromProps(&p)
+	}
+	return out
+}
+
+// propsPtrMap is propsMap for the properties keyword.
+func propsPtrMap(in map[string]*model.Props) map[string]spec.Schema {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]spec.Schema, len(in))
+	for k, p := range in {
+		out[k] = *fromProps(p)
 	}
 	return out
 }
@@ -218,8 +230,7 @@ func nested(p *model.Props) *spec.Schema {
 	if p.Properties != nil {
 		out.Properties = make(map[string]spec.Schema, len(p.Properties))
 		for k := range p.Properties {
-			c := p.Properties[k]
-			out.Properties[k] = *nested(&c)
+			out.Properties[k] = *nested(p.Properties[k])
 		}
 	}
 	if p.Type != "" {

@@ -119,15 +119,15 @@ func withTypeAndObjectMeta(a *adapter) *adapter {
 		nameProps = md.Properties
 	}
 	str := func() *structural.Schema { return builtNode(&model.Props{Type: "string"}) }
-	capped := func(existing *structural.Schema, max int64) model.Props {
+	capped := func(existing *structural.Schema, max int64) *model.Props {
 		if p := link.Props(existing); p != nil && p.MaxLength != nil && *p.MaxLength < max {
 			max = *p.MaxLength
 		}
-		return model.Props{Type: "string", MaxLength: &max}
+		return &model.Props{Type: "string", MaxLength: &max}
 	}
 	metaNode := builtNode(&model.Props{
 		Type: "object",
-		Properties: map[string]model.Props{
+		Properties: map[string]*model.Props{
 			"name":         capped(nameProps["name"], nameMaxLength),
 			"generateName": capped(nameProps["generateName"], nameMaxLength-1),
 		},

@@ -160,9 +160,8 @@ func (b *vnodeBuilder) node(rulesFrom *model.Props, s *structural.Schema, a *ada
 					continue
 				}
 			}
-			pr := rulesFrom.Properties[k]
 			meta := underMeta || (isResourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind"))
-			if c := b.node(&pr, ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType, meta); c != nil {
+			if c := b.node(rulesFrom.Properties[k], ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType, meta); c != nil {
 				v.props = append(v.props, propValidator{k, c})
 			}
 		}
@@ -181,7 +180,7 @@ func (b *vnodeBuilder) node(rulesFrom *model.Props, s *structural.Schema, a *ada
 	return nil
 }
 
-func sortedNames(m map[string]model.Props) []string {
+func sortedNames[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

@@ -18,11 +18,11 @@ import (
 func TestWalkAllocations(t *testing.T) {
 	s := "object"
 	leaf := model.Props{Type: "string", XValidations: []model.ValidationRule{{Rule: "self.size() > 0"}}}
-	root := &model.Props{Type: s, Properties: map[string]model.Props{}}
+	root := &model.Props{Type: s, Properties: map[string]*model.Props{}}
 	for i := range 200 {
-		inner := model.Props{Type: s, Properties: map[string]model.Props{"a": leaf, "b": leaf}}
+		inner := model.Props{Type: s, Properties: map[string]*model.Props{"a": &leaf, "b": &leaf}}
 		list := model.Props{Type: "array", Items: &model.PropsOrArray{Schema: &inner}}
-		root.Properties[fmt.Sprintf("p%03d", i)] = model.Props{Type: s, Properties: map[string]model.Props{"list": list, "leaf": leaf}}
+		root.Properties[fmt.Sprintf("p%03d", i)] = &model.Props{Type: s, Properties: map[string]*model.Props{"list": &list, "leaf": &leaf}}
 	}
 	path := field.NewPath("spec", "validation", "openAPIV3Schema")
 	w := &walker{}
@@ -47,14 +47,14 @@ func TestWalkAllocations(t *testing.T) {
 func TestLazyPathErrors(t *testing.T) {
 	ten := int64(10)
 	leaf := model.Props{Type: "string", MaxLength: &ten, XValidations: []model.ValidationRule{{Rule: "self == oldSelf"}}}
-	items := model.Props{Type: "object", Properties: map[string]model.Props{"b": {Type: "integer", UniqueItems: true}, "c": leaf}}
-	root := &model.Props{Type: "object", Properties: map[string]model.Props{
+	items := model.Props{Type: "object", Properties: map[string]*model.Props{"b": {Type: "integer", UniqueItems: true}, "c": &leaf}}
+	root := &model.Props{Type: "object", Properties: map[string]*model.Props{
 		"a": {Type: "array", Items: &model.PropsOrArray{Schema: &items}},
 		"z": {Type: "null", AllOf: []model.Props{{}, {ID: "x"}}},
 	}}
 	w := &walker{}
 	// The CEL types come from the part of the schema that is structural.
-	ss, err := link.NewStructural(&model.Props{Type: "object", Properties: map[string]model.Props{"a": root.Properties["a"]}})
+	ss, err := link.NewStructural(&model.Props{Type: "object", Properties: map[string]*model.Props{"a": root.Properties["a"]}})
 	if err != nil {
 		t.Fatal(err)
 	}

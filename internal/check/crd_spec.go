@@ -570,7 +570,12 @@ func propsHas(p *model.Props, pred func(*model.Props) bool) bool {
 	if propsHas(p.Not, pred) {
 		return true
 	}
-	for _, m := range []map[string]model.Props{p.Properties, p.PatternProperties, p.Definitions} {
+	for _, c := range p.Properties {
+		if propsHas(c, pred) {
+			return true
+		}
+	}
+	for _, m := range []map[string]model.Props{p.PatternProperties, p.Definitions} {
 		for k := range m {
 			c := m[k]
 			if propsHas(&c, pred) {

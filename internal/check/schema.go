@@ -185,28 +185,19 @@ func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
 // schema root only.
 func (w *walker) node(p *model.Props, path *field.Path, ctx nodeContext, isRoot bool) {
 	if p != nil {
-		w.visit(*p, w.rootPath(path), ctx, isRoot)
+		w.visit(p, w.rootPath(path), ctx, isRoot)
 	}
 }
 
 // child checks the node p (if any) at the step st below parent.
 func (w *walker) child(p *model.Props, parent lazyPath, st pathStep, ctx nodeContext) {
 	if p != nil {
-		w.childValue(*p, parent, st, ctx)
+		w.visit(p, w.push(parent, st), ctx, false)
 	}
 }
 
-// childValue checks the node p at the step st below parent. The node is
-// passed by value: the entries of properties and definitions maps can only
-// be copied, and a copy whose address went down the recursion would be
-// moved to the heap.
-func (w *walker) childValue(p model.Props, parent lazyPath, st pathStep, ctx nodeContext) {
-	w.visit(p, w.push(parent, st), ctx, false)
-}
-
 // visit checks a node and everything below it.
-func (w *walker) visit(node model.Props, lp lazyPath, ctx nodeContext, isRoot bool) {
-	p := &node
+func (w *walker) visit(p *model.Props, lp lazyPath, ctx nodeContext, isRoot bool) {
 	start := len(w.errs)
 	w.keywords(p, lp, ctx)
 
@@ -228,7 +219,7 @@ func (w *walker) visit(node model.Props, lp lazyPath, ctx nodeContext, isRoot bo
 		w.child(ap.Schema, lp, pathStep{name: "additionalProperties", index: -1}, sub)
 	}
 
-	keys := w.pushSortedKeys(p.Properties)
+	keys := pushSortedKeys(w, p.Properties)
 	for i := keys; i < len(w.keys); i++ {
 		name := w.keys[i]
 		sub := ctx
@@ -242,7 +233,7 @@ func (w *walker) visit(node model.Props, lp lazyPath, ctx nodeContext, isRoot bo
 			}
 		}
 		sub.cel = ctx.cel.Property(name)
-		w.childValue(p.Properties[name], lp, pathStep{name: "properties", key: name, hasKey: true, index: -1}, sub)
+		w.child(p.Properties[name], lp, pathStep{name: "properties", key: name, hasKey: true, index: -1}, sub)
 	}
 	w.keys = w.keys[:keys]
 
@@ -258,10 +249,11 @@ func (w *walker) visit(node model.Props, lp lazyPath, ctx nodeContext, isRoot bo
 	for i := range p.AnyOf {
 		w.child(&p.AnyOf[i], lp, pathStep{name: "anyOf", index: i}, nested)
 	}
-	keys = w.pushSortedKeys(p.Definitions)
+	keys = pushSortedKeys(w, p.Definitions)
 	for i := keys; i < len(w.keys); i++ {
 		name := w.keys[i]
-		w.childValue(p.Definitions[name], lp, pathStep{name: "definitions", key: name, hasKey: true, index: -1}, nested)
+		d := p.Definitions[name]
+		w.child(&d, lp, pathStep{name: "definitions", key: name, hasKey: true, index: -1}, nested)
 	}
 	w.keys = w.keys[:keys]
 	if p.Items != nil {
@@ -300,7 +292,7 @@ func (w *walker) visit(node model.Props, lp lazyPath, ctx nodeContext, isRoot bo
 // pushSortedKeys appends the keys of m, sorted, to w.keys and returns where
 // they start. The caller reads them by index (nested calls may grow w.keys)
 // and truncates w.keys back to that start when done.
-func (w *walker) pushSortedKeys(m map[string]model.Props) int {
+func pushSortedKeys[V any](w *walker, m map[string]V) int {
 	start := len(w.keys)
 	for k := range m {
 		w.keys = append(w.keys, k)

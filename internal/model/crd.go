@@ -291,11 +291,18 @@ func decodeCRDExact(data []byte) (*CRD, error) {
 		if err := kjson.Unmarshal(data, &in); err != nil {
 			return nil, apiserverDecodeError(err, v1APIVersion)
 		}
+		for i := range in.Spec.Versions {
+			fillNullValidation(in.Spec.Versions[i].Schema)
+		}
 		return fromV1(&in), nil
 	case v1beta1APIVersion:
 		var in v1beta1CRD
 		if err := kjson.Unmarshal(data, &in); err != nil {
 			return nil, apiserverDecodeError(err, v1beta1APIVersion)
+		}
+		fillNullValidation(in.Spec.Validation)
+		for i := range in.Spec.Versions {
+			fillNullValidation(in.Spec.Versions[i].Schema)
 		}
 		return fromV1beta1(&in), nil
 	}

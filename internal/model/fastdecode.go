@@ -624,6 +624,26 @@ func (d *fdec) propsMapField(v any) map[string]Props {
 	return out
 }
 
+// propsPtrMapField decodes the properties keyword: a null property is an
+// empty schema, as the exact decoder leaves it (see fillNullProperties). The
+// schemas share one allocation.
+func (d *fdec) propsPtrMapField(v any) map[string]*Props {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]*Props, len(m))
+	slab := make([]Props, len(m))
+	i := 0
+	for k, e := range m {
+		p := &slab[i]
+		i++
+		d.props(e, p)
+		out[k] = p
+	}
+	return out
+}
+
 func (d *fdec) propsOrBool(v any) *PropsOrBool {
 	switch x := v.(type) {
 	case nil:
@@ -770,7 +790,7 @@ func (d *fdec) propsMap(m map[string]any, p *Props) {
 		case "not":
 			p.Not = d.propsPtr(e)
 		case "properties":
-			p.Properties = d.propsMapField(e)
+			p.Properties = d.propsPtrMapField(e)
 		case "additionalProperties":
 			p.AdditionalProperties = d.propsOrBool(e)
 		case "patternProperties":

@@ -46,7 +46,7 @@ type Props struct {
 	OneOf                []Props                       `json:"oneOf,omitempty"`
 	AnyOf                []Props                       `json:"anyOf,omitempty"`
 	Not                  *Props                        `json:"not,omitempty"`
-	Properties           map[string]Props              `json:"properties,omitempty"`
+	Properties           map[string]*Props             `json:"properties,omitempty"`
 	AdditionalProperties *PropsOrBool                  `json:"additionalProperties,omitempty"`
 	PatternProperties    map[string]Props              `json:"patternProperties,omitempty"`
 	Dependencies         map[string]PropsOrStringArray `json:"dependencies,omitempty"`
@@ -219,5 +219,59 @@ func DecodeProps(data []byte, p *Props) error {
 }
 
 func decodePropsExact(data []byte, p *Props) error {
-	return apiserverDecodeError(kjson.Unmarshal(data, p), "")
+	err := kjson.Unmarshal(data, p)
+	fillNullProperties(p)
+	return apiserverDecodeError(err, "")
+}
+
+// fillNullProperties replaces every nil entry of a properties map in the
+// tree below p by an empty schema: the apiserver decodes a property that
+// is null to an empty schema, and every reader of Props relies on the
+// entries of Properties being non-nil. The fast decoder never leaves nil
+// entries; the exact one leaves them for JSON nulls.
+func fillNullProperties(p *Props) {
+	if p == nil {
+		return
+	}
+	for k, c := range p.Properties {
+		if c == nil {
+			p.Properties[k] = &Props{}
+			continue
+		}
+		fillNullProperties(c)
+	}
+	if p.Items != nil {
+		fillNullProperties(p.Items.Schema)
+		for i := range p.Items.Array {
+			fillNullProperties(&p.Items.Array[i])
+		}
+	}
+	for _, l := range [...][]Props{p.AllOf, p.OneOf, p.AnyOf} {
+		for i := range l {
+			fillNullProperties(&l[i])
+		}
+	}
+	fillNullProperties(p.Not)
+	for _, pb := range [...]*PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
+		if pb != nil {
+			fillNullProperties(pb.Schema)
+		}
+	}
+	for _, m := range [...]map[string]Props{p.PatternProperties, p.Definitions} {
+		for k := range m {
+			// The copy shares the maps the fill changes.
+			c := m[k]
+			fillNullProperties(&c)
+		}
+	}
+	for _, d := range p.Dependencies {
+		fillNullProperties(d.Schema)
+	}
+}
+
+// fillNullValidation is fillNullProperties for a CRD's schema.
+func fillNullValidation(v *Validation) {
+	if v != nil {
+		fillNullProperties(v.OpenAPIV3Schema)
+	}
 }
