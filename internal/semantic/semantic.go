@@ -4,11 +4,17 @@
 package semantic
 
 import (
+	"reflect"
+
 	forkedreflect "k8s.io/apimachinery/third_party/forked/golang/reflect"
 )
 
 // Equal reports whether a and b are deeply equal, nil and empty slices and
 // maps counting as equal.
 func Equal(a, b any) bool {
-	return forkedreflect.Equalities{}.DeepEqual(a, b)
+	// Values reflect.DeepEqual finds equal are semantically equal too, and
+	// it compares scalars without boxing them: the forked comparison
+	// allocates for every string or bool it reads through a pointer (such
+	// as every field of a schema's properties). It only decides the rest.
+	return reflect.DeepEqual(a, b) || forkedreflect.Equalities{}.DeepEqual(a, b)
 }

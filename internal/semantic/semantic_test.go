@@ -10,3 +10,22 @@ func TestEqual(t *testing.T) {
 		t.Error("different values must differ")
 	}
 }
+
+// TestEqualThroughPointers: values reached through pointers and maps of
+// pointers compare by what they point to, nil and empty still equal.
+func TestEqualThroughPointers(t *testing.T) {
+	type node struct {
+		Name string
+		Tags []string
+		Kids map[string]*node
+	}
+	a := &node{Name: "x", Kids: map[string]*node{"k": {Name: "y", Tags: nil}}}
+	b := &node{Name: "x", Kids: map[string]*node{"k": {Name: "y", Tags: []string{}}}}
+	if !Equal(a, b) {
+		t.Error("nil and empty below pointers must be equal")
+	}
+	b.Kids["k"].Name = "z"
+	if Equal(a, b) {
+		t.Error("different values below pointers must differ")
+	}
+}
