@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/lazypath"
 	"github.com/crdschema/crdschema/internal/model"
 )
 
@@ -47,56 +48,15 @@ func Validate(fldPath *field.Path, s *Schema) field.ErrorList {
 		return nil
 	}
 	var errs field.ErrorList
-	w := &pathStack{root: fldPath}
-	errs = append(errs, validateInvariants(s, atRoot, corePath{w, 0})...)
+	var paths lazypath.Stack
+	errs = append(errs, validateInvariants(s, atRoot, paths.Root(fldPath))...)
 	errs = append(errs, validateCompleteness(s, fldPath)...)
 	errorsort.Sort(errs)
 	return errs
 }
 
-// pathStack holds the steps from the root to the core node being
-// validated, so that a node's field path is only built for an error: almost
-// no node has one, and building a path for each node was most of the
-// validation's allocations.
-type pathStack struct {
-	root  *field.Path
-	steps []pathStep
-}
-
-// pathStep is .name, then [key] when hasKey.
-type pathStep struct {
-	name, key string
-	hasKey    bool
-}
-
-// corePath is the path of the core node at depth of the stack; it is valid
-// while that node or one below it is being validated.
-type corePath struct {
-	w     *pathStack
-	depth int
-}
-
-// path builds the field path.
-func (c corePath) path() *field.Path {
-	p := c.w.root
-	for _, st := range c.w.steps[:c.depth] {
-		p = p.Child(st.name)
-		if st.hasKey {
-			p = p.Key(st.key)
-		}
-	}
-	return p
-}
-
-// child returns the path one step below c, replacing whatever path was
-// validated below c before.
-func (c corePath) child(st pathStep) corePath {
-	c.w.steps = append(c.w.steps[:c.depth], st)
-	return corePath{c.w, c.depth + 1}
-}
-
 // validateInvariants checks one core node and everything below it.
-func validateInvariants(s *Schema, lvl level, cp corePath) field.ErrorList {
+func validateInvariants(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
 	if s == nil {
 		return nil
 	}
@@ -104,9 +64,9 @@ func validateInvariants(s *Schema, lvl level, cp corePath) field.ErrorList {
 	errs = append(errs, validateExtensions(s, cp)...)
 	if p := s.props; p != nil {
 		if len(p.AnyOf) > 0 || len(p.AllOf) > 0 || len(p.OneOf) > 0 || p.Not != nil {
-			errs = append(errs, validateJunctors(p, model.IsAnyOfPattern(p), model.IsAllOfPattern(p), cp.path())...)
+			errs = append(errs, validateJunctors(p, model.IsAnyOfPattern(p), model.IsAllOfPattern(p), cp.Field())...)
 		} else if p.Pattern != "" {
-			if err := patternError(p.Pattern, cp.path); err != nil {
+			if err := patternError(p.Pattern, cp.Field); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -118,25 +78,25 @@ func validateInvariants(s *Schema, lvl level, cp corePath) field.ErrorList {
 
 // validateChildren checks the items, properties and additionalProperties
 // of a core node and everything below them.
-func validateChildren(s *Schema, lvl level, cp corePath) field.ErrorList {
+func validateChildren(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
 	var errs field.ErrorList
 	if s.Type == "array" && s.Items == nil {
-		errs = append(errs, field.Required(cp.path().Child("items"), "must be specified"))
+		errs = append(errs, field.Required(cp.Field().Child("items"), "must be specified"))
 	}
 	if s.Items != nil {
-		errs = append(errs, validateInvariants(s.Items, atItems, cp.child(pathStep{name: "items"}))...)
+		errs = append(errs, validateInvariants(s.Items, atItems, cp.Push(lazypath.Child("items")))...)
 	}
 
 	for _, k := range s.sortedProperties() {
-		errs = append(errs, validateInvariants(s.Properties[k], atField, cp.child(pathStep{name: "properties", key: k, hasKey: true}))...)
+		errs = append(errs, validateInvariants(s.Properties[k], atField, cp.Push(lazypath.Keyed("properties", k)))...)
 	}
 
 	if s.AdditionalProperties != nil {
 		if lvl == atRoot {
-			errs = append(errs, field.Forbidden(cp.path().Child("additionalProperties"), "must not be used at the root"))
+			errs = append(errs, field.Forbidden(cp.Field().Child("additionalProperties"), "must not be used at the root"))
 		}
 		if s.AdditionalProperties.Schema != nil {
-			errs = append(errs, validateInvariants(s.AdditionalProperties.Schema, atField, cp.child(pathStep{name: "additionalProperties"}))...)
+			errs = append(errs, validateInvariants(s.AdditionalProperties.Schema, atField, cp.Push(lazypath.Child("additionalProperties")))...)
 		}
 	}
 	return errs
@@ -144,52 +104,52 @@ func validateChildren(s *Schema, lvl level, cp corePath) field.ErrorList {
 
 // validateExtensions checks the x-kubernetes extensions that exclude each
 // other.
-func validateExtensions(s *Schema, cp corePath) field.ErrorList {
+func validateExtensions(s *Schema, cp lazypath.Path) field.ErrorList {
 	var errs field.ErrorList
 	if s.IntOrString && s.PreserveUnknownFields {
-		errs = append(errs, field.Invalid(cp.path().Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
+		errs = append(errs, field.Invalid(cp.Field().Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 	if s.IntOrString && s.EmbeddedResource {
-		errs = append(errs, field.Invalid(cp.path().Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
+		errs = append(errs, field.Invalid(cp.Field().Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 	return errs
 }
 
 // validateType checks that a core node has the type its place and
 // extensions require.
-func validateType(s *Schema, lvl level, cp corePath) field.ErrorList {
+func validateType(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
 	var errs field.ErrorList
 	switch {
 	case s.EmbeddedResource && s.Type == "":
-		errs = append(errs, field.Required(cp.path().Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
+		errs = append(errs, field.Required(cp.Field().Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
 	case s.EmbeddedResource && s.Type != "object":
-		errs = append(errs, field.Invalid(cp.path().Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
+		errs = append(errs, field.Invalid(cp.Field().Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
 	case !s.EmbeddedResource && s.Type == "" && !s.IntOrString && !s.PreserveUnknownFields:
-		errs = append(errs, field.Required(cp.path().Child("type"), missingTypeDetail(lvl)))
+		errs = append(errs, field.Required(cp.Field().Child("type"), missingTypeDetail(lvl)))
 	}
 	if s.EmbeddedResource && s.AdditionalProperties != nil {
-		errs = append(errs, field.Forbidden(cp.path().Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
+		errs = append(errs, field.Forbidden(cp.Field().Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
 	}
 	if lvl == atRoot && s.Type != "" && s.Type != "object" {
-		errs = append(errs, field.Invalid(cp.path().Child("type"), s.Type, "must be object at the root"))
+		errs = append(errs, field.Invalid(cp.Field().Child("type"), s.Type, "must be object at the root"))
 	}
 	return errs
 }
 
 // validateResource checks the implicit apiVersion, kind and metadata of the
 // root and of every embedded resource.
-func validateResource(s *Schema, lvl level, cp corePath) field.ErrorList {
+func validateResource(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
 	var errs field.ErrorList
 	resource := lvl == atRoot || s.EmbeddedResource
 	if resource {
 		for _, k := range []string{"kind", "apiVersion"} {
 			if c, ok := s.Properties[k]; ok && c.Type != "string" {
-				errs = append(errs, field.Invalid(cp.path().Child("properties").Key(k).Child("type"), c.Type, "must be string"))
+				errs = append(errs, field.Invalid(cp.Field().Child("properties").Key(k).Child("type"), c.Type, "must be string"))
 			}
 		}
 	}
 	if md, ok := s.Properties["metadata"]; ok {
-		mdPath := func() *field.Path { return cp.path().Child("properties").Key("metadata") }
+		mdPath := func() *field.Path { return cp.Field().Child("properties").Key("metadata") }
 		if resource && md.Type != "object" {
 			errs = append(errs, field.Invalid(mdPath().Child("type"), md.Type, "must be object"))
 		}
@@ -199,7 +159,7 @@ func validateResource(s *Schema, lvl level, cp corePath) field.ErrorList {
 	}
 
 	if s.EmbeddedResource && !s.PreserveUnknownFields && len(s.Properties) == 0 {
-		errs = append(errs, field.Required(cp.path().Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+		errs = append(errs, field.Required(cp.Field().Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
 	}
 	return errs
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/lazypath"
 	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
@@ -155,7 +156,7 @@ type nodeContext struct {
 	// uncorrelatable is the highest ancestor below which old and new
 	// values cannot be correlated (items of a list that is not a map list),
 	// where a rule must not use oldSelf; nil if there is none.
-	uncorrelatable lazyPath
+	uncorrelatable lazypath.Path
 }
 
 func (c nodeContext) forbidDefaults(reason string) nodeContext {
@@ -173,10 +174,8 @@ type walker struct {
 	// keys is a stack of sorted map keys shared by the nodes being
 	// visited (see pushSortedKeys).
 	keys []string
-	// pathSteps and pathMemo are the path stack of lazyPath: the steps
-	// from the root to the node being visited, and the paths built so far.
-	pathSteps []pathStep
-	pathMemo  []*field.Path
+	// paths holds the steps from the root to the node being visited.
+	paths lazypath.Stack
 }
 
 func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
@@ -185,29 +184,29 @@ func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
 // schema root only.
 func (w *walker) node(p *model.Props, path *field.Path, ctx nodeContext, isRoot bool) {
 	if p != nil {
-		w.visit(p, w.rootPath(path), ctx, isRoot)
+		w.visit(p, w.paths.Root(path), ctx, isRoot)
 	}
 }
 
 // child checks the node p (if any) at the step st below parent.
-func (w *walker) child(p *model.Props, parent lazyPath, st pathStep, ctx nodeContext) {
+func (w *walker) child(p *model.Props, parent lazypath.Path, st lazypath.Step, ctx nodeContext) {
 	if p != nil {
-		w.visit(p, w.push(parent, st), ctx, false)
+		w.visit(p, parent.Push(st), ctx, false)
 	}
 }
 
 // visit checks a node and everything below it.
-func (w *walker) visit(p *model.Props, lp lazyPath, ctx nodeContext, isRoot bool) {
+func (w *walker) visit(p *model.Props, lp lazypath.Path, ctx nodeContext, isRoot bool) {
 	start := len(w.errs)
 	w.keywords(p, lp, ctx)
 
 	if p.UniqueItems {
-		w.add(field.Forbidden(lp.path().Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+		w.add(field.Forbidden(lp.Field().Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
 	}
 
 	if ap := p.AdditionalProperties; ap != nil {
 		if len(p.Properties) != 0 && (!ap.Allows || ap.Schema != nil) {
-			w.add(field.Forbidden(lp.path().Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+			w.add(field.Forbidden(lp.Field().Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
 		}
 		sub := ctx
 		if ctx.insideMeta {
@@ -216,14 +215,14 @@ func (w *walker) visit(p *model.Props, lp lazyPath, ctx nodeContext, isRoot bool
 		if ap.Schema != nil {
 			sub.cel = ctx.cel.AdditionalProperties()
 		}
-		w.child(ap.Schema, lp, pathStep{name: "additionalProperties", index: -1}, sub)
+		w.child(ap.Schema, lp, lazypath.Child("additionalProperties"), sub)
 	}
 
 	keys := pushSortedKeys(w, p.Properties)
 	for i := keys; i < len(w.keys); i++ {
 		name := w.keys[i]
 		sub := ctx
-		if !mapIsCorrelatable(p.XMapType) && !sub.uncorrelatable.isSet() {
+		if !mapIsCorrelatable(p.XMapType) && !sub.uncorrelatable.IsSet() {
 			sub.uncorrelatable = lp
 		}
 		if (isRoot || p.XEmbeddedResource) && isMetaField(name) {
@@ -233,59 +232,59 @@ func (w *walker) visit(p *model.Props, lp lazyPath, ctx nodeContext, isRoot bool
 			}
 		}
 		sub.cel = ctx.cel.Property(name)
-		w.child(p.Properties[name], lp, pathStep{name: "properties", key: name, hasKey: true, index: -1}, sub)
+		w.child(p.Properties[name], lp, lazypath.Keyed("properties", name), sub)
 	}
 	w.keys = w.keys[:keys]
 
 	nested := ctx
 	nested.cel = nil
-	w.child(p.Not, lp, pathStep{name: "not", index: -1}, nested)
+	w.child(p.Not, lp, lazypath.Child("not"), nested)
 	for i := range p.AllOf {
-		w.child(&p.AllOf[i], lp, pathStep{name: "allOf", index: i}, nested)
+		w.child(&p.AllOf[i], lp, lazypath.Indexed("allOf", i), nested)
 	}
 	for i := range p.OneOf {
-		w.child(&p.OneOf[i], lp, pathStep{name: "oneOf", index: i}, nested)
+		w.child(&p.OneOf[i], lp, lazypath.Indexed("oneOf", i), nested)
 	}
 	for i := range p.AnyOf {
-		w.child(&p.AnyOf[i], lp, pathStep{name: "anyOf", index: i}, nested)
+		w.child(&p.AnyOf[i], lp, lazypath.Indexed("anyOf", i), nested)
 	}
 	keys = pushSortedKeys(w, p.Definitions)
 	for i := keys; i < len(w.keys); i++ {
 		name := w.keys[i]
 		d := p.Definitions[name]
-		w.child(&d, lp, pathStep{name: "definitions", key: name, hasKey: true, index: -1}, nested)
+		w.child(&d, lp, lazypath.Keyed("definitions", name), nested)
 	}
 	w.keys = w.keys[:keys]
 	if p.Items != nil {
 		sub := ctx
-		if (p.XListType == nil || *p.XListType != "map") && !sub.uncorrelatable.isSet() {
+		if (p.XListType == nil || *p.XListType != "map") && !sub.uncorrelatable.IsSet() {
 			sub.uncorrelatable = lp
 		}
 		if p.Items.Schema != nil {
 			sub.cel = ctx.cel.Items()
 		}
-		w.child(p.Items.Schema, lp, pathStep{name: "items", index: -1}, sub)
+		w.child(p.Items.Schema, lp, lazypath.Child("items"), sub)
 		for i := range p.Items.Array {
 			sub.cel = nil
-			w.child(&p.Items.Array[i], lp, pathStep{name: "items", index: i}, sub)
+			w.child(&p.Items.Array[i], lp, lazypath.Indexed("items", i), sub)
 		}
 	}
 	for _, name := range sortedkeys.Of(p.Dependencies) {
-		w.child(p.Dependencies[name].Schema, lp, pathStep{name: "dependencies", key: name, hasKey: true, index: -1}, nested)
+		w.child(p.Dependencies[name].Schema, lp, lazypath.Keyed("dependencies", name), nested)
 	}
 
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
-		w.add(field.Invalid(lp.path().Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
+		w.add(field.Invalid(lp.Field().Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
 	}
 	w.mapType(p, lp)
 	w.listType(p, lp)
 	w.validationRules(p, lp)
 	if ctx.cel != nil && len(p.XValidations) > 0 && len(w.errs) == start {
 		var uncorrelatable *field.Path
-		if ctx.uncorrelatable.isSet() {
-			uncorrelatable = ctx.uncorrelatable.path()
+		if ctx.uncorrelatable.IsSet() {
+			uncorrelatable = ctx.uncorrelatable.Field()
 		}
-		w.ruleErrs = append(w.ruleErrs, ctx.cel.Check(lp.path(), p.XValidations, uncorrelatable)...)
+		w.ruleErrs = append(w.ruleErrs, ctx.cel.Check(lp.Field(), p.XValidations, uncorrelatable)...)
 	}
 }
 
@@ -303,48 +302,48 @@ func pushSortedKeys[V any](w *walker, m map[string]V) int {
 
 // keywords checks the keywords of one node that a CRD schema must not use,
 // and defaults where they are forbidden.
-func (w *walker) keywords(p *model.Props, lp lazyPath, ctx nodeContext) {
+func (w *walker) keywords(p *model.Props, lp lazypath.Path, ctx nodeContext) {
 	if p.Type != "" && !contains(openAPIV3Types, p.Type) {
-		w.add(field.NotSupported(lp.path().Child("type"), p.Type, openAPIV3Types))
+		w.add(field.NotSupported(lp.Field().Child("type"), p.Type, openAPIV3Types))
 	}
 	if p.Default != nil && !ctx.allowDefaults {
 		detail := "must not be set"
 		if ctx.noDefaultsReason != "" {
 			detail += " " + ctx.noDefaultsReason
 		}
-		w.add(field.Forbidden(lp.path().Child("default"), detail))
+		w.add(field.Forbidden(lp.Field().Child("default"), detail))
 	}
 	if p.ID != "" {
-		w.add(field.Forbidden(lp.path().Child("id"), "id is not supported"))
+		w.add(field.Forbidden(lp.Field().Child("id"), "id is not supported"))
 	}
 	if p.AdditionalItems != nil {
-		w.add(field.Forbidden(lp.path().Child("additionalItems"), "additionalItems is not supported"))
+		w.add(field.Forbidden(lp.Field().Child("additionalItems"), "additionalItems is not supported"))
 	}
 	if len(p.PatternProperties) != 0 {
-		w.add(field.Forbidden(lp.path().Child("patternProperties"), "patternProperties is not supported"))
+		w.add(field.Forbidden(lp.Field().Child("patternProperties"), "patternProperties is not supported"))
 	}
 	if len(p.Definitions) != 0 {
-		w.add(field.Forbidden(lp.path().Child("definitions"), "definitions is not supported"))
+		w.add(field.Forbidden(lp.Field().Child("definitions"), "definitions is not supported"))
 	}
 	if p.Dependencies != nil {
-		w.add(field.Forbidden(lp.path().Child("dependencies"), "dependencies is not supported"))
+		w.add(field.Forbidden(lp.Field().Child("dependencies"), "dependencies is not supported"))
 	}
 	if p.Ref != nil {
-		w.add(field.Forbidden(lp.path().Child("$ref"), "$ref is not supported"))
+		w.add(field.Forbidden(lp.Field().Child("$ref"), "$ref is not supported"))
 	}
 	if p.Type == "null" {
-		w.add(field.Forbidden(lp.path().Child("type"), "type cannot be set to null, use nullable as an alternative"))
+		w.add(field.Forbidden(lp.Field().Child("type"), "type cannot be set to null, use nullable as an alternative"))
 	}
 	if p.Items != nil && len(p.Items.Array) != 0 {
-		w.add(field.Forbidden(lp.path().Child("items"), "items must be a schema object and not an array"))
+		w.add(field.Forbidden(lp.Field().Child("items"), "items must be a schema object and not an array"))
 	}
 	if ctx.insideMeta && p.XEmbeddedResource {
-		w.add(field.Forbidden(lp.path().Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+		w.add(field.Forbidden(lp.Field().Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
 	}
 }
 
 // mapType checks x-kubernetes-map-type.
-func (w *walker) mapType(p *model.Props, lp lazyPath) {
+func (w *walker) mapType(p *model.Props, lp lazypath.Path) {
 	if p.XMapType == nil {
 		return
 	}
@@ -352,18 +351,18 @@ func (w *walker) mapType(p *model.Props, lp lazyPath) {
 	switch p.Type {
 	case "object":
 	case "":
-		w.add(field.Required(lp.path().Child("type"), need))
+		w.add(field.Required(lp.Field().Child("type"), need))
 	default:
-		w.add(field.Invalid(lp.path().Child("type"), p.Type, need))
+		w.add(field.Invalid(lp.Field().Child("type"), p.Type, need))
 	}
 	if mt := *p.XMapType; mt != "atomic" && mt != "granular" {
-		w.add(field.NotSupported(lp.path().Child("x-kubernetes-map-type"), mt, []string{"atomic", "granular"}))
+		w.add(field.NotSupported(lp.Field().Child("x-kubernetes-map-type"), mt, []string{"atomic", "granular"}))
 	}
 }
 
 // listType checks x-kubernetes-list-type, x-kubernetes-list-map-keys and
 // the items of set and map lists.
-func (w *walker) listType(p *model.Props, lp lazyPath) {
+func (w *walker) listType(p *model.Props, lp lazypath.Path) {
 	lt := ""
 	if p.XListType != nil {
 		lt = *p.XListType
@@ -378,33 +377,33 @@ func (w *walker) listType(p *model.Props, lp lazyPath) {
 	switch {
 	case p.XListType != nil && p.Type != "array":
 		if p.Type == "" {
-			w.add(field.Required(lp.path().Child("type"), needArray))
+			w.add(field.Required(lp.Field().Child("type"), needArray))
 		} else {
-			w.add(field.Invalid(lp.path().Child("type"), p.Type, needArray))
+			w.add(field.Invalid(lp.Field().Child("type"), p.Type, needArray))
 		}
 	case lt == "set" && items != nil:
 		switch items.Type {
 		case "array":
 			if items.XListType != nil && *items.XListType != "atomic" {
-				w.add(field.Invalid(lp.path().Child("items", "x-kubernetes-list-type"), *items.XListType, atomicItems))
+				w.add(field.Invalid(lp.Field().Child("items", "x-kubernetes-list-type"), *items.XListType, atomicItems))
 			}
 		case "object":
 			if items.XMapType == nil || *items.XMapType != "atomic" {
-				w.add(field.Invalid(lp.path().Child("items", "x-kubernetes-map-type"), items.XListType, atomicItems))
+				w.add(field.Invalid(lp.Field().Child("items", "x-kubernetes-map-type"), items.XListType, atomicItems))
 			}
 		}
 	}
 
 	if p.XListType != nil && lt != "atomic" && lt != "set" && lt != "map" {
-		w.add(field.NotSupported(lp.path().Child("x-kubernetes-list-type"), lt, []string{"atomic", "set", "map"}))
+		w.add(field.NotSupported(lp.Field().Child("x-kubernetes-list-type"), lt, []string{"atomic", "set", "map"}))
 	}
 
 	if len(p.XListMapKeys) > 0 {
 		const needMap = "must be map if x-kubernetes-list-map-keys is non-empty"
 		if p.XListType == nil {
-			w.add(field.Required(lp.path().Child("x-kubernetes-list-type"), needMap))
+			w.add(field.Required(lp.Field().Child("x-kubernetes-list-type"), needMap))
 		} else if lt != "map" {
-			w.add(field.Invalid(lp.path().Child("x-kubernetes-list-type"), lt, needMap))
+			w.add(field.Invalid(lp.Field().Child("x-kubernetes-list-type"), lt, needMap))
 		}
 	}
 
@@ -419,19 +418,19 @@ func (w *walker) listType(p *model.Props, lp lazyPath) {
 // mapListShape checks the shape of a list with x-kubernetes-list-type=map:
 // keys given, object items, keys naming scalar item properties, no
 // duplicate keys.
-func (w *walker) mapListShape(p, items *model.Props, lp lazyPath) {
+func (w *walker) mapListShape(p, items *model.Props, lp lazypath.Path) {
 	if len(p.XListMapKeys) == 0 {
-		w.add(field.Required(lp.path().Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+		w.add(field.Required(lp.Field().Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
 	}
 	switch {
 	case p.Items == nil:
-		w.add(field.Required(lp.path().Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+		w.add(field.Required(lp.Field().Child("items"), "must have a schema if x-kubernetes-list-type is map"))
 		return
 	case items == nil:
-		w.add(field.Invalid(lp.path().Child("items"), "", "must only have a single schema if x-kubernetes-list-type is map"))
+		w.add(field.Invalid(lp.Field().Child("items"), "", "must only have a single schema if x-kubernetes-list-type is map"))
 		return
 	case items.Type != "object":
-		w.add(field.Invalid(lp.path().Child("items", "type"), items.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+		w.add(field.Invalid(lp.Field().Child("items", "type"), items.Type, "must be object if parent array's x-kubernetes-list-type is map"))
 		return
 	}
 	seen := make(map[string]bool, len(p.XListMapKeys))
@@ -439,13 +438,13 @@ func (w *walker) mapListShape(p, items *model.Props, lp lazyPath) {
 		if prop, ok := items.Properties[k]; ok {
 			if prop.Type == "array" || prop.Type == "object" {
 				// The apiserver reports the items' type as the bad value.
-				w.add(field.Invalid(lp.path().Child("items", "properties").Key(k).Child("type"), items.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+				w.add(field.Invalid(lp.Field().Child("items", "properties").Key(k).Child("type"), items.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
 			}
 		} else {
-			w.add(field.Invalid(lp.path().Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "entries must all be names of item properties"))
+			w.add(field.Invalid(lp.Field().Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "entries must all be names of item properties"))
 		}
 		if seen[k] {
-			w.add(field.Invalid(lp.path().Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "must not contain duplicate entries"))
+			w.add(field.Invalid(lp.Field().Child("x-kubernetes-list-map-keys"), p.XListMapKeys, "must not contain duplicate entries"))
 		}
 		seen[k] = true
 	}
@@ -453,9 +452,9 @@ func (w *walker) mapListShape(p, items *model.Props, lp lazyPath) {
 
 // mapListKeys checks the items of set and map lists: not nullable, and map
 // keys required or defaulted and not nullable.
-func (w *walker) mapListKeys(p, items *model.Props, lt string, lp lazyPath) {
+func (w *walker) mapListKeys(p, items *model.Props, lt string, lp lazypath.Path) {
 	if items.Nullable {
-		w.add(field.Forbidden(lp.path().Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
+		w.add(field.Forbidden(lp.Field().Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
 	}
 	if lt != "map" {
 		return
@@ -469,7 +468,7 @@ func (w *walker) mapListKeys(p, items *model.Props, lt string, lp lazyPath) {
 		if !ok {
 			continue
 		}
-		kp := func() *field.Path { return lp.path().Child("items", "properties").Key(k) }
+		kp := func() *field.Path { return lp.Field().Child("items", "properties").Key(k) }
 		if !required[k] && prop.Default == nil {
 			w.add(field.Required(kp().Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
 		}
@@ -482,9 +481,9 @@ func (w *walker) mapListKeys(p, items *model.Props, lt string, lp lazyPath) {
 // validationRules checks what can be checked of x-kubernetes-validations
 // without compiling CEL: rule, message, messageExpression, reason and
 // fieldPath.
-func (w *walker) validationRules(p *model.Props, lp lazyPath) {
+func (w *walker) validationRules(p *model.Props, lp lazypath.Path) {
 	for i, r := range p.XValidations {
-		rp := func() *field.Path { return lp.path().Child("x-kubernetes-validations").Index(i) }
+		rp := func() *field.Path { return lp.Field().Child("x-kubernetes-validations").Index(i) }
 		rule := strings.TrimSpace(r.Rule)
 		msg := strings.TrimSpace(r.Message)
 		switch {
