@@ -2,6 +2,7 @@ package crdschema
 
 import (
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/embedded"
@@ -117,7 +118,7 @@ func (s *Schema) applyUpdate(obj, old map[string]any, statusOnly bool) Result {
 		}
 	} else if s.status {
 		if st, ok := old["status"]; ok {
-			obj["status"] = deepCopyAny(st)
+			obj["status"] = jsonvalue.DeepCopy(st)
 		} else if _, ok := obj["status"]; ok {
 			delete(obj, "status")
 			statusRemoved = true
@@ -178,11 +179,6 @@ func withMetadata(obj, meta map[string]any) map[string]any {
 func nestedMap(obj map[string]any, k string) map[string]any {
 	m, _ := obj[k].(map[string]any)
 	return m
-}
-
-func deepCopyAny(v any) any {
-	m := map[string]any{"v": v}
-	return deepCopyMap(m)["v"]
 }
 
 // Namespaced reports whether objects of the schema are namespaced (always

@@ -12,6 +12,7 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 
 	"github.com/crdschema/crdschema/internal/cel"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/prune"
 )
 
@@ -24,9 +25,9 @@ func TestPruneAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	obj, _ := genObject(4 << 10)
-	a := deepCopy(obj).(map[string]any)
+	a := jsonvalue.DeepCopy(obj).(map[string]any)
 	csPaths := prune.Prune(a, v.cs.Structural(), prune.Options{ResourceRoot: true, ReturnPaths: true})
-	r := deepCopy(obj).(map[string]any)
+	r := jsonvalue.DeepCopy(obj).(map[string]any)
 	refPaths := structuralpruning.PruneWithOptions(r, v.ref, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
 	if len(csPaths) == 0 {
 		t.Fatal("nothing pruned: the generated object should have unknown fields")
@@ -39,25 +40,6 @@ func TestPruneAgrees(t *testing.T) {
 	if !reflect.DeepEqual(csPaths, refPaths) {
 		t.Errorf("pruned paths differ:\ncrdschema %v\nreference %v", csPaths, refPaths)
 	}
-}
-
-// deepCopy copies a JSON value so that nothing is shared with it.
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }
 
 // TestCELAgrees checks that both sides of BenchmarkCEL do the same work:

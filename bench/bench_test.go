@@ -12,6 +12,7 @@ import (
 
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/cel"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/prune"
 )
 
@@ -155,7 +156,7 @@ func runMutating(b *testing.B, s *objSet, op func(i int, obj map[string]any)) {
 		for j := range pool {
 			pool[j] = make([]map[string]any, len(s.objs))
 			for i, o := range s.objs {
-				pool[j][i] = deepCopy(o).(map[string]any)
+				pool[j][i] = jsonvalue.DeepCopy(o).(map[string]any)
 			}
 		}
 		// Finish the collection the copies started, so that its marking

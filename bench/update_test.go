@@ -5,6 +5,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
@@ -51,7 +52,7 @@ func newUpdateSetOf(base *objSet, changed bool) *updateSet {
 	s := &updateSet{objSet: base}
 	for i, o := range s.objs {
 		s.olds = append(s.olds, o)
-		n := deepCopy(o).(map[string]any)
+		n := jsonvalue.DeepCopy(o).(map[string]any)
 		if changed {
 			changeOneLeaf(n)
 		}

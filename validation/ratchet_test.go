@@ -5,6 +5,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -149,29 +150,11 @@ func TestRatchetingListTypes(t *testing.T) {
 func TestRatchetingAllocatesNothing(t *testing.T) {
 	s, obj := allocFixtureSchema(t)
 	v := validation.New(s)
-	old := deepCopyJSON(obj).(map[string]any)
+	old := jsonvalue.DeepCopy(obj).(map[string]any)
 	if errs := v.ValidateUpdate(obj, old); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	if n := testing.AllocsPerRun(100, func() { _ = v.ValidateUpdate(obj, old) }); n != 0 {
 		t.Errorf("unchanged: %v allocations per run, want 0", n)
 	}
-}
-
-func deepCopyJSON(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopyJSON(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopyJSON(e)
-		}
-		return out
-	}
-	return v
 }
