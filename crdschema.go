@@ -83,14 +83,16 @@ func (c *CRD) Position() schema.Position { return c.pos }
 // sorted by field, type and detail; nil when the apiserver would accept it.
 // The caller may change the returned list.
 func (c *CRD) Errors() field.ErrorList {
-	c.checkOnce.Do(func() {
-		c.errs = check.CRD(c.crd)
-		errorsort.Sort(c.errs)
-	})
-	if len(c.errs) == 0 {
+	c.checkOnce.Do(func() { c.errs = check.CRD(c.crd) })
+	return copyErrors(c.errs)
+}
+
+// copyErrors is a copy of errs the caller may change, nil when empty.
+func copyErrors(errs field.ErrorList) field.ErrorList {
+	if len(errs) == 0 {
 		return nil
 	}
-	return append(field.ErrorList(nil), c.errs...)
+	return append(field.ErrorList(nil), errs...)
 }
 
 // ServedVersions returns the names of the served versions, highest priority
@@ -212,9 +214,7 @@ type Schema struct {
 func compileSchema(p *model.Props) (*Schema, error) {
 	s, err := compile(p, false, cel.NewCompileCache())
 	if err != nil {
-		errs := check.BareSchema(p)
-		errorsort.Sort(errs)
-		return nil, &RejectedError{Errors: errs}
+		return nil, &RejectedError{Errors: check.BareSchema(p)}
 	}
 	return s, nil
 }
@@ -256,14 +256,8 @@ func (s *Schema) Errors() field.ErrorList {
 	if s.crd != nil {
 		return s.crd.Errors()
 	}
-	s.checkOnce.Do(func() {
-		s.errs = check.BareSchema(s.props)
-		errorsort.Sort(s.errs)
-	})
-	if len(s.errs) == 0 {
-		return nil
-	}
-	return append(field.ErrorList(nil), s.errs...)
+	s.checkOnce.Do(func() { s.errs = check.BareSchema(s.props) })
+	return copyErrors(s.errs)
 }
 
 // StructuralErrors returns only the errors of the structural-schema rules
@@ -274,7 +268,6 @@ func (s *Schema) Errors() field.ErrorList {
 // CRD version.
 func (s *Schema) StructuralErrors() field.ErrorList {
 	errs := structural.Validate(s.rootPath, s.s)
-	errorsort.Sort(errs)
 	if len(errs) == 0 {
 		return nil
 	}
