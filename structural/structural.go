@@ -132,29 +132,11 @@ func newSchema(p *model.Props) (*Schema, error) {
 // tree. It visits the same nodes in any order. build uses it for the logical
 // junctors, which it does not build.
 func allBuildable(p *model.Props) bool {
-	if unsupportedKeyword(p) {
+	if !nodeBuildable(p) {
 		return false
 	}
-	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
+	if p.Items != nil && p.Items.Schema != nil && !allBuildable(p.Items.Schema) {
 		return false
-	}
-	if p.Not != nil && !allBuildable(p.Not) {
-		return false
-	}
-	for _, l := range [3][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
-		for i := range l {
-			if !allBuildable(&l[i]) {
-				return false
-			}
-		}
-	}
-	if p.Items != nil {
-		if len(p.Items.Array) > 0 {
-			return false
-		}
-		if p.Items.Schema != nil && !allBuildable(p.Items.Schema) {
-			return false
-		}
 	}
 	for _, prop := range p.Properties {
 		if !allBuildable(prop) {

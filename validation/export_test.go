@@ -16,13 +16,7 @@ func NewFromProps(p *model.Props) *Validator { return newFromProps(p) }
 // list no item appears twice, in a map list every item is an object (or
 // null) and no two items have the same key values.
 func ValidateListSetsAndMaps(fldPath *field.Path, s *structural.Schema, obj map[string]any) field.ErrorList {
-	if s == nil || obj == nil {
-		return nil
-	}
-	var buf [64]listStep
-	w := listWalker{base: fldPath}
-	w.object(s, obj, buf[:0])
-	return w.errs
+	return listTypeErrors(fldPath, s, obj, nil)
 }
 
 // Structural is the structural schema the validator was built from (nil for

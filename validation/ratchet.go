@@ -261,12 +261,19 @@ func (v *Validator) ValidateListsUpdate(obj, old map[string]any) field.ErrorList
 }
 
 func (v *Validator) listErrors(m map[string]any) field.ErrorList {
-	if m == nil {
+	return listTypeErrors(nil, v.structural, m, v.lists)
+}
+
+// listTypeErrors walks obj, whose schema is s, for list-type violations,
+// reporting them below base; relevant, when set, holds the nodes with a
+// list type at or below them, and the walk skips the others.
+func listTypeErrors(base *field.Path, s *structural.Schema, obj map[string]any, relevant map[*structural.Schema]bool) field.ErrorList {
+	if s == nil || obj == nil {
 		return nil
 	}
 	var buf [64]listStep
-	w := listWalker{relevant: v.lists}
-	w.object(v.structural, m, buf[:0])
+	w := listWalker{base: base, relevant: relevant}
+	w.object(s, obj, buf[:0])
 	return w.errs
 }
 

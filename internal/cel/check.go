@@ -548,20 +548,20 @@ func equalProps(a, b *model.Props, descriptions bool) bool {
 	}
 	// Items as an array is compared whole; a single items schema is a
 	// structural child.
-	if !deepEqualSet(itemsArray(a), itemsArray(b), itemsArray(a) == nil && itemsArray(b) == nil) ||
-		!deepEqualSet(a.Default, b.Default, a.Default == nil && b.Default == nil) ||
-		!deepEqualSet(a.Enum, b.Enum, a.Enum == nil && b.Enum == nil) ||
-		!deepEqualSet(a.AllOf, b.AllOf, a.AllOf == nil && b.AllOf == nil) ||
-		!deepEqualSet(a.OneOf, b.OneOf, a.OneOf == nil && b.OneOf == nil) ||
-		!deepEqualSet(a.AnyOf, b.AnyOf, a.AnyOf == nil && b.AnyOf == nil) ||
-		!deepEqualSet(a.Not, b.Not, a.Not == nil && b.Not == nil) ||
-		!deepEqualSet(a.PatternProperties, b.PatternProperties, a.PatternProperties == nil && b.PatternProperties == nil) ||
-		!deepEqualSet(a.Dependencies, b.Dependencies, a.Dependencies == nil && b.Dependencies == nil) ||
-		!deepEqualSet(a.AdditionalItems, b.AdditionalItems, a.AdditionalItems == nil && b.AdditionalItems == nil) ||
-		!deepEqualSet(a.Definitions, b.Definitions, a.Definitions == nil && b.Definitions == nil) ||
-		!deepEqualSet(a.ExternalDocs, b.ExternalDocs, a.ExternalDocs == nil && b.ExternalDocs == nil) ||
-		!deepEqualSet(a.Example, b.Example, a.Example == nil && b.Example == nil) ||
-		!deepEqualSet(a.XValidations, b.XValidations, a.XValidations == nil && b.XValidations == nil) {
+	if !deepEqualPtr(itemsArray(a), itemsArray(b)) ||
+		!deepEqualPtr(a.Default, b.Default) ||
+		!deepEqualSlice(a.Enum, b.Enum) ||
+		!deepEqualSlice(a.AllOf, b.AllOf) ||
+		!deepEqualSlice(a.OneOf, b.OneOf) ||
+		!deepEqualSlice(a.AnyOf, b.AnyOf) ||
+		!deepEqualPtr(a.Not, b.Not) ||
+		!deepEqualMap(a.PatternProperties, b.PatternProperties) ||
+		!deepEqualMap(a.Dependencies, b.Dependencies) ||
+		!deepEqualPtr(a.AdditionalItems, b.AdditionalItems) ||
+		!deepEqualMap(a.Definitions, b.Definitions) ||
+		!deepEqualPtr(a.ExternalDocs, b.ExternalDocs) ||
+		!deepEqualPtr(a.Example, b.Example) ||
+		!deepEqualSlice(a.XValidations, b.XValidations) {
 		return false
 	}
 	return true
@@ -579,9 +579,16 @@ func sameStrings(a, b []string) bool {
 	return (a == nil) == (b == nil) && slices.Equal(a, b)
 }
 
-// deepEqualSet is reflect.DeepEqual(a, b), skipped when both are nil.
-func deepEqualSet[T any](a, b T, bothNil bool) bool {
-	return bothNil || reflect.DeepEqual(a, b)
+// deepEqualPtr, deepEqualSlice and deepEqualMap are reflect.DeepEqual(a,
+// b), skipped (with the boxing it costs) when both are nil.
+func deepEqualPtr[T any](a, b *T) bool { return (a == nil && b == nil) || reflect.DeepEqual(a, b) }
+
+func deepEqualSlice[E any](a, b []E) bool {
+	return (a == nil && b == nil) || reflect.DeepEqual(a, b)
+}
+
+func deepEqualMap[K comparable, V any](a, b map[K]V) bool {
+	return (a == nil && b == nil) || reflect.DeepEqual(a, b)
 }
 
 // itemsArray is p's items when given as an array (even an empty one), else
