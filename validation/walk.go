@@ -149,22 +149,7 @@ func (w *walker) failed() bool {
 // and returns the engine's match count.
 func (w *walker) node(n *cnode, p path, v any) int {
 	if v == nil {
-		// The engine runs only its type and enum validators on null, and
-		// does not count the validators themselves.
-		mc := 1
-		if !n.nullOK {
-			if w.failed() {
-				w.add(openapierrors.InvalidType(p.String(), in, n.typesJoined, "null"))
-			}
-			mc = 0
-		}
-		if len(n.enum) > 0 {
-			// reflect cannot compare an untyped nil: null never matches.
-			if w.failed() {
-				w.add(&enumError{name: p.String(), values: n.enum})
-			}
-		}
-		return mc
+		return w.null(n, p)
 	}
 
 	var (
@@ -207,18 +192,7 @@ func (w *walker) node(n *cnode, p path, v any) int {
 	}
 	switch kind {
 	case kindString:
-		mc++
-		if n.hasStringKeywords {
-			w.stringCheck(n, p, s)
-		}
-		if n.formatChecked {
-			mc++
-			if !strfmt.Default.Validates(n.format, s) {
-				if w.failed() {
-					w.add(openapierrors.InvalidType(p.String(), in, n.format, s))
-				}
-			}
-		}
+		mc += w.str(n, p, s)
 	case kindInt, kindFloat:
 		mc += 2
 		if n.hasNumberKeywords {
@@ -240,6 +214,43 @@ func (w *walker) node(n *cnode, p path, v any) int {
 		mc++
 		if n.needsObjectWork {
 			mc += w.object(n, p, m)
+		}
+	}
+	return mc
+}
+
+// null is node for a null value: the engine runs only its type and enum
+// validators on null, and does not count the validators themselves.
+func (w *walker) null(n *cnode, p path) int {
+	mc := 1
+	if !n.nullOK {
+		if w.failed() {
+			w.add(openapierrors.InvalidType(p.String(), in, n.typesJoined, "null"))
+		}
+		mc = 0
+	}
+	if len(n.enum) > 0 {
+		// reflect cannot compare an untyped nil: null never matches.
+		if w.failed() {
+			w.add(&enumError{name: p.String(), values: n.enum})
+		}
+	}
+	return mc
+}
+
+// str runs the engine's string and format validators on a string value;
+// it returns their count.
+func (w *walker) str(n *cnode, p path, s string) int {
+	mc := 1
+	if n.hasStringKeywords {
+		w.stringCheck(n, p, s)
+	}
+	if n.formatChecked {
+		mc++
+		if !strfmt.Default.Validates(n.format, s) {
+			if w.failed() {
+				w.add(openapierrors.InvalidType(p.String(), in, n.format, s))
+			}
 		}
 	}
 	return mc
@@ -332,17 +343,7 @@ func rangeError(n *cnode, prefix string, p path) error {
 // float64) when its bound is in range, as float64 otherwise.
 func (w *walker) numberCheck(n *cnode, p path, isInt bool, i int64, f float64) {
 	if n.checkRange {
-		var ok bool
-		if isInt {
-			ok = intInRange(i, n.numType, n.numFormat)
-		} else {
-			ok = floatInRange(f, n.numType, n.numFormat)
-		}
-		if !ok {
-			if w.failed() {
-				w.add(rangeError(n, "Checked", p))
-			}
-		}
+		w.valueRange(n, p, isInt, i, f)
 	}
 	asFloat := f
 	if isInt {
@@ -351,20 +352,10 @@ func (w *walker) numberCheck(n *cnode, p path, isInt bool, i int64, f float64) {
 	if b := n.multipleOf; b != nil {
 		switch {
 		case !b.inRange:
-			if w.failed() {
-				w.add(rangeError(n, "MultipleOf", p))
-			}
+			w.outOfRange(n, "MultipleOf", p)
 			w.multipleOfFloat(p, asFloat, b.value)
 		case isInt:
-			if b.asInt <= 0 {
-				if w.failed() {
-					w.add(openapierrors.MultipleOfMustBePositive(p.String(), in, b.asInt))
-				}
-			} else if i/b.asInt*b.asInt != i {
-				if w.failed() {
-					w.add(openapierrors.NotMultipleOf(p.String(), in, b.asInt, i))
-				}
-			}
+			w.multipleOfInt(p, i, b.asInt)
 		default:
 			w.multipleOfFloat(p, f, b.value)
 		}
@@ -372,16 +363,10 @@ func (w *walker) numberCheck(n *cnode, p path, isInt bool, i int64, f float64) {
 	if b := n.minimum; b != nil {
 		switch {
 		case !b.inRange:
-			if w.failed() {
-				w.add(rangeError(n, "Minimum boundary", p))
-			}
+			w.outOfRange(n, "Minimum boundary", p)
 			w.minimumFloat(p, asFloat, b)
 		case isInt:
-			if i < b.asInt || (b.exclusive && i == b.asInt) {
-				if w.failed() {
-					w.add(openapierrors.ExceedsMinimumInt(p.String(), in, b.asInt, b.exclusive, i))
-				}
-			}
+			w.minimumInt(p, i, b)
 		default:
 			w.minimumFloat(p, f, b)
 		}
@@ -389,18 +374,64 @@ func (w *walker) numberCheck(n *cnode, p path, isInt bool, i int64, f float64) {
 	if b := n.maximum; b != nil {
 		switch {
 		case !b.inRange:
-			if w.failed() {
-				w.add(rangeError(n, "Maximum boundary", p))
-			}
+			w.outOfRange(n, "Maximum boundary", p)
 			w.maximumFloat(p, asFloat, b)
 		case isInt:
-			if i > b.asInt || (b.exclusive && i == b.asInt) {
-				if w.failed() {
-					w.add(openapierrors.ExceedsMaximumInt(p.String(), in, b.asInt, b.exclusive, i))
-				}
-			}
+			w.maximumInt(p, i, b)
 		default:
 			w.maximumFloat(p, f, b)
+		}
+	}
+}
+
+// valueRange checks that the value is in the range of the node's numeric
+// type and format.
+func (w *walker) valueRange(n *cnode, p path, isInt bool, i int64, f float64) {
+	var ok bool
+	if isInt {
+		ok = intInRange(i, n.numType, n.numFormat)
+	} else {
+		ok = floatInRange(f, n.numType, n.numFormat)
+	}
+	if !ok {
+		w.outOfRange(n, "Checked", p)
+	}
+}
+
+// outOfRange records the rangeError of a value or bound outside the range
+// of the node's numeric type and format.
+func (w *walker) outOfRange(n *cnode, prefix string, p path) {
+	if w.failed() {
+		w.add(rangeError(n, prefix, p))
+	}
+}
+
+func (w *walker) multipleOfInt(p path, i, factor int64) {
+	if factor <= 0 {
+		if w.failed() {
+			w.add(openapierrors.MultipleOfMustBePositive(p.String(), in, factor))
+		}
+		return
+	}
+	if i/factor*factor != i {
+		if w.failed() {
+			w.add(openapierrors.NotMultipleOf(p.String(), in, factor, i))
+		}
+	}
+}
+
+func (w *walker) minimumInt(p path, i int64, b *numBound) {
+	if i < b.asInt || (b.exclusive && i == b.asInt) {
+		if w.failed() {
+			w.add(openapierrors.ExceedsMinimumInt(p.String(), in, b.asInt, b.exclusive, i))
+		}
+	}
+}
+
+func (w *walker) maximumInt(p path, i int64, b *numBound) {
+	if i > b.asInt || (b.exclusive && i == b.asInt) {
+		if w.failed() {
+			w.add(openapierrors.ExceedsMaximumInt(p.String(), in, b.asInt, b.exclusive, i))
 		}
 	}
 }
