@@ -1,0 +1,273 @@
+package yamlfast
+
+// Block collections: mapping keys, block mappings and sequences, and the
+// value after a key or an entry.
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
+
+// key reads a mapping key at column col of line l. It returns the key and
+// the column just after its ':', or ok false when the line is not a key
+// line the fast path reads.
+func (p *parser) key(l, col int) (k string, after int, ok bool) {
+	t := p.text(l, col)
+	if len(t) == 0 {
+		return "", 0, false
+	}
+	switch t[0] {
+	case '"', '\'':
+		end := 1
+		for end < len(t) {
+			if t[end] == t[0] {
+				if t[0] == '\'' && end+1 < len(t) && t[end+1] == '\'' {
+					end += 2
+					continue
+				}
+				break
+			}
+			if t[0] == '"' && t[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(t) || end+1 >= len(t) || t[end+1] != ':' || (end+2 < len(t) && t[end+2] != ' ') {
+			return "", 0, false
+		}
+		s, ok := unquoteLine(t[:end+1])
+		if !ok || len(s) > 1000 || s == "<<" {
+			return "", 0, false
+		}
+		return s, col + end + 2, true
+	}
+	if !plainStart(t) {
+		return "", 0, false
+	}
+	for i := 1; i < len(t); i++ {
+		switch t[i] {
+		case ':':
+			if i+1 == len(t) || t[i+1] == ' ' {
+				if t[i-1] == ' ' || i > 1000 {
+					return "", 0, false
+				}
+				kb := t[:i]
+				s := p.intern(kb)
+				if s == "<<" {
+					return "", 0, false
+				}
+				// YAMLToJSON turns boolean and integer keys into their
+				// text; other non-string keys are left to it.
+				v, special := resolveNonString(s)
+				if !special {
+					return s, col + i + 1, true
+				}
+				switch v := v.(type) {
+				case bool:
+					s = strconv.FormatBool(v)
+				case int64:
+					// Only for a yaml.v2 integer: a float with an integral
+					// value is an int64 here but a float key there.
+					if _, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64); err != nil {
+						return "", 0, false
+					}
+					s = strconv.FormatInt(v, 10)
+				default:
+					return "", 0, false
+				}
+				return s, col + i + 1, true
+			}
+		case '#':
+			if t[i-1] == ' ' {
+				return "", 0, false
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// plainStart reports whether t starts a plain scalar the fast path reads.
+func plainStart(t []byte) bool {
+	switch t[0] {
+	case '-':
+		return len(t) > 1 && t[1] != ' '
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ':
+		return false
+	}
+	return true
+}
+
+// mappingFrom reads a block mapping at column col whose first key is at
+// column first of line l (first > col for a mapping that starts after a
+// sequence entry's "- ").
+func (p *parser) mappingFrom(col, l, first int) map[string]any {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		p.decline()
+		return nil
+	}
+	m := make(map[string]any)
+	kcol := first
+	for !p.fail {
+		k, after, ok := p.key(l, kcol)
+		if !ok {
+			p.decline()
+			return nil
+		}
+		v := p.valueAfter(l, after, col, true)
+		if p.fail {
+			return nil
+		}
+		if _, dup := m[k]; dup {
+			p.decline()
+			return nil
+		}
+		m[k] = v
+		l = p.nextContent(p.line)
+		if l < 0 || p.lines[l].indent < col {
+			break
+		}
+		if p.lines[l].indent > col {
+			p.decline()
+			return nil
+		}
+		kcol = col
+	}
+	return m
+}
+
+// sequence reads a block sequence whose entries are at column col.
+func (p *parser) sequence(col int) []any { return p.sequenceFrom(col, -1) }
+
+// sequenceFrom reads a block sequence whose entries are at column col and,
+// when first >= 0, whose first entry is at column col of line first after
+// an enclosing entry's "- " ("- - x").
+func (p *parser) sequenceFrom(col, first int) []any {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		p.decline()
+		return nil
+	}
+	a := make([]any, 0, 4)
+	for !p.fail {
+		l := first
+		if first >= 0 {
+			first = -1
+		} else {
+			l = p.nextContent(p.line)
+			if l < 0 || p.lines[l].indent < col || !p.isSeqEntry(l, col) {
+				break
+			}
+			if p.lines[l].indent > col {
+				p.decline()
+				return nil
+			}
+		}
+		t := p.text(l, col+1)
+		i := 0
+		for i < len(t) && t[i] == ' ' {
+			i++
+		}
+		at := col + 1 + i
+		rest := t[i:]
+		switch {
+		case len(rest) > 0 && rest[0] == '-' && (len(rest) == 1 || rest[1] == ' '):
+			if i == 0 {
+				p.decline()
+				return nil
+			}
+			a = append(a, p.sequenceFrom(at, l))
+			continue
+		case len(rest) > 0 && rest[0] != '#':
+			if _, _, isKey := p.key(l, at); isKey {
+				a = append(a, p.mappingFrom(at, l, at))
+				continue
+			}
+		}
+		a = append(a, p.valueAfter(l, col+1, col, false))
+	}
+	return a
+}
+
+// valueAfter reads the value that follows column at of line l (after a
+// key's ':' or an entry's '-'); n is the indentation of the collection the
+// value belongs to. compact allows a sequence at column n on the next lines
+// (a mapping's value). It leaves p.line at the line after the value.
+func (p *parser) valueAfter(l, at, n int, compact bool) any {
+	t := p.text(l, at)
+	i := 0
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	spaced := i > 0
+	rest := t[i:]
+	if len(rest) == 0 || (rest[0] == '#' && spaced) {
+		p.line = l + 1
+		next := p.nextContent(p.line)
+		if next < 0 {
+			return nil
+		}
+		ind := p.lines[next].indent
+		switch {
+		case ind > n:
+			if p.isSeqEntry(next, ind) {
+				return p.sequence(ind)
+			}
+			if _, _, isKey := p.key(next, ind); isKey {
+				return p.mappingFrom(ind, next, ind)
+			}
+			p.decline()
+			return nil
+		case ind == n && compact && p.isSeqEntry(next, n):
+			return p.sequence(n)
+		}
+		return nil
+	}
+	if !spaced && len(t) > 0 {
+		// "key:value" is not a key line; "-x" not an entry.
+		p.decline()
+		return nil
+	}
+	col := at + i
+	switch rest[0] {
+	case '|', '>':
+		return p.blockScalar(l, col, n)
+	case '"', '\'':
+		return p.quoted(l, col, n)
+	case '[', '{':
+		if rest[0] == '[' && len(bytes.TrimLeft(rest[1:], " ")) > 0 && bytes.TrimLeft(rest[1:], " ")[0] != ']' {
+			a, ok := p.flowSequence(rest)
+			if !ok {
+				p.decline()
+				return nil
+			}
+			p.line = l + 1
+			return a
+		}
+		close := byte(']')
+		if rest[0] == '{' {
+			close = '}'
+		}
+		k := 1
+		for k < len(rest) && rest[k] == ' ' {
+			k++
+		}
+		if k >= len(rest) || rest[k] != close || !restIsComment(rest[k+1:], false) {
+			p.decline()
+			return nil
+		}
+		p.line = l + 1
+		if close == ']' {
+			return []any{}
+		}
+		return map[string]any{}
+	}
+	if !plainStart(rest) {
+		p.decline()
+		return nil
+	}
+	return p.plain(l, col, n)
+}
