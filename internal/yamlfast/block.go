@@ -4,7 +4,6 @@ package yamlfast
 // value after a key or an entry.
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 )
@@ -17,30 +16,9 @@ func (p *parser) key(l, col int) (k string, after int, ok bool) {
 	if len(t) == 0 {
 		return "", 0, false
 	}
-	switch t[0] {
-	case '"', '\'':
-		end := 1
-		for end < len(t) {
-			if t[end] == t[0] {
-				if t[0] == '\'' && end+1 < len(t) && t[end+1] == '\'' {
-					end += 2
-					continue
-				}
-				break
-			}
-			if t[0] == '"' && t[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		if end >= len(t) || end+1 >= len(t) || t[end+1] != ':' || (end+2 < len(t) && t[end+2] != ' ') {
-			return "", 0, false
-		}
-		s, ok := unquoteLine(t[:end+1])
-		if !ok || len(s) > 1000 || s == "<<" {
-			return "", 0, false
-		}
-		return s, col + end + 2, true
+	if t[0] == '"' || t[0] == '\'' {
+		k, end, ok := quotedKey(t)
+		return k, col + end, ok
 	}
 	if !plainStart(t) {
 		return "", 0, false
@@ -52,31 +30,8 @@ func (p *parser) key(l, col int) (k string, after int, ok bool) {
 				if t[i-1] == ' ' || i > 1000 {
 					return "", 0, false
 				}
-				kb := t[:i]
-				s := p.intern(kb)
-				if s == "<<" {
-					return "", 0, false
-				}
-				// YAMLToJSON turns boolean and integer keys into their
-				// text; other non-string keys are left to it.
-				v, special := resolveNonString(s)
-				if !special {
-					return s, col + i + 1, true
-				}
-				switch v := v.(type) {
-				case bool:
-					s = strconv.FormatBool(v)
-				case int64:
-					// Only for a yaml.v2 integer: a float with an integral
-					// value is an int64 here but a float key there.
-					if _, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64); err != nil {
-						return "", 0, false
-					}
-					s = strconv.FormatInt(v, 10)
-				default:
-					return "", 0, false
-				}
-				return s, col + i + 1, true
+				k, ok := plainKey(p.intern(t[:i]))
+				return k, col + i + 1, ok
 			}
 		case '#':
 			if t[i-1] == ' ' {
@@ -85,6 +40,60 @@ func (p *parser) key(l, col int) (k string, after int, ok bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// quotedKey reads the quoted key that starts t, followed by ':' and a
+// space or the end of the line. It returns the key and the offset in t
+// just after the ':'.
+func quotedKey(t []byte) (string, int, bool) {
+	q := t[0]
+	end := 1
+	for end < len(t) {
+		if t[end] == q {
+			if q == '\'' && end+1 < len(t) && t[end+1] == '\'' {
+				end += 2
+				continue
+			}
+			break
+		}
+		if q == '"' && t[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(t) || end+1 >= len(t) || t[end+1] != ':' || (end+2 < len(t) && t[end+2] != ' ') {
+		return "", 0, false
+	}
+	s, ok := unquoteLine(t[:end+1])
+	if !ok || len(s) > 1000 || s == "<<" {
+		return "", 0, false
+	}
+	return s, end + 2, true
+}
+
+// plainKey returns the key a plain scalar s gives: YAMLToJSON turns
+// boolean and integer keys into their text; other non-string keys, and
+// the merge key, are left to it.
+func plainKey(s string) (string, bool) {
+	if s == "<<" {
+		return "", false
+	}
+	v, special := resolveNonString(s)
+	if !special {
+		return s, true
+	}
+	switch v := v.(type) {
+	case bool:
+		return strconv.FormatBool(v), true
+	case int64:
+		// Only for a yaml.v2 integer: a float with an integral value is
+		// an int64 here but a float key there.
+		if _, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64); err != nil {
+			return "", false
+		}
+		return strconv.FormatInt(v, 10), true
+	}
+	return "", false
 }
 
 // plainStart reports whether t starts a plain scalar the fast path reads.
@@ -206,25 +215,7 @@ func (p *parser) valueAfter(l, at, n int, compact bool) any {
 	rest := t[i:]
 	if len(rest) == 0 || (rest[0] == '#' && spaced) {
 		p.line = l + 1
-		next := p.nextContent(p.line)
-		if next < 0 {
-			return nil
-		}
-		ind := p.lines[next].indent
-		switch {
-		case ind > n:
-			if p.isSeqEntry(next, ind) {
-				return p.sequence(ind)
-			}
-			if _, _, isKey := p.key(next, ind); isKey {
-				return p.mappingFrom(ind, next, ind)
-			}
-			p.decline()
-			return nil
-		case ind == n && compact && p.isSeqEntry(next, n):
-			return p.sequence(n)
-		}
-		return nil
+		return p.valueBelow(n, compact)
 	}
 	if !spaced && len(t) > 0 {
 		// "key:value" is not a key line; "-x" not an entry.
@@ -238,36 +229,42 @@ func (p *parser) valueAfter(l, at, n int, compact bool) any {
 	case '"', '\'':
 		return p.quoted(l, col, n)
 	case '[', '{':
-		if rest[0] == '[' && len(bytes.TrimLeft(rest[1:], " ")) > 0 && bytes.TrimLeft(rest[1:], " ")[0] != ']' {
-			a, ok := p.flowSequence(rest)
-			if !ok {
-				p.decline()
-				return nil
-			}
-			p.line = l + 1
-			return a
-		}
-		close := byte(']')
-		if rest[0] == '{' {
-			close = '}'
-		}
-		k := 1
-		for k < len(rest) && rest[k] == ' ' {
-			k++
-		}
-		if k >= len(rest) || rest[k] != close || !restIsComment(rest[k+1:], false) {
+		v, ok := p.flowValue(rest)
+		if !ok {
 			p.decline()
 			return nil
 		}
 		p.line = l + 1
-		if close == ']' {
-			return []any{}
-		}
-		return map[string]any{}
+		return v
 	}
 	if !plainStart(rest) {
 		p.decline()
 		return nil
 	}
 	return p.plain(l, col, n)
+}
+
+// valueBelow reads a value that starts on the lines from p.line on, after
+// a key or an entry with nothing after it: a block collection indented
+// more than n, a sequence at n when compact, or else null.
+func (p *parser) valueBelow(n int, compact bool) any {
+	next := p.nextContent(p.line)
+	if next < 0 {
+		return nil
+	}
+	ind := p.lines[next].indent
+	switch {
+	case ind > n:
+		if p.isSeqEntry(next, ind) {
+			return p.sequence(ind)
+		}
+		if _, _, isKey := p.key(next, ind); isKey {
+			return p.mappingFrom(ind, next, ind)
+		}
+		p.decline()
+		return nil
+	case ind == n && compact && p.isSeqEntry(next, n):
+		return p.sequence(n)
+	}
+	return nil
 }

@@ -3,7 +3,37 @@ package yamlfast
 // Flow collections: the one-line flow sequences of scalars the fast path
 // reads.
 
-import "github.com/crdschema/crdschema/internal/jsonfast"
+import (
+	"bytes"
+
+	"github.com/crdschema/crdschema/internal/jsonfast"
+)
+
+// flowValue reads a flow collection that lies on the rest of a line, t,
+// which starts at '[' or '{': a flow sequence of scalars, or an empty
+// sequence or mapping, followed by nothing or a comment.
+func (p *parser) flowValue(t []byte) (any, bool) {
+	if t[0] == '[' {
+		if inner := bytes.TrimLeft(t[1:], " "); len(inner) > 0 && inner[0] != ']' {
+			return p.flowSequence(t)
+		}
+	}
+	close := byte(']')
+	if t[0] == '{' {
+		close = '}'
+	}
+	k := 1
+	for k < len(t) && t[k] == ' ' {
+		k++
+	}
+	if k >= len(t) || t[k] != close || !restIsComment(t[k+1:], false) {
+		return nil, false
+	}
+	if close == ']' {
+		return []any{}, true
+	}
+	return map[string]any{}, true
+}
 
 // flowSequence reads a flow sequence of scalars that lies on one line:
 // plain scalars of letters, digits and "_./-+=" (with inner spaces) and
