@@ -105,89 +105,118 @@ func plainLine(t []byte) ([]byte, bool) {
 // quoted reads a single- or double-quoted scalar starting at column col of
 // line l; continuation lines must be indented more than n.
 func (p *parser) quoted(l, col, n int) any {
-	ln := p.lines[l]
-	pos := ln.start + col
-	q := p.data[pos]
-	s := p.buf[:0]
-	i := pos + 1
-	d := p.data
-	cur := l
-	for {
-		// Non-blank characters.
-		for i < len(d) && d[i] != ' ' && d[i] != '\n' {
-			c := d[i]
-			if c == q {
-				if q == '\'' && i+1 < len(d) && d[i+1] == '\'' {
-					s = append(s, '\'')
-					i += 2
-					continue
-				}
-				goto closed
-			}
-			if q == '"' && c == '\\' {
-				if i+1 < len(d) && d[i+1] == '\n' {
-					// An escaped line break.
-					i += 2
-					cur++
-					if !p.contOK(cur, n) {
-						p.decline()
-						return nil
-					}
-					i = p.skipFold(&s, i, &cur, n, true)
-					if p.fail {
-						return nil
-					}
-					continue
-				}
-				var ok bool
-				s, i, ok = unescape(s, d, i)
-				if !ok {
-					p.decline()
-					return nil
-				}
-				continue
-			}
-			s = append(s, c)
-			i++
-		}
-		if i >= len(d) {
-			p.decline()
-			return nil
-		}
-		// Blanks and line breaks.
-		j := i
-		for j < len(d) && d[j] == ' ' {
-			j++
-		}
-		if j < len(d) && d[j] != '\n' {
-			s = append(s, d[i:j]...) // inner spaces
-			i = j
-			continue
-		}
-		if j >= len(d) {
-			p.decline()
-			return nil
-		}
-		i = j + 1
-		cur++
-		if !p.contOK(cur, n) {
-			p.decline()
-			return nil
-		}
-		i = p.skipFold(&s, i, &cur, n, false)
-		if p.fail {
-			return nil
-		}
-	}
-closed:
-	p.buf = s
-	// The rest of the closing line must be blank or a comment.
-	if end := p.lines[cur].end; !restIsComment(d[i+1:end], false) || (i+1 < end && d[i+1] == '#') {
+	pos := p.lines[l].start + col
+	r := quoteReader{p: p, s: p.buf[:0], i: pos + 1, cur: l, n: n, q: p.data[pos]}
+	if !r.read() {
 		p.decline()
 		return nil
 	}
-	p.line = cur + 1
-	return string(s)
+	p.buf = r.s
+	// The rest of the closing line must be blank or a comment.
+	d, i := p.data, r.i
+	if end := p.lines[r.cur].end; !restIsComment(d[i+1:end], false) || (i+1 < end && d[i+1] == '#') {
+		p.decline()
+		return nil
+	}
+	p.line = r.cur + 1
+	return string(r.s)
+}
+
+// quoteReader reads the body of a quoted scalar.
+type quoteReader struct {
+	p   *parser
+	s   []byte // the value read so far
+	i   int    // the offset in p.data
+	cur int    // the line of offset i
+	n   int    // the indentation of the scalar's collection
+	q   byte   // the quote
+}
+
+// read reads up to the closing quote, leaving r.i at it. It reports false
+// where the fast path declines.
+func (r *quoteReader) read() bool {
+	for {
+		closed, ok := r.chars()
+		if closed || !ok {
+			return ok
+		}
+		if !r.blanks() {
+			return false
+		}
+	}
+}
+
+// chars reads non-blank characters up to a blank, a line break or the
+// closing quote (closed).
+func (r *quoteReader) chars() (closed, ok bool) {
+	d, i, s := r.p.data, r.i, r.s
+	for i < len(d) && d[i] != ' ' && d[i] != '\n' {
+		c := d[i]
+		switch {
+		case c == r.q:
+			if r.q == '\'' && i+1 < len(d) && d[i+1] == '\'' {
+				s = append(s, '\'')
+				i += 2
+				continue
+			}
+			r.i, r.s = i, s
+			return true, true
+		case r.q == '"' && c == '\\':
+			r.i, r.s = i, s
+			if !r.escape() {
+				return false, false
+			}
+			i, s = r.i, r.s
+		default:
+			s = append(s, c)
+			i++
+		}
+	}
+	r.i, r.s = i, s
+	return false, i < len(d)
+}
+
+// escape reads the escape sequence at r.i of a double-quoted scalar.
+func (r *quoteReader) escape() bool {
+	d := r.p.data
+	if r.i+1 < len(d) && d[r.i+1] == '\n' {
+		r.i += 2
+		return r.lineBreak(true)
+	}
+	var ok bool
+	r.s, r.i, ok = unescape(r.s, d, r.i)
+	return ok
+}
+
+// blanks reads the spaces at r.i: inner spaces are kept, a line break is
+// folded.
+func (r *quoteReader) blanks() bool {
+	d := r.p.data
+	j := r.i
+	for j < len(d) && d[j] == ' ' {
+		j++
+	}
+	if j < len(d) && d[j] != '\n' {
+		r.s = append(r.s, d[r.i:j]...) // inner spaces
+		r.i = j
+		return true
+	}
+	if j >= len(d) {
+		return false
+	}
+	r.i = j + 1
+	return r.lineBreak(false)
+}
+
+// lineBreak continues the scalar after a line break (escaped or not) at
+// the start of the next line, r.i.
+func (r *quoteReader) lineBreak(escaped bool) bool {
+	r.cur++
+	if !r.p.contOK(r.cur, r.n) {
+		return false
+	}
+	r.i = r.p.skipFold(&r.s, r.i, &r.cur, r.n, escaped)
+	return !r.p.fail
 }
 
 // contOK reports whether line l may continue a quoted scalar of a
@@ -326,9 +355,46 @@ func unquoteLine(t []byte) (string, bool) {
 // blockScalar reads a literal or folded block scalar whose header is at
 // column col of line l; n is the indentation of its collection.
 func (p *parser) blockScalar(l, col, n int) any {
-	h := p.text(l, col)
-	literal := h[0] == '|'
-	chomp, explicit := 0, 0
+	literal, chomp, explicit, ok := blockHeader(p.text(l, col))
+	if !ok {
+		p.decline()
+		return nil
+	}
+	indent, ok := p.blockIndent(l+1, n, explicit)
+	if !ok {
+		p.decline()
+		return nil
+	}
+	b := blockText{s: p.buf[:0], literal: literal}
+	cur := l + 1
+	for ; cur < len(p.lines); cur++ {
+		ln := p.lines[cur]
+		width := ln.end - ln.start
+		if width < indent || ln.indent < indent {
+			if ln.kind != blankLine {
+				break // the end of the scalar
+			}
+		} else if width > indent {
+			b.line(p.data[ln.start+indent:ln.end], ln.end < len(p.data))
+			continue
+		}
+		// A blank line, or exactly the indentation: a break, unless the
+		// input ends without a newline.
+		if ln.end < len(p.data) {
+			b.trailing++
+		}
+	}
+	b.chomp(chomp)
+	p.buf = b.s
+	p.line = cur
+	return string(b.s)
+}
+
+// blockHeader reads a block scalar's header h: the style, the chomping
+// indicator (-1 strip, 0 clip, 1 keep) and the explicit indentation (0
+// when none), followed by nothing or a comment.
+func blockHeader(h []byte) (literal bool, chomp, explicit int, ok bool) {
+	literal = h[0] == '|'
 	i := 1
 	for k := 0; k < 2 && i < len(h); k++ {
 		switch c := h[i]; {
@@ -345,84 +411,69 @@ func (p *parser) blockScalar(l, col, n int) any {
 		}
 		i++
 	}
-	if !restIsComment(h[i:], false) || (i < len(h) && h[i] == '#') {
-		p.decline()
-		return nil
-	}
-	// Leading blank lines and the indentation.
-	next := l + 1
+	ok = restIsComment(h[i:], false) && (i >= len(h) || h[i] != '#')
+	return literal, chomp, explicit, ok
+}
+
+// blockIndent returns the indentation of a block scalar whose content
+// starts at line next, in a collection at indentation n: the explicit
+// one, or else that of the first content line (at least that of the
+// leading blank lines, and more than n). ok is false when the first
+// content line is indented less, or there is none.
+func (p *parser) blockIndent(next, n, explicit int) (indent int, ok bool) {
 	maxInd := 0
 	for next < len(p.lines) && p.lines[next].kind == blankLine {
 		maxInd = max(maxInd, p.lines[next].end-p.lines[next].start)
 		next++
 	}
 	if next >= len(p.lines) {
-		p.decline()
-		return nil
+		return 0, false
 	}
 	first := p.lines[next].indent
-	indent := max(maxInd, first, n+1, 1)
+	indent = max(maxInd, first, n+1, 1)
 	if explicit > 0 {
 		indent = n + explicit
 	}
-	if first < indent {
-		p.decline()
-		return nil
+	return indent, first >= indent
+}
+
+// blockText is the value of a block scalar being read, line by line.
+type blockText struct {
+	s            []byte
+	literal      bool
+	trailing     int  // line breaks since the last content line
+	leadingBreak bool // the last content line ended with a line break
+	leadingBlank bool // the last content line started with a space
+}
+
+// line appends a content line (without the indentation), joined to the
+// previous one as the style folds it; broken tells whether a line break
+// ends it.
+func (b *blockText) line(content []byte, broken bool) {
+	trailingBlank := content[0] == ' '
+	if !b.literal && b.leadingBreak && !b.leadingBlank && !trailingBlank {
+		if b.trailing == 0 {
+			b.s = append(b.s, ' ')
+		}
+	} else if b.leadingBreak {
+		b.s = append(b.s, '\n')
 	}
-	s := p.buf[:0]
-	trailing := 0
-	leadingBreak := false
-	leadingBlank := false
-	cur := l + 1
-	for cur < len(p.lines) {
-		ln := p.lines[cur]
-		if ln.end-ln.start < indent || ln.indent < indent {
-			// A blank line (a break, unless the input ends without a
-			// newline) or the end of the scalar.
-			if ln.kind == blankLine {
-				if ln.end < len(p.data) {
-					trailing++
-				}
-				cur++
-				continue
-			}
-			break
-		}
-		if ln.end-ln.start == indent {
-			// Exactly the indentation: a break, as above.
-			if ln.end < len(p.data) {
-				trailing++
-			}
-			cur++
-			continue
-		}
-		content := p.data[ln.start+indent : ln.end]
-		trailingBlank := content[0] == ' '
-		// Join with the previous content line, if any.
-		if !literal && leadingBreak && !leadingBlank && !trailingBlank {
-			if trailing == 0 {
-				s = append(s, ' ')
-			}
-		} else if leadingBreak {
-			s = append(s, '\n')
-		}
-		for ; trailing > 0; trailing-- {
-			s = append(s, '\n')
-		}
-		leadingBlank = trailingBlank
-		s = append(s, content...)
-		leadingBreak = ln.end < len(p.data)
-		cur++
+	for ; b.trailing > 0; b.trailing-- {
+		b.s = append(b.s, '\n')
 	}
-	if chomp != -1 && leadingBreak {
-		s = append(s, '\n')
+	b.leadingBlank = trailingBlank
+	b.s = append(b.s, content...)
+	b.leadingBreak = broken
+}
+
+// chomp appends the final line breaks the chomping indicator keeps.
+func (b *blockText) chomp(chomp int) {
+	if chomp != -1 && b.leadingBreak {
+		b.s = append(b.s, '\n')
 	}
 	if chomp == 1 {
-		for ; trailing > 0; trailing-- {
-			s = append(s, '\n')
+		for ; b.trailing > 0; b.trailing-- {
+			b.s = append(b.s, '\n')
 		}
 	}
-	p.buf = s
-	p.line = cur
-	return string(s)
 }
