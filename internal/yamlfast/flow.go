@@ -43,47 +43,16 @@ func (p *parser) flowSequence(t []byte) ([]any, bool) {
 	a := make([]any, 0, 4)
 	i := 1
 	for {
-		for i < len(t) && t[i] == ' ' {
-			i++
-		}
+		i = skipSpaces(t, i)
 		if i >= len(t) {
 			return nil, false
 		}
-		switch c := t[i]; {
-		case c == '"' || c == '\'':
-			end := i + 1
-			for end < len(t) && t[end] != c && t[end] != '\\' {
-				end++
-			}
-			if end >= len(t) || t[end] != c || (end+1 < len(t) && t[end+1] == c) {
-				return nil, false
-			}
-			a = append(a, string(t[i+1:end]))
-			i = end + 1
-		case flowPlain(c):
-			j := i
-			for j < len(t) && (flowPlain(t[j]) || t[j] == ' ') {
-				j++
-			}
-			item := trimRight(t[i:j])
-			if item[0] == '-' && (len(item) == 1 || item[1] == ' ') {
-				return nil, false
-			}
-			is := p.intern(item)
-			v, special := resolveNonString(is)
-			if !special {
-				v = jsonfast.Box(is)
-			} else if v == declined {
-				return nil, false
-			}
-			a = append(a, v)
-			i = j
-		default:
+		v, next, ok := p.flowItem(t, i)
+		if !ok {
 			return nil, false
 		}
-		for i < len(t) && t[i] == ' ' {
-			i++
-		}
+		a = append(a, v)
+		i = skipSpaces(t, next)
 		if i >= len(t) {
 			return nil, false
 		}
@@ -99,6 +68,46 @@ func (p *parser) flowSequence(t []byte) ([]any, bool) {
 		}
 		return nil, false
 	}
+}
+
+// flowItem reads the scalar of a flow sequence at t[i]. It returns its
+// value and the offset after it.
+func (p *parser) flowItem(t []byte, i int) (any, int, bool) {
+	switch c := t[i]; {
+	case c == '"' || c == '\'':
+		end := i + 1
+		for end < len(t) && t[end] != c && t[end] != '\\' {
+			end++
+		}
+		if end >= len(t) || t[end] != c || (end+1 < len(t) && t[end+1] == c) {
+			return nil, 0, false
+		}
+		return string(t[i+1 : end]), end + 1, true
+	case flowPlain(c):
+		j := i
+		for j < len(t) && (flowPlain(t[j]) || t[j] == ' ') {
+			j++
+		}
+		item := trimRight(t[i:j])
+		if item[0] == '-' && (len(item) == 1 || item[1] == ' ') {
+			return nil, 0, false
+		}
+		is := p.intern(item)
+		v, special := resolveNonString(is)
+		if !special {
+			return jsonfast.Box(is), j, true
+		}
+		return v, j, v != declined
+	}
+	return nil, 0, false
+}
+
+// skipSpaces returns the offset of the first non-space of t from i on.
+func skipSpaces(t []byte, i int) int {
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	return i
 }
 
 // flowPlain reports whether c may appear in a plain scalar of a flow

@@ -21,10 +21,7 @@ const (
 )
 
 // splitLines splits the input into lines. It reports false, declining,
-// when the input holds characters the fast path does not read the way
-// yaml.v2 does (anything but printable ASCII, newlines and printable
-// non-ASCII characters other than YAML 1.1's line breaks and the byte order
-// mark) or a directive or document marker at the start of a line.
+// when a line does not pass lineOK.
 func (p *parser) splitLines() bool {
 	d := p.data
 	p.lines = make([]line, 0, bytes.Count(d, []byte{'\n'})+1)
@@ -36,45 +33,62 @@ func (p *parser) splitLines() bool {
 			end += pos
 		}
 		ln := d[pos:end]
-		if len(ln) > 0 {
-			switch c := ln[0]; c {
-			case '%':
-				return false
-			case '-', '.':
-				if len(ln) >= 3 && ln[1] == c && ln[2] == c {
-					return false
-				}
-			}
+		if !lineOK(ln) {
+			return false
 		}
-		for i := 0; i < len(ln); i++ {
-			c := ln[i]
-			if c >= 0x20 && c < 0x7f {
-				continue
-			}
-			if c < 0x80 {
-				return false
-			}
-			r, size := utf8.DecodeRune(ln[i:])
-			if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
-				return false
-			}
-			i += size - 1
-		}
-		ind := 0
-		for ind < len(ln) && ln[ind] == ' ' {
-			ind++
-		}
-		l := line{start: pos, end: end, indent: ind, kind: textLine}
-		switch {
-		case ind == len(ln):
-			l.kind = blankLine
-		case ln[ind] == '#':
-			l.kind = commentLine
-		}
-		p.lines = append(p.lines, l)
+		p.lines = append(p.lines, newLine(ln, pos, end))
 		pos = end + 1
 	}
 	return true
+}
+
+// lineOK reports whether the fast path reads the line ln: it is not a
+// directive or document marker, and holds only the characters it reads
+// the way yaml.v2 does (printable ASCII, and printable non-ASCII
+// characters other than YAML 1.1's line breaks and the byte order mark).
+func lineOK(ln []byte) bool {
+	if len(ln) > 0 {
+		switch c := ln[0]; c {
+		case '%':
+			return false
+		case '-', '.':
+			if len(ln) >= 3 && ln[1] == c && ln[2] == c {
+				return false
+			}
+		}
+	}
+	for i := 0; i < len(ln); i++ {
+		c := ln[i]
+		if c >= 0x20 && c < 0x7f {
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		r, size := utf8.DecodeRune(ln[i:])
+		if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+			return false
+		}
+		i += size - 1
+	}
+	return true
+}
+
+// newLine returns the line ln, data[start:end], with its indentation and
+// kind.
+func newLine(ln []byte, start, end int) line {
+	ind := 0
+	for ind < len(ln) && ln[ind] == ' ' {
+		ind++
+	}
+	l := line{start: start, end: end, indent: ind, kind: textLine}
+	switch {
+	case ind == len(ln):
+		l.kind = blankLine
+	case ln[ind] == '#':
+		l.kind = commentLine
+	}
+	return l
 }
 
 // nextContent returns the first line from l on that is neither blank nor a
