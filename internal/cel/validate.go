@@ -136,34 +136,9 @@ func (b *vnodeBuilder) node(rulesFrom *model.Props, s *structural.Schema, a *ada
 	if rulesFrom.Items != nil && rulesFrom.Items.Schema != nil && s.Items != nil {
 		v.items = b.node(rulesFrom.Items.Schema, s.Items, a.items, s.Items.EmbeddedResource, elem, underMeta)
 	}
-	if len(rulesFrom.Properties) > 0 {
-		for _, k := range sortedNames(rulesFrom.Properties) {
-			ps, ok := s.Properties[k]
-			if !ok {
-				continue
-			}
-			var fieldType *apiservercel.DeclType
-			if esc, ok := apiservercel.Escape(k); ok {
-				if decl == nil {
-					continue
-				}
-				f, ok := decl.Fields[esc]
-				if !ok {
-					// A field without a CEL type is not validated.
-					continue
-				}
-				fieldType = f.Type
-			} else {
-				// A name CEL cannot spell is typed on its own.
-				fieldType = common.SchemaDeclType(a.props[k], ps.EmbeddedResource)
-				if fieldType == nil {
-					continue
-				}
-			}
-			meta := underMeta || (isResourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind"))
-			if c := b.node(rulesFrom.Properties[k], ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType, meta); c != nil {
-				v.props = append(v.props, propValidator{k, c})
-			}
+	for _, k := range sortedNames(rulesFrom.Properties) {
+		if c := b.property(k, rulesFrom.Properties[k], s, a, isResourceRoot, decl, underMeta); c != nil {
+			v.props = append(v.props, propValidator{k, c})
 		}
 	}
 	if ap := rulesFrom.AdditionalProperties; ap != nil && ap.Schema != nil && s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
@@ -178,6 +153,36 @@ func (b *vnodeBuilder) node(rulesFrom *model.Props, s *structural.Schema, a *ada
 		return v
 	}
 	return nil
+}
+
+// property builds the validator of the property k of s, with the rules
+// of rulesFrom (k's schema in the rules' source); nil when s has no such
+// property, or it has no CEL type, or no rules.
+func (b *vnodeBuilder) property(k string, rulesFrom *model.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
+	ps, ok := s.Properties[k]
+	if !ok {
+		return nil
+	}
+	var fieldType *apiservercel.DeclType
+	if esc, ok := apiservercel.Escape(k); ok {
+		if decl == nil {
+			return nil
+		}
+		f, ok := decl.Fields[esc]
+		if !ok {
+			// A field without a CEL type is not validated.
+			return nil
+		}
+		fieldType = f.Type
+	} else {
+		// A name CEL cannot spell is typed on its own.
+		fieldType = common.SchemaDeclType(a.props[k], ps.EmbeddedResource)
+		if fieldType == nil {
+			return nil
+		}
+	}
+	meta := underMeta || (isResourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind"))
+	return b.node(rulesFrom, ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType, meta)
 }
 
 func sortedNames[V any](m map[string]V) []string {
@@ -382,6 +387,9 @@ func (a *activation) ResolveName(name string) (any, bool) {
 
 func (a *activation) Parent() interpreter.Activation { return nil }
 
+// expressions evaluates the rules of v on obj (old is the old value, nil
+// when there is none) and returns the remaining budget, -1 when no further
+// rules may run.
 func (e *evaluation) expressions(v *vnode, path *field.Path, obj, old any, r ratchet, budget int64) int64 {
 	if isNil(old) {
 		old = nil
@@ -395,22 +403,11 @@ func (e *evaluation) expressions(v *vnode, path *field.Path, obj, old any, r rat
 		return budget
 	}
 	if budget <= 0 {
-		e.errs = append(e.errs, field.Invalid(path, typ, "validation failed due to running out of cost budget, no further validation rules will be run"))
+		e.errs = append(e.errs, field.Invalid(path, typ, outOfBudget))
 		return -1
 	}
-	a := v.adapter
-	if v.isResourceRoot {
-		a = a.withMeta()
-	}
-	act := &activation{self: common.UnstructuredToVal(obj, a)}
-	optAct := act
-	if v.usesOldSelf {
-		optAct = &activation{self: act.self, hasOldSelf: true, oldSelf: types.OptionalNone}
-		if old != nil {
-			act.oldSelf, act.hasOldSelf = common.UnstructuredToVal(old, a), true
-			optAct.oldSelf = types.OptionalOf(act.oldSelf)
-		}
-	}
+	act, optAct := activations(v, obj, old)
+	call := ruleCall{path: path, typ: typ, obj: obj, r: r}
 	for i := range v.results {
 		c, rule := &v.results[i], &v.rules[i]
 		if c.err != nil {
@@ -429,77 +426,126 @@ func (e *evaluation) expressions(v *vnode, path *field.Path, obj, old any, r rat
 		if optional {
 			ra = optAct
 		}
-		val, details, err := c.program.ContextEval(e.ctx, ra)
-		if details == nil {
-			e.errs = append(e.errs, field.InternalError(path, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
+		if budget = e.rule(call, c, rule, ra, budget); budget < 0 {
 			return -1
 		}
-		cost := details.ActualCost()
-		if cost == nil {
-			e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
-			return -1
-		}
-		if *cost > math.MaxInt64 || int64(*cost) > budget {
-			e.errs = append(e.errs, field.Invalid(path, typ, "validation failed due to running out of cost budget, no further validation rules will be run"))
-			return -1
-		}
-		budget -= int64(*cost)
-		if err != nil {
-			msg := err.Error()
-			switch {
-			case strings.HasPrefix(msg, "no such overload"):
-				e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleErrorString(rule))))
-			case strings.HasPrefix(msg, "operation cancelled: actual cost limit exceeded"):
-				e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleErrorString(rule))))
-				return -1
-			default:
-				e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleErrorString(rule))))
-			}
-			continue
-		}
-		if val == types.True {
-			continue
-		}
-
-		errPath := path
-		if c.fieldPath != "" {
-			errPath = errPath.Child(c.fieldPath)
-		}
-		add := func(fe *field.Error) {
-			if !c.usesOldSelf && r.skipErrors() {
-				if e.warn != nil {
-					e.warn(fe.Error())
-				}
-				return
-			}
-			e.errs = append(e.errs, fe)
-		}
-		detail, ok := "", false
-		if c.msgProgram != nil {
-			msg, rem, merr := evalMessage(e.ctx, c.msgProgram, rule.MessageExpression, ra, budget)
-			switch {
-			case merr == nil:
-				detail, ok, budget = msg, true, rem
-			case merr.Type == apiservercel.ErrorTypeInternal:
-				add(field.InternalError(errPath, merr))
-				return -1
-			case merr.Type == apiservercel.ErrorTypeInvalid:
-				add(field.Invalid(errPath, typ, merr.Error()))
-				return -1
-			default:
-				// The message falls back to message or the rule.
-				budget = rem
-			}
-		}
-		if !ok {
-			detail = ruleMessageOrDefault(rule)
-		}
-		var value any = obj
-		if typ == "object" || typ == "array" {
-			value = field.OmitValueType{}
-		}
-		add(errorForReason(errPath, value, detail, rule.Reason))
 	}
+	return budget
+}
+
+// outOfBudget is the message of the error that stops the evaluation when
+// the cost budget runs out.
+const outOfBudget = "validation failed due to running out of cost budget, no further validation rules will be run"
+
+// activations returns the activations of v's rules on obj: self and, when
+// there is an old value, oldSelf; and the one of the rules with
+// optionalOldSelf, where oldSelf is an optional.
+func activations(v *vnode, obj, old any) (act, optAct *activation) {
+	a := v.adapter
+	if v.isResourceRoot {
+		a = a.withMeta()
+	}
+	act = &activation{self: common.UnstructuredToVal(obj, a)}
+	optAct = act
+	if v.usesOldSelf {
+		optAct = &activation{self: act.self, hasOldSelf: true, oldSelf: types.OptionalNone}
+		if old != nil {
+			act.oldSelf, act.hasOldSelf = common.UnstructuredToVal(old, a), true
+			optAct.oldSelf = types.OptionalOf(act.oldSelf)
+		}
+	}
+	return act, optAct
+}
+
+// ruleCall is what the evaluation of one node's rules shares: the node's
+// path and type, the value and the ratcheting state.
+type ruleCall struct {
+	path *field.Path
+	typ  string
+	obj  any
+	r    ratchet
+}
+
+// rule evaluates one compiled rule with the activation ra and returns the
+// remaining budget, -1 when no further rules may run.
+func (e *evaluation) rule(call ruleCall, c *compiled, rule *model.ValidationRule, ra *activation, budget int64) int64 {
+	path, typ := call.path, call.typ
+	val, details, err := c.program.ContextEval(e.ctx, ra)
+	if details == nil {
+		e.errs = append(e.errs, field.InternalError(path, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
+		return -1
+	}
+	cost := details.ActualCost()
+	if cost == nil {
+		e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
+		return -1
+	}
+	if *cost > math.MaxInt64 || int64(*cost) > budget {
+		e.errs = append(e.errs, field.Invalid(path, typ, outOfBudget))
+		return -1
+	}
+	budget -= int64(*cost)
+	if err != nil {
+		msg := err.Error()
+		switch {
+		case strings.HasPrefix(msg, "no such overload"):
+			e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleErrorString(rule))))
+		case strings.HasPrefix(msg, "operation cancelled: actual cost limit exceeded"):
+			e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleErrorString(rule))))
+			return -1
+		default:
+			e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("%v evaluating rule: %v", err, ruleErrorString(rule))))
+		}
+		return budget
+	}
+	if val == types.True {
+		return budget
+	}
+	return e.ruleFailed(call, c, rule, ra, budget)
+}
+
+// ruleFailed adds the error of a rule that evaluated to false (unless
+// ratcheting drops it), with its messageExpression's message when there is
+// one, and returns the remaining budget, -1 when no further rules may run.
+func (e *evaluation) ruleFailed(call ruleCall, c *compiled, rule *model.ValidationRule, ra *activation, budget int64) int64 {
+	errPath := call.path
+	if c.fieldPath != "" {
+		errPath = errPath.Child(c.fieldPath)
+	}
+	add := func(fe *field.Error) {
+		if !c.usesOldSelf && call.r.skipErrors() {
+			if e.warn != nil {
+				e.warn(fe.Error())
+			}
+			return
+		}
+		e.errs = append(e.errs, fe)
+	}
+	detail, ok := "", false
+	if c.msgProgram != nil {
+		msg, rem, merr := evalMessage(e.ctx, c.msgProgram, rule.MessageExpression, ra, budget)
+		switch {
+		case merr == nil:
+			detail, ok, budget = msg, true, rem
+		case merr.Type == apiservercel.ErrorTypeInternal:
+			add(field.InternalError(errPath, merr))
+			return -1
+		case merr.Type == apiservercel.ErrorTypeInvalid:
+			add(field.Invalid(errPath, call.typ, merr.Error()))
+			return -1
+		default:
+			// The message falls back to message or the rule.
+			budget = rem
+		}
+	}
+	if !ok {
+		detail = ruleMessageOrDefault(rule)
+	}
+	var value any = call.obj
+	if call.typ == "object" || call.typ == "array" {
+		value = field.OmitValueType{}
+	}
+	add(errorForReason(errPath, value, detail, rule.Reason))
 	return budget
 }
 
