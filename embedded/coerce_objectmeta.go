@@ -282,82 +282,104 @@ func (d *metaDecoder) decodeField(v any, f *fieldSpec) (any, bool) {
 		}
 		return b, true
 	case tTime:
-		t, ok := d.decodeTime(v)
-		if !ok {
-			return nil, false
-		}
-		if t.IsZero() {
-			if f.ptr {
-				// A pointer to the zero time is written as null.
-				return nil, true
-			}
-			return nil, false
-		}
-		return t.UTC().Format(time.RFC3339), true
+		return d.timeField(v, f)
 	case tRaw:
 		return jsonvalue.DeepCopy(v), true
 	case tStringMap:
-		m, ok := v.(map[string]any)
-		if !ok {
-			d.typeErr(valueName(v), f.goType)
-			return nil, false
-		}
-		out := make(map[string]any, len(m))
-		for _, k := range sortedkeys.Of(m) {
-			s, _ := d.decodeString(m[k], "string")
-			out[k] = s
-		}
-		if len(out) == 0 {
-			return nil, false
-		}
-		return out, true
+		return d.stringMapField(v, f)
 	case tStringList:
-		l, ok := v.([]any)
-		if !ok {
-			d.typeErr(valueName(v), f.goType)
-			return nil, false
-		}
-		out := make([]any, len(l))
-		for i, e := range l {
-			s, _ := d.decodeString(e, "string")
-			out[i] = s
-		}
-		if len(out) == 0 {
-			return nil, false
-		}
-		return out, true
+		return d.stringListField(v, f)
 	case tStructList:
-		l, ok := v.([]any)
-		if !ok {
-			d.typeErr(valueName(v), f.goType)
-			return nil, false
-		}
-		out := make([]any, 0, len(l))
-		for i, e := range l {
-			if d.hard != nil {
-				break
-			}
-			d.stack = append(d.stack, objpath.Index(i))
-			switch e := e.(type) {
-			case nil:
-				out = append(out, d.decodeStruct(nil, f.elem))
-			case map[string]any:
-				outer := d.strct
-				d.strct = f.elem.name
-				out = append(out, d.decodeStruct(e, f.elem))
-				d.strct = outer
-			default:
-				d.typeErr(valueName(e), f.elemType)
-				out = append(out, d.decodeStruct(nil, f.elem))
-			}
-			d.stack = d.stack[:len(d.stack)-1]
-		}
-		if len(out) == 0 {
-			return nil, false
-		}
-		return out, true
+		return d.structListField(v, f)
 	}
 	return nil, false
+}
+
+// timeField is decodeField for a time field: RFC 3339 in UTC; the zero
+// time is not written, or written as null for a pointer.
+func (d *metaDecoder) timeField(v any, f *fieldSpec) (any, bool) {
+	t, ok := d.decodeTime(v)
+	if !ok {
+		return nil, false
+	}
+	if t.IsZero() {
+		if f.ptr {
+			// A pointer to the zero time is written as null.
+			return nil, true
+		}
+		return nil, false
+	}
+	return t.UTC().Format(time.RFC3339), true
+}
+
+// stringMapField is decodeField for a map of strings.
+func (d *metaDecoder) stringMapField(v any, f *fieldSpec) (any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		d.typeErr(valueName(v), f.goType)
+		return nil, false
+	}
+	out := make(map[string]any, len(m))
+	for _, k := range sortedkeys.Of(m) {
+		s, _ := d.decodeString(m[k], "string")
+		out[k] = s
+	}
+	if len(out) == 0 {
+		return nil, false
+	}
+	return out, true
+}
+
+// stringListField is decodeField for a list of strings.
+func (d *metaDecoder) stringListField(v any, f *fieldSpec) (any, bool) {
+	l, ok := v.([]any)
+	if !ok {
+		d.typeErr(valueName(v), f.goType)
+		return nil, false
+	}
+	out := make([]any, len(l))
+	for i, e := range l {
+		s, _ := d.decodeString(e, "string")
+		out[i] = s
+	}
+	if len(out) == 0 {
+		return nil, false
+	}
+	return out, true
+}
+
+// structListField is decodeField for a list of structs (the owner
+// references, the managed fields); it stops at the first hard error.
+func (d *metaDecoder) structListField(v any, f *fieldSpec) (any, bool) {
+	l, ok := v.([]any)
+	if !ok {
+		d.typeErr(valueName(v), f.goType)
+		return nil, false
+	}
+	out := make([]any, 0, len(l))
+	for i, e := range l {
+		if d.hard != nil {
+			break
+		}
+		d.stack = append(d.stack, objpath.Index(i))
+		switch e := e.(type) {
+		case nil:
+			out = append(out, d.decodeStruct(nil, f.elem))
+		case map[string]any:
+			outer := d.strct
+			d.strct = f.elem.name
+			out = append(out, d.decodeStruct(e, f.elem))
+			d.strct = outer
+		default:
+			d.typeErr(valueName(e), f.elemType)
+			out = append(out, d.decodeStruct(nil, f.elem))
+		}
+		d.stack = d.stack[:len(d.stack)-1]
+	}
+	if len(out) == 0 {
+		return nil, false
+	}
+	return out, true
 }
 
 // valueName is how encoding/json names a value's kind in a type error.
