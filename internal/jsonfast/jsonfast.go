@@ -371,7 +371,13 @@ func (d *decoder) str() (string, bool) {
 	if !ascii && !utf8.Valid(b[start:i]) {
 		return "", false
 	}
-	out := append(d.buf[:0], b[start:i]...)
+	return d.escapedStr(append(d.buf[:0], b[start:i]...), i)
+}
+
+// escapedStr reads the rest of a string from its first escape at offset
+// i, appending to out what came before.
+func (d *decoder) escapedStr(out []byte, i int) (string, bool) {
+	b := d.data
 	for i < len(b) {
 		c := b[i]
 		switch {
@@ -382,40 +388,10 @@ func (d *decoder) str() (string, bool) {
 		case c < 0x20:
 			return "", false
 		case c == '\\':
-			i++
-			if i >= len(b) {
+			var ok bool
+			if out, i, ok = appendEscape(out, b, i+1); !ok {
 				return "", false
 			}
-			switch b[i] {
-			case '"', '\\', '/':
-				out = append(out, b[i])
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				if i+4 >= len(b) {
-					return "", false
-				}
-				r, ok := HexRune(b[i+1 : i+5])
-				if !ok {
-					return "", false
-				}
-				if r >= 0xD800 && r < 0xE000 {
-					return "", false // surrogates: left to the exact decoder
-				}
-				out = utf8.AppendRune(out, r)
-				i += 4
-			default:
-				return "", false
-			}
-			i++
 		case c < 0x80:
 			out = append(out, c)
 			i++
@@ -429,6 +405,45 @@ func (d *decoder) str() (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// appendEscape appends the character of the escape sequence whose letter
+// is at b[i] and returns the offset after it. It declines (ok false)
+// invalid escapes and surrogates, left to the exact decoder.
+func appendEscape(out, b []byte, i int) ([]byte, int, bool) {
+	if i >= len(b) {
+		return out, i, false
+	}
+	switch b[i] {
+	case '"', '\\', '/':
+		out = append(out, b[i])
+	case 'b':
+		out = append(out, '\b')
+	case 'f':
+		out = append(out, '\f')
+	case 'n':
+		out = append(out, '\n')
+	case 'r':
+		out = append(out, '\r')
+	case 't':
+		out = append(out, '\t')
+	case 'u':
+		if i+4 >= len(b) {
+			return out, i, false
+		}
+		r, ok := HexRune(b[i+1 : i+5])
+		if !ok {
+			return out, i, false
+		}
+		if r >= 0xD800 && r < 0xE000 {
+			return out, i, false // surrogates: left to the exact decoder
+		}
+		out = utf8.AppendRune(out, r)
+		i += 4
+	default:
+		return out, i, false
+	}
+	return out, i + 1, true
 }
 
 // DecodeStream decodes a stream of JSON objects and arrays separated by
