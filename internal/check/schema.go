@@ -203,71 +203,15 @@ func (w *walker) visit(p *model.Props, lp lazypath.Path, ctx nodeContext, isRoot
 	if p.UniqueItems {
 		w.add(field.Forbidden(lp.Field().Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
 	}
-
 	if ap := p.AdditionalProperties; ap != nil {
-		if len(p.Properties) != 0 && (!ap.Allows || ap.Schema != nil) {
-			w.add(field.Forbidden(lp.Field().Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
-		}
-		sub := ctx
-		if ctx.insideMeta {
-			sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
-		}
-		if ap.Schema != nil {
-			sub.cel = ctx.cel.AdditionalProperties()
-		}
-		w.child(ap.Schema, lp, lazypath.Child("additionalProperties"), sub)
+		w.additionalProperties(p, ap, lp, ctx)
 	}
-
-	keys := pushSortedKeys(w, p.Properties)
-	for i := keys; i < len(w.keys); i++ {
-		name := w.keys[i]
-		sub := ctx
-		if !mapIsCorrelatable(p.XMapType) && !sub.uncorrelatable.IsSet() {
-			sub.uncorrelatable = lp
-		}
-		if (isRoot || p.XEmbeddedResource) && isMetaField(name) {
-			sub.insideMeta = true
-			if isRoot {
-				sub = sub.forbidDefaults("in top-level " + name)
-			}
-		}
-		sub.cel = ctx.cel.Property(name)
-		w.child(p.Properties[name], lp, lazypath.Keyed("properties", name), sub)
-	}
-	w.keys = w.keys[:keys]
-
+	w.properties(p, lp, ctx, isRoot)
 	nested := ctx
 	nested.cel = nil
-	w.child(p.Not, lp, lazypath.Child("not"), nested)
-	for i := range p.AllOf {
-		w.child(&p.AllOf[i], lp, lazypath.Indexed("allOf", i), nested)
-	}
-	for i := range p.OneOf {
-		w.child(&p.OneOf[i], lp, lazypath.Indexed("oneOf", i), nested)
-	}
-	for i := range p.AnyOf {
-		w.child(&p.AnyOf[i], lp, lazypath.Indexed("anyOf", i), nested)
-	}
-	keys = pushSortedKeys(w, p.Definitions)
-	for i := keys; i < len(w.keys); i++ {
-		name := w.keys[i]
-		d := p.Definitions[name]
-		w.child(&d, lp, lazypath.Keyed("definitions", name), nested)
-	}
-	w.keys = w.keys[:keys]
+	w.junctorsAndDefinitions(p, lp, nested)
 	if p.Items != nil {
-		sub := ctx
-		if (p.XListType == nil || *p.XListType != "map") && !sub.uncorrelatable.IsSet() {
-			sub.uncorrelatable = lp
-		}
-		if p.Items.Schema != nil {
-			sub.cel = ctx.cel.Items()
-		}
-		w.child(p.Items.Schema, lp, lazypath.Child("items"), sub)
-		for i := range p.Items.Array {
-			sub.cel = nil
-			w.child(&p.Items.Array[i], lp, lazypath.Indexed("items", i), sub)
-		}
+		w.items(p, lp, ctx)
 	}
 	for _, name := range sortedkeys.Of(p.Dependencies) {
 		w.child(p.Dependencies[name].Schema, lp, lazypath.Keyed("dependencies", name), nested)
@@ -285,6 +229,81 @@ func (w *walker) visit(p *model.Props, lp lazypath.Path, ctx nodeContext, isRoot
 			uncorrelatable = ctx.uncorrelatable.Field()
 		}
 		w.ruleErrs = append(w.ruleErrs, ctx.cel.Check(lp.Field(), p.XValidations, uncorrelatable)...)
+	}
+}
+
+// additionalProperties checks the additionalProperties ap of the node p
+// and its schema.
+func (w *walker) additionalProperties(p *model.Props, ap *model.PropsOrBool, lp lazypath.Path, ctx nodeContext) {
+	if len(p.Properties) != 0 && (!ap.Allows || ap.Schema != nil) {
+		w.add(field.Forbidden(lp.Field().Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+	}
+	sub := ctx
+	if ctx.insideMeta {
+		sub = sub.forbidDefaults("inside additionalProperties applying to object metadata")
+	}
+	if ap.Schema != nil {
+		sub.cel = ctx.cel.AdditionalProperties()
+	}
+	w.child(ap.Schema, lp, lazypath.Child("additionalProperties"), sub)
+}
+
+// properties checks the properties of the node p, in name order.
+func (w *walker) properties(p *model.Props, lp lazypath.Path, ctx nodeContext, isRoot bool) {
+	keys := pushSortedKeys(w, p.Properties)
+	for i := keys; i < len(w.keys); i++ {
+		name := w.keys[i]
+		sub := ctx
+		if !mapIsCorrelatable(p.XMapType) && !sub.uncorrelatable.IsSet() {
+			sub.uncorrelatable = lp
+		}
+		if (isRoot || p.XEmbeddedResource) && isMetaField(name) {
+			sub.insideMeta = true
+			if isRoot {
+				sub = sub.forbidDefaults("in top-level " + name)
+			}
+		}
+		sub.cel = ctx.cel.Property(name)
+		w.child(p.Properties[name], lp, lazypath.Keyed("properties", name), sub)
+	}
+	w.keys = w.keys[:keys]
+}
+
+// junctorsAndDefinitions checks the not, allOf, oneOf and anyOf schemas
+// and the definitions of the node p, where CEL rules are not checked.
+func (w *walker) junctorsAndDefinitions(p *model.Props, lp lazypath.Path, nested nodeContext) {
+	w.child(p.Not, lp, lazypath.Child("not"), nested)
+	for i := range p.AllOf {
+		w.child(&p.AllOf[i], lp, lazypath.Indexed("allOf", i), nested)
+	}
+	for i := range p.OneOf {
+		w.child(&p.OneOf[i], lp, lazypath.Indexed("oneOf", i), nested)
+	}
+	for i := range p.AnyOf {
+		w.child(&p.AnyOf[i], lp, lazypath.Indexed("anyOf", i), nested)
+	}
+	keys := pushSortedKeys(w, p.Definitions)
+	for i := keys; i < len(w.keys); i++ {
+		name := w.keys[i]
+		d := p.Definitions[name]
+		w.child(&d, lp, lazypath.Keyed("definitions", name), nested)
+	}
+	w.keys = w.keys[:keys]
+}
+
+// items checks the items schema (or schemas) of the node p.
+func (w *walker) items(p *model.Props, lp lazypath.Path, ctx nodeContext) {
+	sub := ctx
+	if (p.XListType == nil || *p.XListType != "map") && !sub.uncorrelatable.IsSet() {
+		sub.uncorrelatable = lp
+	}
+	if p.Items.Schema != nil {
+		sub.cel = ctx.cel.Items()
+	}
+	w.child(p.Items.Schema, lp, lazypath.Child("items"), sub)
+	for i := range p.Items.Array {
+		sub.cel = nil
+		w.child(&p.Items.Array[i], lp, lazypath.Indexed("items", i), sub)
 	}
 }
 
