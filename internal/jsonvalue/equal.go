@@ -42,40 +42,50 @@ func equal(a, b any, nilIsEmpty bool) bool {
 		y, ok := b.(bool)
 		return ok && x == y
 	case []any:
-		y, ok := b.([]any)
-		if !ok {
-			return nilIsEmpty && len(x) == 0 && b == nil
-		}
-		if len(x) != len(y) || (!nilIsEmpty && (x == nil) != (y == nil)) {
-			return false
-		}
-		if len(x) > 0 && &x[0] == &y[0] {
-			return true
-		}
-		for i := range x {
-			if !equal(x[i], y[i], nilIsEmpty) {
-				return false
-			}
-		}
-		return true
+		return equalList(x, b, nilIsEmpty)
 	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok {
-			return nilIsEmpty && len(x) == 0 && b == nil
-		}
-		if len(x) != len(y) || (!nilIsEmpty && (x == nil) != (y == nil)) {
-			return false
-		}
-		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
-			return true
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !equal(xv, yv, nilIsEmpty) {
-				return false
-			}
-		}
-		return true
+		return equalObject(x, b, nilIsEmpty)
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// equalList is equal for a list x.
+func equalList(x []any, b any, nilIsEmpty bool) bool {
+	y, ok := b.([]any)
+	if !ok {
+		return nilIsEmpty && len(x) == 0 && b == nil
+	}
+	if len(x) != len(y) || (!nilIsEmpty && (x == nil) != (y == nil)) {
+		return false
+	}
+	if len(x) > 0 && &x[0] == &y[0] {
+		return true
+	}
+	for i := range x {
+		if !equal(x[i], y[i], nilIsEmpty) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalObject is equal for an object x.
+func equalObject(x map[string]any, b any, nilIsEmpty bool) bool {
+	y, ok := b.(map[string]any)
+	if !ok {
+		return nilIsEmpty && len(x) == 0 && b == nil
+	}
+	if len(x) != len(y) || (!nilIsEmpty && (x == nil) != (y == nil)) {
+		return false
+	}
+	if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+		return true
+	}
+	for k, xv := range x {
+		yv, ok := y[k]
+		if !ok || !equal(xv, yv, nilIsEmpty) {
+			return false
+		}
+	}
+	return true
 }
