@@ -178,47 +178,58 @@ func correlatedEqual(o, n any, s *structural.Schema) bool {
 	}
 	switch nv := n.(type) {
 	case map[string]any:
-		ov, ok := o.(map[string]any)
-		if !ok || len(ov) != len(nv) {
-			return false
-		}
-		for k, x := range nv {
-			y, ok := ov[k]
-			if !ok {
-				return false
-			}
-			cs := fieldSchema(s, k)
-			if cs == nil || !correlatedEqual(y, x, cs) {
-				return false
-			}
-		}
-		return true
+		return correlatedEqualObject(o, nv, s)
 	case []any:
-		ov, ok := o.([]any)
-		if !ok || len(ov) != len(nv) {
-			return false
-		}
-		if s.ListType != "map" {
-			for i := range nv {
-				if !jsonvalue.Equal(ov[i], nv[i]) {
-					return false
-				}
-			}
-			return true
-		}
-		for _, x := range nv {
-			y := mapListOld(s, ov, x)
-			if y == nil || s.Items == nil || !correlatedEqual(y, x, s.Items) {
-				return false
-			}
-		}
-		return true
+		return correlatedEqualList(o, nv, s)
 	}
 	switch o.(type) {
 	case map[string]any, []any:
 		return false
 	}
 	return jsonvalue.Equal(o, n)
+}
+
+// correlatedEqualObject is correlatedEqual for a new object nv.
+func correlatedEqualObject(o any, nv map[string]any, s *structural.Schema) bool {
+	ov, ok := o.(map[string]any)
+	if !ok || len(ov) != len(nv) {
+		return false
+	}
+	for k, x := range nv {
+		y, ok := ov[k]
+		if !ok {
+			return false
+		}
+		cs := fieldSchema(s, k)
+		if cs == nil || !correlatedEqual(y, x, cs) {
+			return false
+		}
+	}
+	return true
+}
+
+// correlatedEqualList is correlatedEqual for a new list nv: items are
+// correlated by key in a map list, by index otherwise.
+func correlatedEqualList(o any, nv []any, s *structural.Schema) bool {
+	ov, ok := o.([]any)
+	if !ok || len(ov) != len(nv) {
+		return false
+	}
+	if s.ListType != "map" {
+		for i := range nv {
+			if !jsonvalue.Equal(ov[i], nv[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, x := range nv {
+		y := mapListOld(s, ov, x)
+		if y == nil || s.Items == nil || !correlatedEqual(y, x, s.Items) {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidateUpdate validates the new value of a whole custom resource on
