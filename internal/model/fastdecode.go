@@ -163,17 +163,35 @@ func (d *fdec) arr(v any) ([]any, bool) {
 	return nil, false
 }
 
-func (d *fdec) strings(v any) []string {
+// list decodes an array element by element into a new slice; null
+// gives nil.
+func list[T any](d *fdec, v any, elem func(e any, out *T)) []T {
 	a, ok := d.arr(v)
 	if !ok {
 		return nil
 	}
-	out := make([]string, len(a))
+	out := make([]T, len(a))
 	for i, e := range a {
-		d.str(e, &out[i])
+		elem(e, &out[i])
 	}
 	return out
 }
+
+// object decodes an object field by field into a new T; null gives nil.
+// field is called with each key and value; it ignores unknown keys.
+func object[T any](d *fdec, v any, field func(k string, e any, out *T)) *T {
+	m := d.obj(v)
+	if m == nil {
+		return nil
+	}
+	out := new(T)
+	for k, e := range m {
+		field(k, e, out)
+	}
+	return out
+}
+
+func (d *fdec) strings(v any) []string { return list(d, v, d.str) }
 
 func (d *fdec) strMap(v any) map[string]string {
 	m := d.obj(v)
@@ -236,65 +254,49 @@ func (d *fdec) status(v any, out *CRDStatus) {
 }
 
 func (d *fdec) validation(v any) *Validation {
-	m := d.obj(v)
-	if m == nil {
-		return nil
-	}
-	out := &Validation{}
-	if e, ok := m["openAPIV3Schema"]; ok {
-		out.OpenAPIV3Schema = d.propsPtr(e)
-	}
-	return out
+	return object(d, v, func(k string, e any, out *Validation) {
+		if k == "openAPIV3Schema" {
+			out.OpenAPIV3Schema = d.propsPtr(e)
+		}
+	})
 }
 
 func (d *fdec) subresources(v any) *Subresources {
-	m := d.obj(v)
-	if m == nil {
-		return nil
-	}
-	out := &Subresources{}
-	for k, e := range m {
+	return object(d, v, func(k string, e any, out *Subresources) {
 		switch k {
 		case "status":
 			if d.obj(e) != nil {
 				out.Status = &struct{}{}
 			}
 		case "scale":
-			sm := d.obj(e)
-			if sm == nil {
-				continue
+			if sc := d.scale(e); sc != nil {
+				out.Scale = sc
 			}
-			sc := &Scale{}
-			for sk, se := range sm {
-				switch sk {
-				case "specReplicasPath":
-					d.str(se, &sc.SpecReplicasPath)
-				case "statusReplicasPath":
-					d.str(se, &sc.StatusReplicasPath)
-				case "labelSelectorPath":
-					sc.LabelSelectorPath = d.strPtr(se)
-				}
-			}
-			out.Scale = sc
 		}
-	}
-	return out
+	})
+}
+
+func (d *fdec) scale(v any) *Scale {
+	return object(d, v, func(k string, e any, sc *Scale) {
+		switch k {
+		case "specReplicasPath":
+			d.str(e, &sc.SpecReplicasPath)
+		case "statusReplicasPath":
+			d.str(e, &sc.StatusReplicasPath)
+		case "labelSelectorPath":
+			sc.LabelSelectorPath = d.strPtr(e)
+		}
+	})
 }
 
 func (d *fdec) selectableFields(v any) []SelectableField {
-	a, ok := d.arr(v)
-	if !ok {
-		return nil
-	}
-	out := make([]SelectableField, len(a))
-	for i, e := range a {
+	return list(d, v, func(e any, out *SelectableField) {
 		for k, fe := range d.obj(e) {
 			if k == "jsonPath" {
-				d.str(fe, &out[i].JSONPath)
+				d.str(fe, &out.JSONPath)
 			}
 		}
-	}
-	return out
+	})
 }
 
 // column decodes a printer column; pathKey is the JSONPath field's key.
@@ -318,62 +320,22 @@ func (d *fdec) column(v any, out *Column, pathKey string) {
 }
 
 func (d *fdec) v1Columns(v any) []v1Column {
-	a, ok := d.arr(v)
-	if !ok {
-		return nil
-	}
-	out := make([]v1Column, len(a))
-	for i, e := range a {
-		d.column(e, (*Column)(&out[i]), "jsonPath")
-	}
-	return out
+	return list(d, v, func(e any, out *v1Column) { d.column(e, (*Column)(out), "jsonPath") })
 }
 
 func (d *fdec) v1beta1Columns(v any) []v1beta1Column {
-	a, ok := d.arr(v)
-	if !ok {
-		return nil
-	}
-	out := make([]v1beta1Column, len(a))
-	for i, e := range a {
-		d.column(e, (*Column)(&out[i]), "JSONPath")
-	}
-	return out
+	return list(d, v, func(e any, out *v1beta1Column) { d.column(e, (*Column)(out), "JSONPath") })
 }
 
 func (d *fdec) clientConfig(v any) *WebhookClientConfig {
-	m := d.obj(v)
-	if m == nil {
-		return nil
-	}
-	out := &WebhookClientConfig{}
-	for k, e := range m {
+	return object(d, v, func(k string, e any, out *WebhookClientConfig) {
 		switch k {
 		case "url":
 			out.URL = d.strPtr(e)
 		case "service":
-			sm := d.obj(e)
-			if sm == nil {
-				continue
+			if s := d.service(e); s != nil {
+				out.Service = s
 			}
-			s := &ServiceReference{}
-			for sk, se := range sm {
-				switch sk {
-				case "namespace":
-					d.str(se, &s.Namespace)
-				case "name":
-					d.str(se, &s.Name)
-				case "path":
-					s.Path = d.strPtr(se)
-				case "port":
-					if se != nil {
-						var p int32
-						d.int32(se, &p)
-						s.Port = &p
-					}
-				}
-			}
-			out.Service = s
 		case "caBundle":
 			switch x := e.(type) {
 			case nil:
@@ -388,8 +350,26 @@ func (d *fdec) clientConfig(v any) *WebhookClientConfig {
 				d.fail = true
 			}
 		}
-	}
-	return out
+	})
+}
+
+func (d *fdec) service(v any) *ServiceReference {
+	return object(d, v, func(k string, e any, s *ServiceReference) {
+		switch k {
+		case "namespace":
+			d.str(e, &s.Namespace)
+		case "name":
+			d.str(e, &s.Name)
+		case "path":
+			s.Path = d.strPtr(e)
+		case "port":
+			if e != nil {
+				var p int32
+				d.int32(e, &p)
+				s.Port = &p
+			}
+		}
+	})
 }
 
 func (d *fdec) v1CRD(doc map[string]any, in *v1CRD) {
@@ -404,67 +384,52 @@ func (d *fdec) v1CRD(doc map[string]any, in *v1CRD) {
 		case "status":
 			d.status(e, &in.Status)
 		case "spec":
-			s := &in.Spec
-			for sk, se := range d.obj(e) {
-				switch sk {
-				case "group":
-					d.str(se, &s.Group)
-				case "names":
-					d.names(se, &s.Names)
-				case "scope":
-					d.str(se, &s.Scope)
-				case "preserveUnknownFields":
-					d.boolean(se, &s.PreserveUnknownFields)
-				case "versions":
-					a, ok := d.arr(se)
-					if !ok {
-						s.Versions = nil
-						continue
-					}
-					s.Versions = make([]v1Version, len(a))
-					for i, ve := range a {
-						d.v1Version(ve, &s.Versions[i])
-					}
-				case "conversion":
-					s.Conversion = d.v1Conversion(se)
-				}
-			}
+			d.v1Spec(e, in)
+		}
+	}
+}
+
+// v1Spec decodes the spec of a v1 CRD into in.Spec.
+func (d *fdec) v1Spec(v any, in *v1CRD) {
+	s := &in.Spec
+	for k, e := range d.obj(v) {
+		switch k {
+		case "group":
+			d.str(e, &s.Group)
+		case "names":
+			d.names(e, &s.Names)
+		case "scope":
+			d.str(e, &s.Scope)
+		case "preserveUnknownFields":
+			d.boolean(e, &s.PreserveUnknownFields)
+		case "versions":
+			s.Versions = list(d, e, d.v1Version)
+		case "conversion":
+			s.Conversion = d.v1Conversion(e)
 		}
 	}
 }
 
 func (d *fdec) v1Conversion(v any) *v1Conversion {
-	m := d.obj(v)
-	if m == nil {
-		return nil
-	}
-	c := &v1Conversion{}
-	for k, e := range m {
+	return object(d, v, func(k string, e any, c *v1Conversion) {
 		switch k {
 		case "strategy":
 			d.str(e, &c.Strategy)
 		case "webhook":
 			c.Webhook = d.v1Webhook(e)
 		}
-	}
-	return c
+	})
 }
 
 func (d *fdec) v1Webhook(v any) *v1Webhook {
-	m := d.obj(v)
-	if m == nil {
-		return nil
-	}
-	w := &v1Webhook{}
-	for k, e := range m {
+	return object(d, v, func(k string, e any, w *v1Webhook) {
 		switch k {
 		case "clientConfig":
 			w.ClientConfig = d.clientConfig(e)
 		case "conversionReviewVersions":
 			w.ConversionReviewVersions = d.strings(e)
 		}
-	}
-	return w
+	})
 }
 
 func (d *fdec) v1Version(v any, out *v1Version) {
@@ -504,58 +469,55 @@ func (d *fdec) v1beta1CRD(doc map[string]any, in *v1beta1CRD) {
 		case "status":
 			d.status(e, &in.Status)
 		case "spec":
-			s := &in.Spec
-			for sk, se := range d.obj(e) {
-				switch sk {
-				case "group":
-					d.str(se, &s.Group)
-				case "version":
-					d.str(se, &s.Version)
-				case "names":
-					d.names(se, &s.Names)
-				case "scope":
-					d.str(se, &s.Scope)
-				case "validation":
-					s.Validation = d.validation(se)
-				case "subresources":
-					s.Subresources = d.subresources(se)
-				case "versions":
-					a, ok := d.arr(se)
-					if !ok {
-						s.Versions = nil
-						continue
-					}
-					s.Versions = make([]v1beta1Version, len(a))
-					for i, ve := range a {
-						d.v1beta1Version(ve, &s.Versions[i])
-					}
-				case "additionalPrinterColumns":
-					s.AdditionalPrinterColumns = d.v1beta1Columns(se)
-				case "selectableFields":
-					s.SelectableFields = d.selectableFields(se)
-				case "conversion":
-					cm := d.obj(se)
-					if cm == nil {
-						continue
-					}
-					c := &v1beta1Conversion{}
-					for ck, ce := range cm {
-						switch ck {
-						case "strategy":
-							d.str(ce, &c.Strategy)
-						case "webhookClientConfig":
-							c.WebhookClientConfig = d.clientConfig(ce)
-						case "conversionReviewVersions":
-							c.ConversionReviewVersions = d.strings(ce)
-						}
-					}
-					s.Conversion = c
-				case "preserveUnknownFields":
-					s.PreserveUnknownFields = d.boolPtr(se)
-				}
-			}
+			d.v1beta1Spec(e, in)
 		}
 	}
+}
+
+// v1beta1Spec decodes the spec of a v1beta1 CRD into in.Spec.
+func (d *fdec) v1beta1Spec(v any, in *v1beta1CRD) {
+	s := &in.Spec
+	for k, e := range d.obj(v) {
+		switch k {
+		case "group":
+			d.str(e, &s.Group)
+		case "version":
+			d.str(e, &s.Version)
+		case "names":
+			d.names(e, &s.Names)
+		case "scope":
+			d.str(e, &s.Scope)
+		case "validation":
+			s.Validation = d.validation(e)
+		case "subresources":
+			s.Subresources = d.subresources(e)
+		case "versions":
+			s.Versions = list(d, e, d.v1beta1Version)
+		case "additionalPrinterColumns":
+			s.AdditionalPrinterColumns = d.v1beta1Columns(e)
+		case "selectableFields":
+			s.SelectableFields = d.selectableFields(e)
+		case "conversion":
+			if c := d.v1beta1Conversion(e); c != nil {
+				s.Conversion = c
+			}
+		case "preserveUnknownFields":
+			s.PreserveUnknownFields = d.boolPtr(e)
+		}
+	}
+}
+
+func (d *fdec) v1beta1Conversion(v any) *v1beta1Conversion {
+	return object(d, v, func(k string, e any, c *v1beta1Conversion) {
+		switch k {
+		case "strategy":
+			d.str(e, &c.Strategy)
+		case "webhookClientConfig":
+			c.WebhookClientConfig = d.clientConfig(e)
+		case "conversionReviewVersions":
+			c.ConversionReviewVersions = d.strings(e)
+		}
+	})
 }
 
 func (d *fdec) v1beta1Version(v any, out *v1beta1Version) {
@@ -598,17 +560,7 @@ func (d *fdec) props(v any, p *Props) {
 	d.propsMap(d.obj(v), p)
 }
 
-func (d *fdec) propsSlice(v any) []Props {
-	a, ok := d.arr(v)
-	if !ok {
-		return nil
-	}
-	out := make([]Props, len(a))
-	for i, e := range a {
-		d.props(e, &out[i])
-	}
-	return out
-}
+func (d *fdec) propsSlice(v any) []Props { return list(d, v, d.props) }
 
 func (d *fdec) propsMapField(v any) map[string]Props {
 	m := d.obj(v)
@@ -830,15 +782,7 @@ func (d *fdec) propsMap(m map[string]any, p *Props) {
 
 // enum decodes the enum keyword.
 func (d *fdec) enum(e any) []JSON {
-	a, ok := d.arr(e)
-	if !ok {
-		return nil
-	}
-	out := make([]JSON, len(a))
-	for i, x := range a {
-		out[i].Value = d.json(x)
-	}
-	return out
+	return list(d, e, func(x any, out *JSON) { out.Value = d.json(x) })
 }
 
 // items decodes the items keyword: a schema or an array of schemas.
@@ -884,32 +828,20 @@ func (d *fdec) dependencies(e any) map[string]PropsOrStringArray {
 }
 
 // externalDocs decodes the externalDocs keyword.
-func (d *fdec) externalDocs(e any) *ExternalDocs {
-	m := d.obj(e)
-	if m == nil {
-		return nil
-	}
-	x := &ExternalDocs{}
-	for xk, xe := range m {
-		switch xk {
+func (d *fdec) externalDocs(v any) *ExternalDocs {
+	return object(d, v, func(k string, e any, x *ExternalDocs) {
+		switch k {
 		case "description":
-			d.str(xe, &x.Description)
+			d.str(e, &x.Description)
 		case "url":
-			d.str(xe, &x.URL)
+			d.str(e, &x.URL)
 		}
-	}
-	return x
+	})
 }
 
 // validationRules decodes x-kubernetes-validations.
 func (d *fdec) validationRules(e any) []ValidationRule {
-	a, ok := d.arr(e)
-	if !ok {
-		return nil
-	}
-	out := make([]ValidationRule, len(a))
-	for i, x := range a {
-		r := &out[i]
+	return list(d, e, func(x any, r *ValidationRule) {
 		for rk, re := range d.obj(x) {
 			switch rk {
 			case "rule":
@@ -926,6 +858,5 @@ func (d *fdec) validationRules(e any) []ValidationRule {
 				r.OptionalOldSelf = d.boolPtr(re)
 			}
 		}
-	}
-	return out
+	})
 }
