@@ -29,6 +29,8 @@ type options struct {
 	maxInput int64
 	// timeout is the run's time budget (--timeout); 0 means none.
 	timeout time.Duration
+	// excludes are the --exclude patterns of a directory walk.
+	excludes []string
 }
 
 // errHelp is returned by parseArgs for -h and --help.
@@ -71,6 +73,7 @@ func newFlagSet(verb string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.output, "output", "", "output format")
 	fs.Var(sizeValue{&o.maxInput}, "max-input-bytes", "size limit of one input")
 	fs.Var(durationValue{&o.timeout}, "timeout", "time budget of the run")
+	fs.Var(stringList{&o.excludes}, "exclude", "glob of what a directory walk leaves out (repeatable)")
 	return fs
 }
 

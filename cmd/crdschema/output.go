@@ -63,6 +63,8 @@ type outcome struct {
 	pruned   []string
 	errs     field.ErrorList // sorted
 	skipped  string          // why the document was skipped; "" when it was not
+	// skipClass is the summary's class of a skipped document.
+	skipClass string
 }
 
 // label is "Kind/name", "Kind" or "document N" for the human formats.
@@ -213,15 +215,24 @@ type junitPrinter struct {
 	w      io.Writer
 	verb   string
 	suites []*junitSuite
+	// summaryText is the run's summary, a property of the report.
+	summaryText string
 }
 
 type junitReport struct {
-	XMLName  xml.Name      `xml:"testsuites"`
-	Name     string        `xml:"name,attr"`
-	Tests    int           `xml:"tests,attr"`
-	Failures int           `xml:"failures,attr"`
-	Skipped  int           `xml:"skipped,attr"`
-	Suites   []*junitSuite `xml:"testsuite"`
+	XMLName  xml.Name `xml:"testsuites"`
+	Name     string   `xml:"name,attr"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Skipped  int      `xml:"skipped,attr"`
+	// Properties hold the run's summary.
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Suites     []*junitSuite   `xml:"testsuite"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitSuite struct {
@@ -322,6 +333,9 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 
 func (p *junitPrinter) finish() error {
 	r := junitReport{Name: "crdschema " + p.verb, Suites: p.suites}
+	if p.summaryText != "" {
+		r.Properties = []junitProperty{{Name: "summary", Value: p.summaryText}}
+	}
 	for _, s := range p.suites {
 		r.Tests += s.Tests
 		r.Failures += s.Failures
@@ -462,4 +476,30 @@ func withInputErrors(p printer, stderr, stdout io.Writer, verb string) io.Writer
 		return errorTee(stderr, p.inputError)
 	}
 	return stderr
+}
+
+// summaryLine is the summary as the human formats end with it.
+func summaryLine(c *counts) string { return "crdschema: " + c.String() + "\n" }
+
+func (p textPrinter) summary(c *counts) error {
+	_, err := io.WriteString(p.w, summaryLine(c))
+	return err
+}
+
+// summary goes to stderr, beside the errors: stdout is a YAML stream.
+func (p *yamlPrinter) summary(c *counts) error {
+	_, err := io.WriteString(p.stderr, summaryLine(c))
+	return err
+}
+
+// summary is a ::notice annotation, shown on the run's summary page.
+func (p githubPrinter) summary(c *counts) error {
+	_, err := fmt.Fprintf(p.w, "::notice title=%s::%s\n", ghProperty("crdschema "+p.verb), ghData(c.String()))
+	return err
+}
+
+// summary is a property of the report, written by finish.
+func (p *junitPrinter) summary(c *counts) error {
+	p.summaryText = c.String()
+	return nil
 }
