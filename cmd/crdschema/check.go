@@ -93,7 +93,7 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 		found = found || len(errs) > 0
 		rd.counts.checked(len(errs))
 		oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs}
-		return p.print(oc, r)
+		return p.print(oc, place(&oc, r, d, text))
 	})
 	if err == nil {
 		err = rd.finish()

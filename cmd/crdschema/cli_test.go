@@ -49,10 +49,10 @@ func TestCILint(t *testing.T) {
 	// Where each output format must name the file and line of a bad document.
 	wantLocation := map[string]*regexp.Regexp{
 		"json":   regexp.MustCompile(`"file":"repo-invalid/crontabs.yaml","document":1,"line":9,`),
-		"text":   regexp.MustCompile(`(?m)^repo-invalid/crontabs.yaml:9: CronTab/broken: spec.replicas: Invalid value: 15: `),
-		"github": regexp.MustCompile(`(?m)^::error file=repo-invalid/crontabs.yaml,line=9,title=crdschema apply::CronTab/broken: spec.replicas: `),
-		"junit":  regexp.MustCompile(`file="repo-invalid/crontabs.yaml" line="9">\s*<failure `),
-		"yaml":   regexp.MustCompile(`(?m)^repo-invalid/crontabs.yaml:9: CronTab/broken: spec.replicas: `),
+		"text":   regexp.MustCompile(`(?m)^repo-invalid/crontabs.yaml:17:3: CronTab/broken: spec.replicas: Invalid value: 15: `),
+		"github": regexp.MustCompile(`(?m)^::error file=repo-invalid/crontabs.yaml,line=17,col=3,title=crdschema apply::CronTab/broken: spec.replicas: `),
+		"junit":  regexp.MustCompile(`file="repo-invalid/crontabs.yaml" line="15">\s*<failure `),
+		"yaml":   regexp.MustCompile(`(?m)^repo-invalid/crontabs.yaml:17:3: CronTab/broken: spec.replicas: `),
 	}
 	for format, re := range wantLocation {
 		for _, strict := range []bool{false, true} {
@@ -84,7 +84,9 @@ func TestCILint(t *testing.T) {
 				want := re
 				if strict {
 					// Strict rejects the object for its unknown field instead.
+					// spec.colour is on line 18, column 3.
 					s := strings.Replace(re.String(), `spec.replicas: Invalid value: 15: `, `spec.colour: `, 1)
+					s = strings.NewReplacer(`:17:3:`, `:18:3:`, `line=17,col=3`, `line=18,col=3`, `line="15"`, `line="18"`).Replace(s)
 					want = regexp.MustCompile(strings.Replace(s, `spec.replicas: `, `spec.colour: `, 1))
 				}
 				if !want.MatchString(got) {

@@ -109,6 +109,7 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 	found := false
 	err = rd.each(files, func(d crdschema.Document, text *docText) error {
 		oc, line, failed := run.document(d)
+		line = place(&oc, line, d, text)
 		found = found || failed
 		if oc.skipped != "" {
 			rd.counts.skip(oc.skipClass, d.File)

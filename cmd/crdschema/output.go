@@ -21,6 +21,14 @@ type jsonError struct {
 	Type   string `json:"type"`
 	Field  string `json:"field"`
 	Detail string `json:"detail"`
+	// Line and Column are where the field is in the file (its parent's
+	// key when it is missing, the document's start as a last resort);
+	// additions to the contract's first edition.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// UserField is the path of Field as the file writes it, when the
+	// apiserver names it by another (spec.validation... of a v1 CRD).
+	UserField string `json:"userField,omitempty"`
 }
 
 // toJSONErrors sorts errs and converts them to the contract's form. A
@@ -65,6 +73,50 @@ type outcome struct {
 	skipped  string          // why the document was skipped; "" when it was not
 	// skipClass is the summary's class of a skipped document.
 	skipClass string
+	// errAt and warnAt are where each error and each warning is, when
+	// known (see place).
+	errAt, warnAt []placed
+}
+
+// errWhere is "file:line:column" of error i for the human formats.
+func (o outcome) errWhere(i int) string {
+	return o.at(o.errAt, i)
+}
+
+// warnWhere is "file:line:column" of warning i.
+func (o outcome) warnWhere(i int) string {
+	return o.at(o.warnAt, i)
+}
+
+func (o outcome) at(ps []placed, i int) string {
+	if i >= len(ps) || ps[i].line == 0 {
+		return o.where()
+	}
+	s := escapeControl(o.file) + ":" + strconv.Itoa(ps[i].line)
+	if ps[i].column > 0 {
+		s += ":" + strconv.Itoa(ps[i].column)
+	}
+	return s
+}
+
+// errLine is the line of error i (the document's when unknown).
+func (o outcome) errLine(i int) int {
+	if i < len(o.errAt) && o.errAt[i].line > 0 {
+		return o.errAt[i].line
+	}
+	return o.line
+}
+
+// errText is error i as the human formats print it: with the path the
+// user wrote beside the apiserver's when they differ.
+func (o outcome) errText(i int) string {
+	e := o.errs[i]
+	if i < len(o.errAt) && o.errAt[i].userField != "" {
+		c := *e
+		c.Field = o.errAt[i].userField + " (apiserver: " + e.Field + ")"
+		e = &c
+	}
+	return errorText(e)
 }
 
 // label is "Kind/name", "Kind" or "document N" for the human formats.
@@ -115,6 +167,16 @@ func errorText(e *field.Error) string {
 	return e.Error()
 }
 
+// indentDetail keeps a multi-line message (a CEL compile error shows
+// the expression and a caret under it) one error per line in the human
+// formats: every line after the first is an indented continuation line.
+func indentDetail(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
+
 // warningText is one pruned field as the apiserver's warning words it,
 // and the detail of --strict's error for it.
 func warningText(path string) string {
@@ -162,11 +224,11 @@ type textPrinter struct{ w io.Writer }
 
 func (p textPrinter) print(o outcome, _ any) error {
 	var b strings.Builder
-	for _, e := range o.errs {
-		fmt.Fprintf(&b, "%s: %s: %s\n", o.where(), o.label(), errorText(e))
+	for i := range o.errs {
+		fmt.Fprintf(&b, "%s: %s: %s\n", o.errWhere(i), o.label(), indentDetail(o.errText(i)))
 	}
-	for _, path := range o.warnings() {
-		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.where(), o.label(), warningText(path))
+	for i, path := range o.warnings() {
+		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.warnWhere(i), o.label(), warningText(path))
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
@@ -184,18 +246,30 @@ type githubPrinter struct {
 
 func (p githubPrinter) print(o outcome, _ any) error {
 	var b strings.Builder
-	props := "file=" + ghProperty(o.file) + ",line=" + strconv.Itoa(o.line) + ",title=" + ghProperty("crdschema "+p.verb)
-	for _, e := range o.errs {
-		fmt.Fprintf(&b, "::error %s::%s\n", props, ghData(o.label()+": "+errorText(e)))
+	for i := range o.errs {
+		fmt.Fprintf(&b, "::error %s::%s\n", p.props(o, o.errAt, i), ghData(o.label()+": "+o.errText(i)))
 	}
-	for _, path := range o.warnings() {
-		fmt.Fprintf(&b, "::warning %s::%s\n", props, ghData(o.label()+": "+warningText(path)))
+	for i, path := range o.warnings() {
+		fmt.Fprintf(&b, "::warning %s::%s\n", p.props(o, o.warnAt, i), ghData(o.label()+": "+warningText(path)))
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
 }
 
 func (githubPrinter) finish() error { return nil }
+
+// props are the annotation's file, line, column and title.
+func (p githubPrinter) props(o outcome, at []placed, i int) string {
+	line, col := o.line, 0
+	if i < len(at) && at[i].line > 0 {
+		line, col = at[i].line, at[i].column
+	}
+	s := "file=" + ghProperty(o.file) + ",line=" + strconv.Itoa(line)
+	if col > 0 {
+		s += ",col=" + strconv.Itoa(col)
+	}
+	return s + ",title=" + ghProperty("crdschema "+p.verb)
+}
 
 // ghData escapes a workflow command's message as the GitHub runner expects.
 func ghData(s string) string {
@@ -303,6 +377,9 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 		File:      o.file,
 		Line:      o.line,
 	}
+	if len(o.errs) > 0 {
+		c.Line = o.errLine(0)
+	}
 	s.Tests++
 	switch {
 	case o.skipped != "":
@@ -311,11 +388,11 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 	case len(o.errs) > 0:
 		s.Failures++
 		var text strings.Builder
-		for _, e := range o.errs {
-			fmt.Fprintf(&text, "%s: %s: %s\n", o.where(), o.label(), errorText(e))
+		for i := range o.errs {
+			fmt.Fprintf(&text, "%s: %s: %s\n", o.errWhere(i), o.label(), indentDetail(o.errText(i)))
 		}
 		c.Failure = &junitFailure{
-			Message: fmt.Sprintf("%d error(s), first: %s", len(o.errs), errorText(o.errs[0])),
+			Message: fmt.Sprintf("%d error(s), first: %s", len(o.errs), o.errText(0)),
 			Type:    string(o.errs[0].Type),
 			Text:    text.String(),
 		}
