@@ -162,7 +162,7 @@ func TestStreamingMemory(t *testing.T) {
 		}
 		lines++
 	}
-	_ = cmd.Wait() // exit 1: replicas over 10 are invalid
+	_ = cmd.Wait()                                              // exit 1: replicas over 10 are invalid
 	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
 	t.Logf("%d lines, first after %v, all after %v, peak RSS %d MiB", lines, first, time.Since(start), rss>>10)
 	if lines != 200000 {
