@@ -218,8 +218,8 @@ func place(oc *outcome, line any, d crdschema.Document, text *docText) any {
 		}
 		oc.errAt[i] = placed{pos: l.find(at), userField: user}
 	}
-	for _, p := range oc.warnings() {
-		oc.warnAt = append(oc.warnAt, placed{pos: l.find(p)})
+	for _, w := range oc.warnings() {
+		oc.warnAt = append(oc.warnAt, placed{pos: l.find(w.path)})
 	}
 	switch r := line.(type) {
 	case objectResult:

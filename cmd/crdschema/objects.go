@@ -109,6 +109,11 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 	found := false
 	err = rd.each(files, func(d crdschema.Document, text *docText) error {
 		oc, line, failed := run.document(d)
+		if verb == "apply" && !o.strict && oc.object != nil && isJSONText(text) {
+			// Only a JSON text can hold a key twice: YAML documents reach
+			// the apiserver as JSON kubectl writes.
+			oc.duplicates = duplicatePaths(d)
+		}
 		line = place(&oc, line, d, text)
 		found = found || failed
 		if oc.skipped != "" {
@@ -229,6 +234,7 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 		pruned = []string{} // the contract's JSON has "pruned": []
 	}
 	oc.object, oc.pruned, oc.errs = r.object, pruned, r.errs
+
 	res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs)}
 	if run.stored != nil {
 		res.Operation = "CREATE"

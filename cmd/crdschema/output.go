@@ -73,6 +73,9 @@ type outcome struct {
 	skipped  string          // why the document was skipped; "" when it was not
 	// skipClass is the summary's class of a skipped document.
 	skipClass string
+	// duplicates are the fields the request holds twice (apply without
+	// --strict): warnings, as under the apiserver's default.
+	duplicates []string
 	// errAt and warnAt are where each error and each warning is, when
 	// known (see place).
 	errAt, warnAt []placed
@@ -132,14 +135,26 @@ func (o outcome) label() string {
 	return "document " + strconv.Itoa(o.document)
 }
 
-// warnings are the pruned fields the apiserver would warn about: those of
-// an object it stores. (Under --strict the same fields reject the object
-// and are errors instead.)
-func (o outcome) warnings() []string {
+// warning is one warning the apiserver would send: the field it names
+// and its text.
+type warning struct{ path, text string }
+
+// warnings are what the apiserver would warn about for an object it
+// stores (fieldValidation=Warn, its default), in its order: the fields the
+// request holds twice, then the pruned fields. (Under --strict the same
+// fields reject the object and are errors instead.)
+func (o outcome) warnings() []warning {
 	if o.object == nil {
 		return nil
 	}
-	return o.pruned
+	var out []warning
+	for _, p := range o.duplicates {
+		out = append(out, warning{p, "duplicate field " + strconv.Quote(p)})
+	}
+	for _, p := range o.pruned {
+		out = append(out, warning{p, warningText(p)})
+	}
+	return out
 }
 
 // where is "file:line" for the human formats.
@@ -227,8 +242,8 @@ func (p textPrinter) print(o outcome, _ any) error {
 	for i := range o.errs {
 		fmt.Fprintf(&b, "%s: %s: %s\n", o.errWhere(i), o.label(), indentDetail(o.errText(i)))
 	}
-	for i, path := range o.warnings() {
-		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.warnWhere(i), o.label(), warningText(path))
+	for i, w := range o.warnings() {
+		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.warnWhere(i), o.label(), w.text)
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
@@ -249,8 +264,8 @@ func (p githubPrinter) print(o outcome, _ any) error {
 	for i := range o.errs {
 		fmt.Fprintf(&b, "::error %s::%s\n", p.props(o, o.errAt, i), ghData(o.label()+": "+o.errText(i)))
 	}
-	for i, path := range o.warnings() {
-		fmt.Fprintf(&b, "::warning %s::%s\n", p.props(o, o.warnAt, i), ghData(o.label()+": "+warningText(path)))
+	for i, w := range o.warnings() {
+		fmt.Fprintf(&b, "::warning %s::%s\n", p.props(o, o.warnAt, i), ghData(o.label()+": "+w.text))
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
@@ -399,8 +414,8 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 	}
 	if ws := o.warnings(); len(ws) > 0 {
 		var out strings.Builder
-		for _, path := range ws {
-			fmt.Fprintf(&out, "warning: %s\n", warningText(path))
+		for _, w := range ws {
+			fmt.Fprintf(&out, "warning: %s\n", w.text)
 		}
 		c.SystemOut = out.String()
 	}
@@ -426,9 +441,10 @@ func (p *junitPrinter) finish() error {
 	return err
 }
 
-// yamlPrinter is the object verbs' default: the resulting objects as a YAML
-// stream on stdout; pruned fields, errors and skipped documents on stderr,
-// one line each ("file:line: Kind/name: ...").
+// yamlPrinter is the object verbs' default: the resulting objects the
+// cluster would store as a YAML stream on stdout (a rejected object is
+// left out); pruned fields, errors and skipped documents on stderr, one
+// line each ("file:line: Kind/name: ...").
 type yamlPrinter struct {
 	stdout, stderr io.Writer
 	first          bool
@@ -442,7 +458,9 @@ func (p *yamlPrinter) print(o outcome, _ any) error {
 	if err := (textPrinter{p.stderr}).print(o, nil); err != nil {
 		return err
 	}
-	if o.object == nil {
+	if o.object == nil || len(o.errs) > 0 {
+		// A rejected object is left out: the stream holds only what the
+		// cluster would store; the errors are on stderr.
 		return nil
 	}
 	b, err := yaml.Marshal(o.object)
