@@ -172,3 +172,44 @@ func TestStreamingMemory(t *testing.T) {
 		t.Errorf("peak RSS %d MiB, want under 150 MiB", rss>>10)
 	}
 }
+
+// benchInput writes n small custom resources to a file.
+func benchInput(b *testing.B, n int) string {
+	var sb strings.Builder
+	for i := range n {
+		fmt.Fprintf(&sb, "---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: ct-%d\nspec:\n  cronSpec: \"* * * * */%d\"\n  image: img-%d\n  replicas: %d\n", i, i%9+1, i, i%12)
+	}
+	f := filepath.Join(b.TempDir(), "big.yaml")
+	if err := os.WriteFile(f, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+// BenchmarkReadWhole is how the command read a file before streaming:
+// whole, then every document at once.
+func BenchmarkReadWhole(b *testing.B) {
+	f := benchInput(b, 20000)
+	b.ReportAllocs()
+	for b.Loop() {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := crdschema.ReadDocuments(f, data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadStreamed reads the same file one document at a time.
+func BenchmarkReadStreamed(b *testing.B) {
+	f := benchInput(b, 20000)
+	in := &inputs{}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := in.streamFile(f, func(docEvent) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
