@@ -10,21 +10,47 @@ import (
 	"strings"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
+	sjson "sigs.k8s.io/json"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
-// Warnings returns the warnings the apiserver sends for the pruned fields
-// of a request with fieldValidation=Warn, in its wording
-// (`unknown field "spec.foo"`): what an admission webhook puts in its
-// response's warnings, and kubectl prints as "Warning: ...".
+// Warnings returns the warnings the apiserver sends for a request with
+// fieldValidation=Warn (its default when the request names none), in its
+// wording and order: the fields a request body (ApplyJSON) holds twice
+// (`duplicate field "spec.replicas"`), then the pruned fields
+// (`unknown field "spec.foo"`). This is what an admission webhook puts in
+// its response's warnings, and kubectl prints as "Warning: ...".
 func (r Result) Warnings() []string {
-	if len(r.Pruned) == 0 {
+	if len(r.Pruned) == 0 && len(r.Duplicates) == 0 {
 		return nil
 	}
-	out := make([]string, len(r.Pruned))
-	for i, p := range r.Pruned {
-		out[i] = "unknown field " + strconv.Quote(p)
+	out := make([]string, 0, len(r.Duplicates)+len(r.Pruned))
+	for _, p := range r.Duplicates {
+		out = append(out, "duplicate field "+strconv.Quote(p))
+	}
+	for _, p := range r.Pruned {
+		out = append(out, "unknown field "+strconv.Quote(p))
+	}
+	return out
+}
+
+// duplicateFields are the paths of the keys that occur twice in one JSON
+// object of data, as the apiserver's strict JSON decoder reports them
+// (keys joined by ".", list indices as "[i]"); nil for YAML or when there
+// are none.
+func duplicateFields(data []byte) []string {
+	var v any
+	strictErrs, err := sjson.UnmarshalStrict(data, &v)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, se := range strictErrs {
+		fp, ok := se.(interface{ FieldPath() string })
+		if ok && strings.HasPrefix(se.Error(), "duplicate field ") {
+			out = append(out, fp.FieldPath())
+		}
 	}
 	return out
 }

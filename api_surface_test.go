@@ -16,8 +16,10 @@ import (
 )
 
 // apiBudget is the most exported identifiers the public packages may have
-// together: half of the 294 the module had before the redesign of issue 11.
-const apiBudget = 147
+// together: half of the 294 the module had before the redesign of issue 11,
+// plus Result.Duplicates (issue 20: the apiserver warns about duplicate
+// fields of a request body).
+const apiBudget = 148
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

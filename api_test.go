@@ -165,9 +165,11 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The CRD would be rejected: its schema comes with the reasons.
 	s, err := c.Version("v1")
-	if err != nil {
-		t.Fatal(err)
+	var re *RejectedError
+	if !errors.As(err, &re) || s == nil || !reflect.DeepEqual(re.Errors, c.Errors()) {
+		t.Fatalf("Version(v1) = %v, %v; want the schema and a *RejectedError with the CRD's errors", s, err)
 	}
 	errs := s.StructuralErrors()
 	if len(errs) != 1 || errs[0].Field != "spec.versions[0].schema.openAPIV3Schema.properties[spec].type" {
@@ -177,8 +179,8 @@ spec:
 		t.Errorf("a CRD version's Errors() must be the CRD's")
 	}
 	v2, err := c.Version("v2")
-	if err != nil {
-		t.Fatal(err)
+	if !errors.As(err, &re) || v2 == nil {
+		t.Fatalf("Version(v2) = %v, %v; want the schema and a *RejectedError", v2, err)
 	}
 	if errs := v2.StructuralErrors(); errs != nil {
 		t.Errorf("v2 StructuralErrors() = %v, want nil", errs)

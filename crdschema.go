@@ -123,8 +123,14 @@ func (c *CRD) StorageVersion() string {
 // Version returns the compiled schema of a served version: what a request
 // for it is pruned, defaulted and validated with. It fails with a
 // *NotServedError when the CRD does not serve (or define) that version,
-// and with a *RejectedError when the version's schema cannot be compiled
-// at all; it does not fail because of other CRD errors (see Errors).
+// and with a *RejectedError (and no schema) when the version's schema
+// cannot be compiled at all.
+//
+// A CRD the apiserver would reject (Errors is not empty) serves nothing:
+// Version then returns the schema together with a *RejectedError holding
+// those errors, so that no caller uses it without being told. A caller
+// that wants the schema anyway (to show what it would do) checks the
+// error with errors.As; Route refuses such a CRD.
 func (c *CRD) Version(name string) (*Schema, error) {
 	served, defined := c.serves(name)
 	if !served {
@@ -136,11 +142,24 @@ func (c *CRD) Version(name string) (*Schema, error) {
 // AnyVersion is Version for any version the CRD defines, served or not:
 // objects stored under a version that is no longer served are still read
 // with its schema. It fails with a *NotServedError (Defined false) when the
-// CRD does not define the version.
+// CRD does not define the version; a CRD the apiserver would reject gives
+// its schema together with a *RejectedError, as Version does.
 func (c *CRD) AnyVersion(name string) (*Schema, error) {
 	if _, defined := c.serves(name); !defined {
 		return nil, &NotServedError{CRD: c.Name(), APIVersion: name, Kind: c.crd.Spec.Names.Kind, Version: name, Served: c.ServedVersions()}
 	}
+	s, err := c.compiledVersion(name)
+	if err != nil {
+		return nil, err
+	}
+	if errs := c.Errors(); len(errs) > 0 {
+		return s, &RejectedError{CRD: c.Name(), Errors: errs}
+	}
+	return s, nil
+}
+
+// compiledVersion compiles the schema of a version the CRD defines, once.
+func (c *CRD) compiledVersion(name string) (*Schema, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.versions[name]; ok {
@@ -281,8 +300,11 @@ func (s *Schema) Structural() *structural.Schema { return s.s }
 // Result is what a pipeline call makes of one object.
 type Result struct {
 	// Object is the resulting object, a new value sharing nothing with the
-	// input. It is nil when the apiserver would reject the request while
-	// decoding it (malformed metadata).
+	// input. It is nil only when the apiserver would reject the request
+	// while decoding it (malformed metadata). It is set when validation
+	// fails: the request is rejected exactly when Errors is not empty, so
+	// an admission webhook allows a request on len(Errors) == 0, never on
+	// Object != nil.
 	Object map[string]any
 	// Pruned lists the unknown fields that were dropped, sorted and without
 	// duplicates, as the apiserver's warnings name them: keys joined by
@@ -296,6 +318,12 @@ type Result struct {
 	// decoded document is), is refused without a stack overflow: no
 	// Object, one FieldValueInvalid error with field "".
 	Errors field.ErrorList
+	// Duplicates lists the fields a request body given to ApplyJSON holds
+	// twice (the last value is kept), as the apiserver's strict decoder
+	// names them: warnings under its default fieldValidation=Warn (see
+	// Warnings), errors under Strict. Apply, which takes a decoded object,
+	// leaves it empty.
+	Duplicates []string
 }
 
 // Apply does to obj what the apiserver does to a create request
@@ -354,7 +382,11 @@ func (s *Schema) ApplyJSON(data []byte) (Result, error) {
 	if len(docs) != 1 || docs[0].Object == nil {
 		return Result{}, errors.New("the object is not exactly one mapping document")
 	}
-	return s.apply(docs[0].Object), nil
+	r := s.apply(docs[0].Object)
+	if r.Object != nil {
+		r.Duplicates = duplicateFields(data)
+	}
+	return r, nil
 }
 
 // Prune drops what the schema does not specify, as the apiserver does when

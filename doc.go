@@ -16,7 +16,9 @@
 //	s, err := crd.Version("v1") // a served version; compiled once, then shared
 //	if err != nil { ... }
 //	r := s.Apply(obj) // obj is a map[string]any, left unchanged
-//	// r.Object: what the cluster would store (nil: the request is rejected)
+//	// r.Errors empty: the cluster accepts the request and stores r.Object;
+//	// otherwise it is rejected (r.Object is then what validation saw, or nil
+//	// when decoding already refused it)
 //	// r.Pruned: the unknown fields dropped, as the apiserver's warnings name them
 //	// r.Errors: what the apiserver would refuse the object for
 //

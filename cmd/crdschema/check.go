@@ -61,66 +61,48 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 }
 
-// checkInputs is check with its arguments parsed.
+// checkInputs is check with its arguments parsed. The documents are read,
+// checked and printed one at a time; an unreadable file or document is
+// reported on stderr and makes the exit status 2, but every readable
+// document is still checked, as the apiserver would answer for each one it
+// is sent.
 func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
-	files, err := expandPaths(o.operands)
+	p := newPrinter(o.output, "check", stdout, stderr)
+	stderr = withInputErrors(p, stderr, stdout, "check")
+	files, err := expandInputs(o.operands, o.excludes)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
 	}
-	// An unreadable file or document is reported on stderr and makes the
-	// exit status 2, but every readable document is still checked, as the
-	// apiserver would answer for each one it is sent.
-	p := newPrinter(o.output, "check", stdout, stderr)
-	stderr = withInputErrors(p, stderr, stdout, "check")
-	status := 0
-	inputErr := false
-	read := 0
-	for _, f := range files {
-		docs, ok := readInput(f, in, stderr)
-		if !ok {
-			inputErr = true
-		}
-		read += len(docs)
-		for _, d := range docs {
-			if o.skipNonCRDs {
-				if reason := nonCRDReason(&d); reason != "" {
-					kind, name := documentKindName(d.Object)
-					oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name, skipped: reason}
-					if err := p.print(oc, skippedLine(oc)); err != nil {
-						fmt.Fprintf(stderr, "crdschema: %v\n", err)
-						return 2
-					}
-					continue
-				}
-			}
-			r, errs, err := checkDocument(d)
-			if err != nil {
-				fmt.Fprintf(stderr, "crdschema: %v\n", err)
-				inputErr = true
-				continue
-			}
-			if len(r.Errors) > 0 {
-				status = 1
-			}
-			oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs}
-			if err := p.print(oc, r); err != nil {
-				fmt.Fprintf(stderr, "crdschema: %v\n", err)
-				return 2
+	rd := &docReader{in: in, lint: o.skipNonCRDs, p: p, stderr: stderr}
+	found := false
+	err = rd.each(files, func(d crdschema.Document, text *docText) error {
+		if o.skipNonCRDs {
+			if reason := nonCRDReason(&d); reason != "" {
+				rd.counts.skip(skipNotCRD, d.File)
+				oc := skippedOutcome(d.File, d.Index, d.Line, d.Object, reason)
+				return p.print(oc, skippedLine(oc))
 			}
 		}
+		r, errs, err := checkDocument(d)
+		if err != nil {
+			reportError(stderr, err)
+			rd.inputErr = true
+			return nil
+		}
+		found = found || len(errs) > 0
+		rd.counts.checked(len(errs))
+		oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs}
+		return p.print(oc, place(&oc, r, d, text))
+	})
+	if err == nil {
+		err = rd.finish()
 	}
-	if err := p.finish(); err != nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
 	}
-	if inputErr {
-		return 2
-	}
-	if read == 0 {
-		return noObjects("check", stderr)
-	}
-	return status
+	return rd.status("check", found)
 }
 
 // nonCRDReason says why check --skip-non-crds skips a document: it has a

@@ -37,6 +37,9 @@ func TestCLIGolden(t *testing.T) {
 	})
 }
 
+// summaryOnly is the output of a clean run in -o text and github.
+var summaryOnly = regexp.MustCompile(`^(crdschema: |::notice title=crdschema apply::)\d+ files, \d+ documents: \d+ checked, 0 with errors \(0 errors\)[^\n]*\n$`)
+
 // TestCILint is the CI use of the command: one call over a directory mixing
 // a Deployment, a Service, a ConfigMap, CRDs and their custom resources
 // exits 0 when every custom resource is valid and 1 with file:line errors
@@ -46,10 +49,10 @@ func TestCILint(t *testing.T) {
 	// Where each output format must name the file and line of a bad document.
 	wantLocation := map[string]*regexp.Regexp{
 		"json":   regexp.MustCompile(`"file":"repo-invalid/crontabs.yaml","document":1,"line":9,`),
-		"text":   regexp.MustCompile(`(?m)^repo-invalid/crontabs.yaml:9: CronTab/broken: spec.replicas: Invalid value: 15: `),
-		"github": regexp.MustCompile(`(?m)^::error file=repo-invalid/crontabs.yaml,line=9,title=crdschema apply::CronTab/broken: spec.replicas: `),
-		"junit":  regexp.MustCompile(`file="repo-invalid/crontabs.yaml" line="9">\s*<failure `),
-		"yaml":   regexp.MustCompile(`(?m)^repo-invalid/crontabs.yaml:9: CronTab/broken: spec.replicas: `),
+		"text":   regexp.MustCompile(`(?m)^repo-invalid/crontabs.yaml:17:3: CronTab/broken: spec.replicas: Invalid value: 15: `),
+		"github": regexp.MustCompile(`(?m)^::error file=repo-invalid/crontabs.yaml,line=17,col=3,title=crdschema apply::CronTab/broken: spec.replicas: `),
+		"junit":  regexp.MustCompile(`file="repo-invalid/crontabs.yaml" line="15">\s*<failure `),
+		"yaml":   regexp.MustCompile(`(?m)^repo-invalid/crontabs.yaml:17:3: CronTab/broken: spec.replicas: `),
 	}
 	for format, re := range wantLocation {
 		for _, strict := range []bool{false, true} {
@@ -58,40 +61,53 @@ func TestCILint(t *testing.T) {
 				if strict {
 					args = append(args, "--strict")
 				}
-				var out, errb bytes.Buffer
-				if status := run(append(args, "repo-valid"), strings.NewReader(""), &out, &errb); status != 0 {
-					t.Errorf("valid repository: exit %d, want 0\n%s%s", status, out.String(), errb.String())
-				}
-				if format != "yaml" && format != "json" && format != "junit" && out.Len() != 0 {
-					t.Errorf("valid repository printed %q", out.String())
-				}
-				if format == "junit" {
-					checkJUnit(t, out.Bytes(), 0)
-				}
-				out.Reset()
-				errb.Reset()
-				status := run(append(args, "repo-invalid"), strings.NewReader(""), &out, &errb)
-				if status != 1 {
-					t.Errorf("invalid repository: exit %d, want 1\n%s%s", status, out.String(), errb.String())
-				}
-				got := out.String()
-				if format == "yaml" {
-					got = errb.String()
-				}
+				lintValid(t, format, args)
 				want := re
 				if strict {
 					// Strict rejects the object for its unknown field instead.
+					// spec.colour is on line 18, column 3.
 					s := strings.Replace(re.String(), `spec.replicas: Invalid value: 15: `, `spec.colour: `, 1)
+					s = strings.NewReplacer(`:17:3:`, `:18:3:`, `line=17,col=3`, `line=18,col=3`, `line="15"`, `line="18"`).Replace(s)
 					want = regexp.MustCompile(strings.Replace(s, `spec.replicas: `, `spec.colour: `, 1))
 				}
-				if !want.MatchString(got) {
-					t.Errorf("output does not match %s:\n%s", want, got)
-				}
-				if format == "junit" {
-					checkJUnit(t, out.Bytes(), 4)
-				}
+				lintInvalid(t, format, args, want)
 			})
 		}
+	}
+}
+
+// lintValid: the valid repository exits 0 and, in text and github, prints
+// only the summary.
+func lintValid(t *testing.T, format string, args []string) {
+	var out, errb bytes.Buffer
+	if status := run(append(args, "repo-valid"), strings.NewReader(""), &out, &errb); status != 0 {
+		t.Errorf("valid repository: exit %d, want 0\n%s%s", status, out.String(), errb.String())
+	}
+	if (format == "text" || format == "github") && !summaryOnly.MatchString(out.String()) {
+		t.Errorf("valid repository printed %q, want only the summary", out.String())
+	}
+	if format == "junit" {
+		checkJUnit(t, out.Bytes(), 0)
+	}
+}
+
+// lintInvalid: the invalid repository exits 1 and the output (stderr for
+// yaml) matches want.
+func lintInvalid(t *testing.T, format string, args []string, want *regexp.Regexp) {
+	var out, errb bytes.Buffer
+	status := run(append(args, "repo-invalid"), strings.NewReader(""), &out, &errb)
+	if status != 1 {
+		t.Errorf("invalid repository: exit %d, want 1\n%s%s", status, out.String(), errb.String())
+	}
+	got := out.String()
+	if format == "yaml" {
+		got = errb.String()
+	}
+	if !want.MatchString(got) {
+		t.Errorf("output does not match %s:\n%s", want, got)
+	}
+	if format == "junit" {
+		checkJUnit(t, out.Bytes(), 4)
 	}
 }
 

@@ -124,67 +124,78 @@ func compareLines(verb string, got, want []line, keep errorFilter, tl *tally) {
 			tl.fail("%s: missing output line", key(w))
 			continue
 		}
-		if g.Operation != w.Operation {
-			tl.fail("%s: operation %q, want %q", key(w), g.Operation, w.Operation)
+		compareLine(verb, key(w), g, w, keep, tl)
+	}
+}
+
+// compareLine compares the line got with the line want of document k.
+func compareLine(verb, k string, g, w line, keep errorFilter, tl *tally) {
+	if g.Operation != w.Operation {
+		tl.fail("%s: operation %q, want %q", k, g.Operation, w.Operation)
+		return
+	}
+	wp, gp := pairSet(w, w.Errors, keep), pairSet(w, g.Errors, keep)
+	if verb == "check" {
+		if g.Kind != w.Kind || g.Name != w.Name {
+			tl.fail("%s: kind/name %s/%s, want %s/%s", k, g.Kind, g.Name, w.Kind, w.Name)
+			return
+		}
+	} else if done := compareObject(k, g, w, wp, gp, tl); done {
+		return
+	}
+	if !sameKeys(wp, gp) && costTie(w, g, keep) {
+		tl.costTies++
+		return
+	}
+	if !sameKeys(wp, gp) {
+		tl.fail("%s: errors\n got %v\nwant %v", k, slices.Sorted(maps.Keys(gp)), slices.Sorted(maps.Keys(wp)))
+		return
+	}
+	compareDetails(k, wp, gp, tl)
+}
+
+// compareObject compares the objects and pruned lists of an object verb's
+// lines; done is set when the comparison of the line is over (a mismatch,
+// or a rejected object whose errors were checked).
+func compareObject(k string, g, w line, wp, gp map[string]string, tl *tally) (done bool) {
+	wantNull := len(w.Object) == 0 || string(w.Object) == "null"
+	gotNull := len(g.Object) == 0 || string(g.Object) == "null"
+	switch {
+	case wantNull != gotNull:
+		tl.fail("%s: object null=%v, want null=%v (errors %v, want %v)", k, gotNull, wantNull, g.Errors, w.Errors)
+	case wantNull:
+		// Rejected or unroutable: one of the expected errors suffices.
+		for p := range gp {
+			if _, ok := wp[p]; ok {
+				return true
+			}
+		}
+		tl.fail("%s: errors %v, want one of %v", k, g.Errors, w.Errors)
+	case !jsonEqual(g.Object, w.Object):
+		tl.fail("%s: object\n got %s\nwant %s", k, g.Object, w.Object)
+	case !reflect.DeepEqual(nonNil(g.Pruned), nonNil(w.Pruned)):
+		tl.fail("%s: pruned %q, want %q", k, g.Pruned, w.Pruned)
+	default:
+		return false
+	}
+	return true
+}
+
+// compareDetails counts the errors whose detail wording differs.
+func compareDetails(k string, wp, gp map[string]string, tl *tally) {
+	for p, d := range wp {
+		if d == "" && gp[p] != "" && strings.HasPrefix(p, "FieldValueDuplicate ") {
+			// Recorded before docs/cli.md gave Duplicate errors the
+			// duplicated value as detail: the apiserver's own detail
+			// is empty. Counted apart, not as a wording difference.
+			tl.duplicateValues++
 			continue
 		}
-		wp, gp := pairSet(w, w.Errors, keep), pairSet(w, g.Errors, keep)
-		if verb == "check" {
-			if g.Kind != w.Kind || g.Name != w.Name {
-				tl.fail("%s: kind/name %s/%s, want %s/%s", key(w), g.Kind, g.Name, w.Kind, w.Name)
-				continue
+		if gp[p] != d {
+			if os.Getenv("DETAILDEBUG") != "" {
+				fmt.Printf("DETAIL %s %s\n got %s\nwant %s\n", k, p, gp[p], d)
 			}
-		} else {
-			wantNull := len(w.Object) == 0 || string(w.Object) == "null"
-			gotNull := len(g.Object) == 0 || string(g.Object) == "null"
-			if wantNull != gotNull {
-				tl.fail("%s: object null=%v, want null=%v (errors %v, want %v)", key(w), gotNull, wantNull, g.Errors, w.Errors)
-				continue
-			}
-			if wantNull {
-				// Rejected or unroutable: one of the expected errors suffices.
-				found := false
-				for k := range gp {
-					if _, ok := wp[k]; ok {
-						found = true
-					}
-				}
-				if !found {
-					tl.fail("%s: errors %v, want one of %v", key(w), g.Errors, w.Errors)
-				}
-				continue
-			}
-			if !jsonEqual(g.Object, w.Object) {
-				tl.fail("%s: object\n got %s\nwant %s", key(w), g.Object, w.Object)
-				continue
-			}
-			if !reflect.DeepEqual(nonNil(g.Pruned), nonNil(w.Pruned)) {
-				tl.fail("%s: pruned %q, want %q", key(w), g.Pruned, w.Pruned)
-				continue
-			}
-		}
-		if !sameKeys(wp, gp) && costTie(w, g, keep) {
-			tl.costTies++
-			continue
-		}
-		if !sameKeys(wp, gp) {
-			tl.fail("%s: errors\n got %v\nwant %v", key(w), slices.Sorted(maps.Keys(gp)), slices.Sorted(maps.Keys(wp)))
-			continue
-		}
-		for k, d := range wp {
-			if d == "" && gp[k] != "" && strings.HasPrefix(k, "FieldValueDuplicate ") {
-				// Recorded before docs/cli.md gave Duplicate errors the
-				// duplicated value as detail: the apiserver's own detail
-				// is empty. Counted apart, not as a wording difference.
-				tl.duplicateValues++
-				continue
-			}
-			if gp[k] != d {
-				if os.Getenv("DETAILDEBUG") != "" {
-					fmt.Printf("DETAIL %s %s\n got %s\nwant %s\n", key(w), k, gp[k], d)
-				}
-				tl.detailDiffs++
-			}
+			tl.detailDiffs++
 		}
 	}
 }

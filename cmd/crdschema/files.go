@@ -24,6 +24,10 @@ type inputs struct {
 	stdin io.Reader
 	// max is the size limit of one input in bytes; 0 means none.
 	max int64
+	// stdinData is standard input read whole (buffered is set), for a run
+	// that reads its inputs twice.
+	stdinData []byte
+	buffered  bool
 }
 
 // expandPaths turns command-line PATH arguments into file names: files as

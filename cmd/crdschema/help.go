@@ -43,19 +43,24 @@ v1beta1) or bare OpenAPI v3 schema among the documents, the errors
 'kubectl create' of that CRD would get, with the apiserver's field paths.
 
 Flags:
-  -o, --output FORMAT  text (default): one line per error, "file:line: Kind/name: field: message";
+  -o, --output FORMAT  text (default): one line per error, "file:line:col: Kind/name: field: message",
+                       and a summary line;
                        json: one JSON line per document (the contract of docs/cli.md);
                        github: GitHub Actions ::error annotations; junit: a JUnit XML report
-  --skip-non-crds      skip documents that have an apiVersion and a kind but are not CRDs
-                       (Deployments, ConfigMaps, custom resources) instead of checking them
-                       as bare schemas
+  --skip-non-crds      lint a repository: check only the CRDs, and skip (and count in the
+                       summary) everything else: Kubernetes objects that are not CRDs,
+                       documents without apiVersion or kind (bare schemas too), non-mapping
+                       documents, Helm chart templates, unparsable files of a directory walk
+  --exclude GLOB       leave out of a directory walk what GLOB matches (repeatable; path.Match
+                       syntax, against the path below the directory or the name alone);
+                       .gitignore is not read
   --max-input-bytes N  refuse an input (a file, or stdin) larger than N bytes: default 64Mi;
                        suffixes k, M, G, Ki, Mi, Gi; 0 for no limit
   --timeout DURATION   give up after DURATION (30s, 5m): exit 2, output so far kept; default none
 
 Examples:
   crdschema check config/crd/bases
-  crdschema check --skip-non-crds -o github manifests/
+  crdschema check --skip-non-crds -o github .
   kubectl get crd crontabs.stable.example.com -o yaml | crdschema check -
 `,
 	"prune": `usage: crdschema prune [--crd PATH... | --schema PATH] [--skip-unknown-kinds] [-o FORMAT] OBJECTS...
@@ -95,8 +100,9 @@ Examples:
   crdschema apply --strict -o json --crd crds/ objects/
   # would the cluster accept this change of a stored object?
   crdschema apply --crd crds/ --old live.yaml changed.yaml
-  # CI lint of a repository mixing Deployments, ConfigMaps, CRDs and custom resources:
-  crdschema apply --skip-unknown-kinds --strict -o github manifests/
+  # CI lint of a repository mixing Deployments, CRDs, custom resources, a Helm chart,
+  # workflows: every error annotated on the line of its field
+  crdschema apply --skip-unknown-kinds --strict -o github .
 `,
 }
 
@@ -105,13 +111,19 @@ Flags:
   --crd PATH           CRDs to route objects to, by apiVersion and kind (repeatable; files or
                        directories)
   --schema PATH        one bare OpenAPI v3 schema for every object, treated as a resource root
-  -o, --output FORMAT  yaml (default): the resulting objects on stdout, the rest on stderr;
+  -o, --output FORMAT  yaml (default): the objects the cluster would store on stdout (rejected
+                       ones left out), errors, warnings and the summary on stderr;
                        json: one JSON line per object (the contract of docs/cli.md);
                        text: one line per error or pruned field; github: GitHub Actions
                        annotations; junit: a JUnit XML report
-  --skip-unknown-kinds report objects whose group/kind no given CRD defines (Deployments,
-                       ConfigMaps, ...) and CRD documents among OBJECTS as "skipped",
-                       without changing the exit status
+  --skip-unknown-kinds lint a repository: skip (and count in the summary) objects whose
+                       group/kind no given CRD defines (Deployments, ConfigMaps, ...), CRD
+                       documents, documents without apiVersion or kind (workflows,
+                       values.yaml, kustomizations), non-mapping documents, Helm chart
+                       templates and unparsable files of a directory walk
+  --exclude GLOB       leave out of a directory walk what GLOB matches (repeatable; path.Match
+                       syntax, against the path below the directory or the name alone);
+                       .gitignore is not read
   --max-input-bytes N  refuse an input (a file, or stdin) larger than N bytes: default 64Mi;
                        suffixes k, M, G, Ki, Mi, Gi; 0 for no limit
   --timeout DURATION   give up after DURATION (30s, 5m): exit 2, output so far kept; default none

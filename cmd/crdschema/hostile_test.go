@@ -259,8 +259,9 @@ func TestTimeout(t *testing.T) {
 func TestTextEscapesControlCharacters(t *testing.T) {
 	f := writeFile(t, "nl.json", `{"type":"object","properties":{"a\nb":{},"c\u001b[31mred":{}}}`)
 	out, _, code := runCmd(t, nil, "check", f)
-	want := f + ":1: Schema: properties[a\\nb].type: Required value: must not be empty for specified object fields\n" +
-		f + ":1: Schema: properties[c\\x1b[31mred].type: Required value: must not be empty for specified object fields\n"
+	want := f + ":1:32: Schema: properties[a\\nb].type: Required value: must not be empty for specified object fields\n" +
+		f + ":1:42: Schema: properties[c\\x1b[31mred].type: Required value: must not be empty for specified object fields\n" +
+		"crdschema: 1 file, 1 document: 1 checked, 1 with errors (2 errors)\n"
 	if code != 1 || out != want {
 		t.Errorf("exit %d, output\n%s\nwant\n%s", code, out, want)
 	}

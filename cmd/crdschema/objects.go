@@ -89,89 +89,93 @@ func checkObjectOptions(o *options) error {
 	return stdinOnce(o.operands, o.crds, schemaPath, o.olds)
 }
 
-// objectInputs is an object verb with its arguments parsed.
+// objectInputs is an object verb with its arguments parsed. The objects
+// are read, processed and printed one document at a time.
 func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer) int {
 	p := newPrinter(o.output, verb, stdout, stderr)
 	stderr = withInputErrors(p, stderr, stdout, verb)
-	files, err := expandPaths(o.operands)
+	files, err := expandInputs(o.operands, o.excludes)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
 	}
-	var docs []crdschema.Document
-	inputErr := false
-	for _, f := range files {
-		// Unreadable parts are reported, and exit 2, but the readable
-		// objects still go on.
-		ds, ok := readInput(f, in, stderr)
-		if !ok {
-			inputErr = true
+	lint := o.skipUnknownKinds
+	run := objectRun{verb: verb, o: o, crdsFromObjects: len(o.crds) == 0 && !o.schemaSet}
+	status, ok := run.load(files, in, lint, stderr)
+	if !ok {
+		return status
+	}
+	rd := &docReader{in: in, lint: lint, p: p, stderr: stderr, inputErr: status == 2}
+	found := false
+	err = rd.each(files, func(d crdschema.Document, text *docText) error {
+		oc, line, failed := run.document(d)
+		if verb == "apply" && !o.strict && oc.object != nil && isJSONText(text) {
+			// Only a JSON text can hold a key twice: YAML documents reach
+			// the apiserver as JSON kubectl writes.
+			oc.duplicates = duplicatePaths(d)
 		}
-		docs = append(docs, ds...)
+		line = place(&oc, line, d, text)
+		found = found || failed
+		if oc.skipped != "" {
+			rd.counts.skip(oc.skipClass, d.File)
+		} else {
+			rd.counts.checked(len(oc.errs))
+		}
+		return p.print(oc, line)
+	})
+	if err == nil {
+		err = rd.finish()
 	}
-	if len(docs) == 0 && !inputErr {
-		return noObjects(verb, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		return 2
 	}
+	return rd.status(verb, found)
+}
 
-	var crds []*crdschema.CRD
-	var bare *crdschema.Schema
-	var bareErr error
-	// crdsFromObjects: without --crd and --schema the CRDs are the ones
-	// among the objects, and those CRD documents are definitions, not
-	// objects to process.
-	crdsFromObjects := len(o.crds) == 0 && !o.schemaSet
-	// A CRD document that cannot be read or decoded is reported (exit 2)
-	// and the other CRDs still route objects.
+// load reads what routes the objects: the --schema, the --crd CRDs or the
+// CRDs among the objects (a first pass over files), and the --old stored
+// objects. It returns 2 and ok false when the run cannot go on, status 2
+// and ok true when a CRD could not be read but the others route objects.
+func (run *objectRun) load(files []inputFile, in *inputs, lint bool, stderr io.Writer) (status int, ok bool) {
+	o := run.o
+	var err error
 	crdsOK := true
 	switch {
 	case o.schemaSet:
-		bare, bareErr, err = loadBareSchema(o.schema, in)
-	case crdsFromObjects:
-		crds, crdsOK = crdsAmong(docs, stderr)
-		if len(crds) == 0 && !o.skipUnknownKinds {
+		run.bare, run.bareErr, err = loadBareSchema(o.schema, in)
+	case run.crdsFromObjects:
+		// CRDs among the objects: those documents are definitions, not
+		// objects to process. Standard input is then read twice.
+		if err = in.bufferStdin(files); err != nil {
+			break
+		}
+		var n int
+		run.crds, n, crdsOK = crdsAmongFiles(files, in, lint, stderr)
+		if n == 0 {
+			// Nothing to route: the second pass reports what it cannot read.
+			return 0, true
+		}
+		if len(run.crds) == 0 && !o.skipUnknownKinds {
 			err = errors.New("no --crd or --schema given, and no CustomResourceDefinition among OBJECTS")
 		}
 	default:
-		crds, crdsOK, err = loadCRDs(o.crds, in, stderr)
+		run.crds, crdsOK, err = loadCRDs(o.crds, in, stderr)
 	}
-	if err != nil {
-		reportError(stderr, err)
-		return 2
-	}
-	var stored map[objectKey]map[string]any
-	if len(o.olds) > 0 {
-		if stored, err = loadStored(crds, o.olds, in); err != nil {
-			reportError(stderr, err)
-			return 2
-		}
-		for _, old := range stored {
+	if err == nil && len(o.olds) > 0 {
+		run.stored, err = loadStored(run.crds, o.olds, in)
+		for _, old := range run.stored {
 			jsonvalue.KeepFloats(old) // as the objects' below
 		}
 	}
+	if err != nil {
+		reportError(stderr, err)
+		return 2, false
+	}
 	if !crdsOK {
-		inputErr = true
+		return 2, true
 	}
-
-	status := 0
-	run := objectRun{verb: verb, o: o, crds: crds, bare: bare, bareErr: bareErr, stored: stored, crdsFromObjects: crdsFromObjects}
-	for _, d := range docs {
-		oc, line, failed := run.document(d)
-		if failed {
-			status = 1
-		}
-		if err := p.print(oc, line); err != nil {
-			fmt.Fprintf(stderr, "crdschema: %v\n", err)
-			return 2
-		}
-	}
-	if err := p.finish(); err != nil {
-		fmt.Fprintf(stderr, "crdschema: %v\n", err)
-		return 2
-	}
-	if inputErr {
-		return 2
-	}
-	return status
+	return 0, true
 }
 
 // objectRun is what an object verb applies every document with: the
@@ -194,7 +198,7 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 	kind, name := documentKindName(d.Object)
 	oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
 	if (run.crdsFromObjects || o.skipUnknownKinds) && d.IsCRD() {
-		oc.skipped = "CustomResourceDefinition: a definition, not an object"
+		oc.skipped, oc.skipClass = "CustomResourceDefinition: a definition, not an object", skipCRD
 		return oc, skippedLine(oc), false
 	}
 	var r result
@@ -202,7 +206,7 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 	if s == nil && routeErr == nil {
 		s, routeErr = crdschema.Route(run.crds, d.Object)
 		if reason := unknownKind(routeErr); reason != "" && o.skipUnknownKinds {
-			oc.skipped = reason
+			oc.skipped, oc.skipClass = reason, skipUnknown
 			return oc, skippedLine(oc), false
 		}
 	}
@@ -230,6 +234,7 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 		pruned = []string{} // the contract's JSON has "pruned": []
 	}
 	oc.object, oc.pruned, oc.errs = r.object, pruned, r.errs
+
 	res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs)}
 	if run.stored != nil {
 		res.Operation = "CREATE"

@@ -21,6 +21,14 @@ type jsonError struct {
 	Type   string `json:"type"`
 	Field  string `json:"field"`
 	Detail string `json:"detail"`
+	// Line and Column are where the field is in the file (its parent's
+	// key when it is missing, the document's start as a last resort);
+	// additions to the contract's first edition.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// UserField is the path of Field as the file writes it, when the
+	// apiserver names it by another (spec.validation... of a v1 CRD).
+	UserField string `json:"userField,omitempty"`
 }
 
 // toJSONErrors sorts errs and converts them to the contract's form. A
@@ -63,6 +71,55 @@ type outcome struct {
 	pruned   []string
 	errs     field.ErrorList // sorted
 	skipped  string          // why the document was skipped; "" when it was not
+	// skipClass is the summary's class of a skipped document.
+	skipClass string
+	// duplicates are the fields the request holds twice (apply without
+	// --strict): warnings, as under the apiserver's default.
+	duplicates []string
+	// errAt and warnAt are where each error and each warning is, when
+	// known (see place).
+	errAt, warnAt []placed
+}
+
+// errWhere is "file:line:column" of error i for the human formats.
+func (o outcome) errWhere(i int) string {
+	return o.at(o.errAt, i)
+}
+
+// warnWhere is "file:line:column" of warning i.
+func (o outcome) warnWhere(i int) string {
+	return o.at(o.warnAt, i)
+}
+
+func (o outcome) at(ps []placed, i int) string {
+	if i >= len(ps) || ps[i].line == 0 {
+		return o.where()
+	}
+	s := escapeControl(o.file) + ":" + strconv.Itoa(ps[i].line)
+	if ps[i].column > 0 {
+		s += ":" + strconv.Itoa(ps[i].column)
+	}
+	return s
+}
+
+// errLine is the line of error i (the document's when unknown).
+func (o outcome) errLine(i int) int {
+	if i < len(o.errAt) && o.errAt[i].line > 0 {
+		return o.errAt[i].line
+	}
+	return o.line
+}
+
+// errText is error i as the human formats print it: with the path the
+// user wrote beside the apiserver's when they differ.
+func (o outcome) errText(i int) string {
+	e := o.errs[i]
+	if i < len(o.errAt) && o.errAt[i].userField != "" {
+		c := *e
+		c.Field = o.errAt[i].userField + " (apiserver: " + e.Field + ")"
+		e = &c
+	}
+	return errorText(e)
 }
 
 // label is "Kind/name", "Kind" or "document N" for the human formats.
@@ -78,14 +135,26 @@ func (o outcome) label() string {
 	return "document " + strconv.Itoa(o.document)
 }
 
-// warnings are the pruned fields the apiserver would warn about: those of
-// an object it stores. (Under --strict the same fields reject the object
-// and are errors instead.)
-func (o outcome) warnings() []string {
+// warning is one warning the apiserver would send: the field it names
+// and its text.
+type warning struct{ path, text string }
+
+// warnings are what the apiserver would warn about for an object it
+// stores (fieldValidation=Warn, its default), in its order: the fields the
+// request holds twice, then the pruned fields. (Under --strict the same
+// fields reject the object and are errors instead.)
+func (o outcome) warnings() []warning {
 	if o.object == nil {
 		return nil
 	}
-	return o.pruned
+	var out []warning
+	for _, p := range o.duplicates {
+		out = append(out, warning{p, "duplicate field " + strconv.Quote(p)})
+	}
+	for _, p := range o.pruned {
+		out = append(out, warning{p, warningText(p)})
+	}
+	return out
 }
 
 // where is "file:line" for the human formats.
@@ -111,6 +180,16 @@ func errorText(e *field.Error) string {
 		return e.ErrorBody()
 	}
 	return e.Error()
+}
+
+// indentDetail keeps a multi-line message (a CEL compile error shows
+// the expression and a caret under it) one error per line in the human
+// formats: every line after the first is an indented continuation line.
+func indentDetail(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 }
 
 // warningText is one pruned field as the apiserver's warning words it,
@@ -160,11 +239,11 @@ type textPrinter struct{ w io.Writer }
 
 func (p textPrinter) print(o outcome, _ any) error {
 	var b strings.Builder
-	for _, e := range o.errs {
-		fmt.Fprintf(&b, "%s: %s: %s\n", o.where(), o.label(), errorText(e))
+	for i := range o.errs {
+		fmt.Fprintf(&b, "%s: %s: %s\n", o.errWhere(i), o.label(), indentDetail(o.errText(i)))
 	}
-	for _, path := range o.warnings() {
-		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.where(), o.label(), warningText(path))
+	for i, w := range o.warnings() {
+		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.warnWhere(i), o.label(), w.text)
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
@@ -182,18 +261,30 @@ type githubPrinter struct {
 
 func (p githubPrinter) print(o outcome, _ any) error {
 	var b strings.Builder
-	props := "file=" + ghProperty(o.file) + ",line=" + strconv.Itoa(o.line) + ",title=" + ghProperty("crdschema "+p.verb)
-	for _, e := range o.errs {
-		fmt.Fprintf(&b, "::error %s::%s\n", props, ghData(o.label()+": "+errorText(e)))
+	for i := range o.errs {
+		fmt.Fprintf(&b, "::error %s::%s\n", p.props(o, o.errAt, i), ghData(o.label()+": "+o.errText(i)))
 	}
-	for _, path := range o.warnings() {
-		fmt.Fprintf(&b, "::warning %s::%s\n", props, ghData(o.label()+": "+warningText(path)))
+	for i, w := range o.warnings() {
+		fmt.Fprintf(&b, "::warning %s::%s\n", p.props(o, o.warnAt, i), ghData(o.label()+": "+w.text))
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
 }
 
 func (githubPrinter) finish() error { return nil }
+
+// props are the annotation's file, line, column and title.
+func (p githubPrinter) props(o outcome, at []placed, i int) string {
+	line, col := o.line, 0
+	if i < len(at) && at[i].line > 0 {
+		line, col = at[i].line, at[i].column
+	}
+	s := "file=" + ghProperty(o.file) + ",line=" + strconv.Itoa(line)
+	if col > 0 {
+		s += ",col=" + strconv.Itoa(col)
+	}
+	return s + ",title=" + ghProperty("crdschema "+p.verb)
+}
 
 // ghData escapes a workflow command's message as the GitHub runner expects.
 func ghData(s string) string {
@@ -213,15 +304,24 @@ type junitPrinter struct {
 	w      io.Writer
 	verb   string
 	suites []*junitSuite
+	// summaryText is the run's summary, a property of the report.
+	summaryText string
 }
 
 type junitReport struct {
-	XMLName  xml.Name      `xml:"testsuites"`
-	Name     string        `xml:"name,attr"`
-	Tests    int           `xml:"tests,attr"`
-	Failures int           `xml:"failures,attr"`
-	Skipped  int           `xml:"skipped,attr"`
-	Suites   []*junitSuite `xml:"testsuite"`
+	XMLName  xml.Name `xml:"testsuites"`
+	Name     string   `xml:"name,attr"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Skipped  int      `xml:"skipped,attr"`
+	// Properties hold the run's summary.
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Suites     []*junitSuite   `xml:"testsuite"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitSuite struct {
@@ -292,6 +392,9 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 		File:      o.file,
 		Line:      o.line,
 	}
+	if len(o.errs) > 0 {
+		c.Line = o.errLine(0)
+	}
 	s.Tests++
 	switch {
 	case o.skipped != "":
@@ -300,19 +403,19 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 	case len(o.errs) > 0:
 		s.Failures++
 		var text strings.Builder
-		for _, e := range o.errs {
-			fmt.Fprintf(&text, "%s: %s: %s\n", o.where(), o.label(), errorText(e))
+		for i := range o.errs {
+			fmt.Fprintf(&text, "%s: %s: %s\n", o.errWhere(i), o.label(), indentDetail(o.errText(i)))
 		}
 		c.Failure = &junitFailure{
-			Message: fmt.Sprintf("%d error(s), first: %s", len(o.errs), errorText(o.errs[0])),
+			Message: fmt.Sprintf("%d error(s), first: %s", len(o.errs), o.errText(0)),
 			Type:    string(o.errs[0].Type),
 			Text:    text.String(),
 		}
 	}
 	if ws := o.warnings(); len(ws) > 0 {
 		var out strings.Builder
-		for _, path := range ws {
-			fmt.Fprintf(&out, "warning: %s\n", warningText(path))
+		for _, w := range ws {
+			fmt.Fprintf(&out, "warning: %s\n", w.text)
 		}
 		c.SystemOut = out.String()
 	}
@@ -322,6 +425,9 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 
 func (p *junitPrinter) finish() error {
 	r := junitReport{Name: "crdschema " + p.verb, Suites: p.suites}
+	if p.summaryText != "" {
+		r.Properties = []junitProperty{{Name: "summary", Value: p.summaryText}}
+	}
 	for _, s := range p.suites {
 		r.Tests += s.Tests
 		r.Failures += s.Failures
@@ -335,9 +441,10 @@ func (p *junitPrinter) finish() error {
 	return err
 }
 
-// yamlPrinter is the object verbs' default: the resulting objects as a YAML
-// stream on stdout; pruned fields, errors and skipped documents on stderr,
-// one line each ("file:line: Kind/name: ...").
+// yamlPrinter is the object verbs' default: the resulting objects the
+// cluster would store as a YAML stream on stdout (a rejected object is
+// left out); pruned fields, errors and skipped documents on stderr, one
+// line each ("file:line: Kind/name: ...").
 type yamlPrinter struct {
 	stdout, stderr io.Writer
 	first          bool
@@ -351,7 +458,9 @@ func (p *yamlPrinter) print(o outcome, _ any) error {
 	if err := (textPrinter{p.stderr}).print(o, nil); err != nil {
 		return err
 	}
-	if o.object == nil {
+	if o.object == nil || len(o.errs) > 0 {
+		// A rejected object is left out: the stream holds only what the
+		// cluster would store; the errors are on stderr.
 		return nil
 	}
 	b, err := yaml.Marshal(o.object)
@@ -462,4 +571,30 @@ func withInputErrors(p printer, stderr, stdout io.Writer, verb string) io.Writer
 		return errorTee(stderr, p.inputError)
 	}
 	return stderr
+}
+
+// summaryLine is the summary as the human formats end with it.
+func summaryLine(c *counts) string { return "crdschema: " + c.String() + "\n" }
+
+func (p textPrinter) summary(c *counts) error {
+	_, err := io.WriteString(p.w, summaryLine(c))
+	return err
+}
+
+// summary goes to stderr, beside the errors: stdout is a YAML stream.
+func (p *yamlPrinter) summary(c *counts) error {
+	_, err := io.WriteString(p.stderr, summaryLine(c))
+	return err
+}
+
+// summary is a ::notice annotation, shown on the run's summary page.
+func (p githubPrinter) summary(c *counts) error {
+	_, err := fmt.Fprintf(p.w, "::notice title=%s::%s\n", ghProperty("crdschema "+p.verb), ghData(c.String()))
+	return err
+}
+
+// summary is a property of the report, written by finish.
+func (p *junitPrinter) summary(c *counts) error {
+	p.summaryText = c.String()
+	return nil
 }

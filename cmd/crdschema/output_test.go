@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -49,5 +50,25 @@ func TestToJSONErrorsDuplicateDetail(t *testing.T) {
 	}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("toJSONErrors = %+v, want %+v", got, want)
+	}
+}
+
+// TestMultiLineDetailIndented: a detail spanning several lines (a CEL
+// compile error shows the expression and a caret) stays one error per
+// line in -o text: every line after the first is an indented
+// continuation line.
+func TestMultiLineDetailIndented(t *testing.T) {
+	var b strings.Builder
+	oc := outcome{file: "f.yaml", line: 3, kind: "Thing", name: "t", errs: field.ErrorList{
+		field.Invalid(field.NewPath("spec", "rule"), "x >", "compilation failed: ERROR: <input>:1:4: Syntax error\n | x >\n | ...^"),
+	}}
+	if err := (textPrinter{&b}).print(oc, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := "f.yaml:3: Thing/t: spec.rule: Invalid value: \"x >\": compilation failed: ERROR: <input>:1:4: Syntax error\n" +
+		"     | x >\n" +
+		"     | ...^\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

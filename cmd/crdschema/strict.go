@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"strings"
+	"unicode"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kjson "sigs.k8s.io/json"
@@ -46,4 +48,22 @@ func duplicateFields(d crdschema.Document) field.ErrorList {
 		errs = append(errs, &field.Error{Type: field.ErrorTypeDuplicate, Field: fp.FieldPath(), BadValue: field.OmitValueType{}, Detail: se.Error()})
 	}
 	return errs
+}
+
+// duplicatePaths are the paths of the fields the document holds twice.
+func duplicatePaths(d crdschema.Document) []string {
+	var out []string
+	for _, e := range duplicateFields(d) {
+		out = append(out, e.Field)
+	}
+	return out
+}
+
+// isJSONText reports whether a document was read from JSON text.
+func isJSONText(text *docText) bool {
+	if text == nil {
+		return false
+	}
+	t := bytes.TrimLeftFunc(text.data, unicode.IsSpace)
+	return len(t) > 0 && t[0] == '{'
 }
