@@ -14,7 +14,6 @@ import (
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/kubeversion"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
@@ -245,20 +244,17 @@ func compileSchema(p *model.Props) (*Schema, error) {
 // items as an array, …) is a *RejectedError; one that compiles may still be
 // one the apiserver would reject: check Schema.Errors.
 func ParseSchema(data []byte) (*Schema, error) {
-	docs, err := ReadDocuments("schema", data)
+	p, err := schema.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	if len(docs) != 1 || docs[0].Object == nil {
-		return nil, errors.New("a schema is exactly one mapping document")
-	}
-	return docs[0].Schema()
+	return compileSchema(p)
 }
 
 // compile builds a schema's structural model and validators, its rules
 // compiled with cache (which the caller must not use concurrently).
 func compile(p *model.Props, preserveUnknownFields bool, cache *cel.CompileCache) (*Schema, error) {
-	s, err := link.NewStructural(p)
+	s, err := structural.New(p)
 	if err != nil {
 		return nil, err
 	}
@@ -375,7 +371,7 @@ func (s *Schema) apply(obj map[string]any) Result {
 // It saves Apply's copy of the object, as the decoded object is the
 // Result's. It fails when data is not exactly one mapping document.
 func (s *Schema) ApplyJSON(data []byte) (Result, error) {
-	docs, err := model.ReadDocuments("object", data)
+	docs, err := schema.ReadDocuments("object", data)
 	if err != nil {
 		return Result{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,7 +26,7 @@ func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := model.ReadDocuments(file, data)
+	docs, err := schema.ReadDocuments(file, data)
 	if err != nil {
 		t.Fatal(err)
 	}

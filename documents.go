@@ -35,7 +35,7 @@ type Document struct {
 // one bad document does not hide the others. A stream that cannot be split
 // into documents is one *schema.InputError and no documents.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
-	docs, err := model.ReadDocuments(name, data)
+	docs, err := schema.ReadDocuments(name, data)
 	out := make([]Document, len(docs))
 	for i, d := range docs {
 		out[i] = Document{Position: schema.Position{File: d.File, Index: d.Index, Line: d.Line}, Object: d.Object, JSON: d.JSON, doc: d}

@@ -3,6 +3,7 @@ package crdschema_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,7 +12,6 @@ import (
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/model"
 )
 
 // Hostile inputs: none may panic, memory stays bounded, bad input gets a
@@ -40,7 +40,7 @@ func TestDeeplyNestedDocumentsGiveClearErrors(t *testing.T) {
 		"yaml": "a: " + strings.Repeat("[", depth) + strings.Repeat("]", depth),
 		"json": `{"a": ` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "}",
 	} {
-		_, err := model.ReadDocuments("deep."+name, []byte(doc))
+		_, err := schema.ReadDocuments("deep."+name, []byte(doc))
 		if err == nil {
 			t.Errorf("%s nested %d deep: no error", name, depth)
 			continue

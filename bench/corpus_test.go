@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"os"
 	"path/filepath"
 	"sort"
@@ -28,7 +29,6 @@ import (
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/check"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -176,7 +176,7 @@ func csCheckCRD(crd *model.CRD) int {
 	n := len(check.CRD(crd))
 	for _, v := range crd.Spec.Versions {
 		if p := crd.SchemaFor(v.Name); p != nil {
-			if _, err := link.NewStructural(p); err != nil {
+			if _, err := structural.New(p); err != nil {
 				n++
 			}
 		}
@@ -186,7 +186,7 @@ func csCheckCRD(crd *model.CRD) int {
 
 // csFromYAML is crdschema's read + decode + check + build of a CRD file.
 func csFromYAML(data []byte) (int, error) {
-	docs, err := model.ReadDocuments("crd", data)
+	docs, err := schema.ReadDocuments("crd", data)
 	if err != nil {
 		return 0, err
 	}
@@ -255,7 +255,7 @@ func readCorpus(dir string) (*corpus, error) {
 		if err != nil {
 			return nil, err
 		}
-		docs, err := model.ReadDocuments(f, data)
+		docs, err := schema.ReadDocuments(f, data)
 		if err != nil || len(docs) != 1 {
 			return nil, fmt.Errorf("%s: %d documents, %v", f, len(docs), err)
 		}
@@ -352,7 +352,7 @@ func readCorpus(dir string) (*corpus, error) {
 		if err != nil {
 			return nil, err
 		}
-		docs, err := model.ReadDocuments(f, data)
+		docs, err := schema.ReadDocuments(f, data)
 		if err != nil {
 			continue
 		}

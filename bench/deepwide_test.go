@@ -3,6 +3,7 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"strings"
 	"testing"
 
@@ -12,7 +13,6 @@ import (
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 
 	"github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/prune"
 )
 
@@ -49,7 +49,7 @@ func deepWideSet(b *testing.B, depth, wide int) *objSet {
 		o.WriteString(`"n":`)
 	}
 	o.WriteString(`{}` + strings.Repeat(`}`, depth-1) + `}`)
-	docs, err := model.ReadDocuments("deep-wide", []byte(o.String()))
+	docs, err := schema.ReadDocuments("deep-wide", []byte(o.String()))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"sync"
 	"testing"
 
@@ -14,7 +15,6 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
-	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -120,7 +120,7 @@ func genObject(size int) (map[string]any, []byte) {
 		panic(err)
 	}
 	// Decode again so that numbers are int64, as both sides decode them.
-	docs, err := model.ReadDocuments("gen", data)
+	docs, err := schema.ReadDocuments("gen", data)
 	if err != nil {
 		panic(err)
 	}

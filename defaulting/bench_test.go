@@ -1,13 +1,13 @@
 package defaulting
 
 import (
+	"github.com/crdschema/crdschema/schema"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/internal/shareddata"
@@ -51,7 +51,7 @@ func loadCorpus(b *testing.B) []corpusCase {
 					continue
 				}
 				for _, v := range crd.Spec.Versions {
-					s, err := link.NewStructural(crd.SchemaFor(v.Name))
+					s, err := structural.New(crd.SchemaFor(v.Name))
 					if err != nil || s == nil {
 						continue
 					}
@@ -160,5 +160,5 @@ func readFile(name string) ([]model.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return model.ReadDocuments(name, data)
+	return schema.ReadDocuments(name, data)
 }

@@ -3,6 +3,7 @@ package defaulting
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/crdschema/crdschema/schema"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/structural"
@@ -35,7 +35,7 @@ func mustSchema(t testing.TB, src string) *structural.Schema {
 	if err := model.DecodeProps(j, p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := link.NewStructural(p)
+	s, err := structural.New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func mustSchema(t testing.TB, src string) *structural.Schema {
 // mustObject decodes a YAML object as the command does (integers as int64).
 func mustObject(t testing.TB, src string) map[string]any {
 	t.Helper()
-	docs, err := model.ReadDocuments("obj.yaml", []byte(src))
+	docs, err := schema.ReadDocuments("obj.yaml", []byte(src))
 	if err != nil || len(docs) != 1 || docs[0].Object == nil {
 		t.Fatalf("bad object %q: %v", src, err)
 	}
@@ -391,7 +391,7 @@ func TestNilAndOddInputs(t *testing.T) {
 // objects) and compares the defaulted objects with <case>.golden.
 func TestGolden(t *testing.T) {
 	golden.Run(t, filepath.Join("..", "testdata", "defaulting"), func(t *testing.T, f string, data []byte) string {
-		docs, err := model.ReadDocuments(f, data)
+		docs, err := schema.ReadDocuments(f, data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -402,7 +402,7 @@ func TestGolden(t *testing.T) {
 		if err := model.DecodeProps(docs[0].JSON, p); err != nil {
 			t.Fatal(err)
 		}
-		s, err := link.NewStructural(p)
+		s, err := structural.New(p)
 		if err != nil {
 			t.Fatal(err)
 		}

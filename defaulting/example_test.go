@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // Defaulting an object as the apiserver does after pruning: drop the
 // non-nullable nulls without default, then apply the defaults, in place.
 func Example() {
-	compiled, err := crdschema.ParseSchema([]byte(`{
+	p, err := schema.Parse([]byte(`{
 	  "type": "object",
 	  "properties": {"spec": {"type": "object", "properties": {
 	    "cronSpec": {"type": "string", "default": "5 0 * * *"},
@@ -22,7 +23,10 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	s := compiled.Structural()
+	s, err := structural.New(p) // rules 1–4: structural.Validate
+	if err != nil {
+		panic(err)
+	}
 	s = defaulting.PruneDefaults(s, nil) // once per schema, as the apiserver does
 
 	obj := map[string]any{"spec": map[string]any{"image": nil, "note": nil, "replicas": int64(3)}}
@@ -36,7 +40,7 @@ func Example() {
 // List items are defaulted one by one; a null field inside an item is
 // dropped before the item is defaulted.
 func ExampleDropNullsAndDefault() {
-	compiled, err := crdschema.ParseSchema([]byte(`{
+	p, err := schema.Parse([]byte(`{
 	  "type": "object",
 	  "properties": {"spec": {"type": "object", "properties": {
 	    "ports": {"type": "array", "items": {"type": "object", "properties": {
@@ -47,7 +51,10 @@ func ExampleDropNullsAndDefault() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	s := compiled.Structural()
+	s, err := structural.New(p) // rules 1–4: structural.Validate
+	if err != nil {
+		panic(err)
+	}
 	s = defaulting.PruneDefaults(s, nil)
 
 	obj := map[string]any{"spec": map[string]any{

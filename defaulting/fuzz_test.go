@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/structural"
@@ -29,7 +28,7 @@ func FuzzDefault(f *testing.F) {
 		if model.DecodeProps(schemaJSON, p) != nil {
 			return
 		}
-		s, err := link.NewStructural(p)
+		s, err := structural.New(p)
 		if err != nil || s == nil {
 			return
 		}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -43,7 +42,7 @@ func TestCoerceGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var err error
-			if s, err = link.NewStructural(&p); err != nil {
+			if s, err = structural.New(&p); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/intorstring"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
 func Example() {
-	s, err := crdschema.ParseSchema([]byte(`{
+	p, err := schema.Parse([]byte(`{
 		"type": "object",
 		"properties": {
 			"port": {
@@ -30,17 +30,21 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	props := s.Structural().Properties
+	props := p.Properties // the schema as written
 	fmt.Println("port is the anyOf pattern:", intorstring.IsAnyOfPattern(props["port"]))
 	fmt.Println("nearMiss is the anyOf pattern:", intorstring.IsAnyOfPattern(props["nearMiss"]))
 	fmt.Println("bounded is the allOf pattern:", intorstring.IsAllOfPattern(props["bounded"]))
 	fmt.Println("port is the allOf pattern:", intorstring.IsAllOfPattern(props["port"]))
-	// A node built by hand has no junctors.
-	fmt.Println("hand-built:", intorstring.IsAnyOfPattern(&structural.Schema{IntOrString: true}))
+	// A structural node is read through the node it was built from.
+	s, err := structural.New(p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("structural port:", intorstring.IsAnyOfPattern(s.Properties["port"].Source))
 	// Output:
 	// port is the anyOf pattern: true
 	// nearMiss is the anyOf pattern: false
 	// bounded is the allOf pattern: true
 	// port is the allOf pattern: false
-	// hand-built: false
+	// structural port: true
 }

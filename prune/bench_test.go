@@ -3,18 +3,17 @@ package prune_test
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/crdschema/crdschema/schema"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	utiljson "k8s.io/apimachinery/pkg/util/json"
-
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
 // corpusObject is an object of the shared corpus with its schema.
@@ -53,7 +52,7 @@ func loadCorpus(b *testing.B) []corpusObject {
 				if _, ok := schemas[key]; ok {
 					continue
 				}
-				if s, err := link.NewStructural(crd.SchemaFor(v.Name)); err == nil && s != nil {
+				if s, err := structural.New(crd.SchemaFor(v.Name)); err == nil && s != nil {
 					schemas[key] = s
 				}
 			}
@@ -147,5 +146,5 @@ func readFile(name string) ([]model.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return model.ReadDocuments(name, data)
+	return schema.ReadDocuments(name, data)
 }

@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // The CronTab example of the Kubernetes documentation: a field the schema
 // does not specify is dropped, and reported.
 func Example() {
-	compiled, err := crdschema.ParseSchema([]byte(`{
+	p, err := schema.Parse([]byte(`{
 		"type": "object",
 		"properties": {
 			"spec": {"type": "object", "properties": {
@@ -20,7 +21,10 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	s := compiled.Structural()
+	s, err := structural.New(p) // rules 1–4: structural.Validate
+	if err != nil {
+		panic(err)
+	}
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(`{
 		"apiVersion": "stable.example.com/v1",

@@ -2,6 +2,7 @@ package prune_test
 
 import (
 	"encoding/json"
+	"github.com/crdschema/crdschema/structural"
 	"reflect"
 	"testing"
 
@@ -9,7 +10,6 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/internal/objpath"
@@ -39,11 +39,11 @@ func FuzzPrune(f *testing.F) {
 		if err := model.DecodeProps(schemaJSON, &p); err != nil {
 			return
 		}
-		s, err := link.NewStructural(&p)
+		s, err := structural.New(&p)
 		if err != nil {
 			return
 		}
-		pristine, _ := link.NewStructural(&p)
+		pristine, _ := structural.New(&p)
 		var obj any
 		if err := utiljson.Unmarshal(objectJSON, &obj); err != nil {
 			return

@@ -11,7 +11,6 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
@@ -41,7 +40,7 @@ func buildSchema(t testing.TB, raw json.RawMessage) *structural.Schema {
 	if err := model.DecodeProps(raw, &p); err != nil {
 		t.Fatalf("schema: %v", err)
 	}
-	s, err := link.NewStructural(&p)
+	s, err := structural.New(&p)
 	if err != nil {
 		t.Fatalf("schema: %v", err)
 	}

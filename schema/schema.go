@@ -1,22 +1,26 @@
-// Package schema describes where crdschema's inputs come from: the
-// position of a document in a file, and the errors of inputs that cannot be
-// read or decoded.
+// Package schema is an OpenAPI v3 schema as a CustomResourceDefinition
+// carries it, as written: the parsed model (Props, every keyword the
+// apiserver decodes), the readers that decode it from YAML 1.1 or JSON the
+// way kubectl and the apiserver do (Parse, Decode, ReadDocuments), and the
+// positions and errors of those inputs.
 //
-// crdschema reads CRD documents, schema documents and objects the way
-// kubectl and the apiserver do: YAML 1.1 or JSON streams, List documents
-// expanded, CustomResourceDefinitions of apiextensions.k8s.io/v1 and
-// v1beta1 decoded with their scheme defaults. The reader and the typed
-// model it decodes into are internal; callers use them through the root
-// package (crdschema.ReadDocuments, LoadCRD, LoadCRDs, ParseSchema), which
-// report unreadable inputs with the types of this package:
+// It is the bottom of the light chain: package structural builds the
+// structural model from a Props (structural.New), and prune, defaulting,
+// embedded and validation walk objects with that model; none of them needs
+// the root package or links CEL.
 //
-//	docs, err := crdschema.ReadDocuments("crds.yaml", data)
-//	var bad schema.InputErrors
+//	p, err := schema.Parse(data) // YAML or JSON, one mapping document
+//	var bad *schema.InputError
 //	if errors.As(err, &bad) {
-//		for _, e := range bad {
-//			fmt.Println(e.File, e.Line, e.Err) // the other documents are in docs
-//		}
+//		fmt.Println(bad.File, bad.Line, bad.Err)
 //	}
+//
+// ReadDocuments reads whole streams (Lists expanded, each document with its
+// position); one bad document does not hide the others:
+//
+//	docs, err := schema.ReadDocuments("crds.yaml", data)
+//	var errs schema.InputErrors // the unreadable documents, beside docs
+//	errors.As(err, &errs)
 package schema
 
 import (

@@ -5,12 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/yaml"
-
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
 )
 
 // FuzzStructural feeds arbitrary JSON through decoding, the structural model
@@ -43,7 +41,7 @@ func FuzzStructural(f *testing.F) {
 		if err := model.DecodeProps(data, &p); err != nil {
 			return
 		}
-		s, err := link.NewStructural(&p)
+		s, err := structural.New(&p)
 		if err != nil || s == nil {
 			return
 		}

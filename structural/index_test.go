@@ -2,12 +2,10 @@ package structural_test
 
 import (
 	"fmt"
-	"strings"
-	"testing"
-
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
+	"strings"
+	"testing"
 )
 
 // TestProperty checks Property against the Properties map: every property
@@ -95,7 +93,7 @@ func build(t *testing.T, js string) *structural.Schema {
 	if err := model.DecodeProps([]byte(js), &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := link.NewStructural(&p)
+	s, err := structural.New(&p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,18 +1,20 @@
 // Package structural holds the structural model of a CRD schema: the tree of
 // types, properties, items and additionalProperties that the apiserver's
-// pruning, defaulting and validation walk, built once from a parsed schema,
-// and the apiserver's rules for a structural schema (Validate).
+// pruning, defaulting and validation walk, built once from a parsed schema
+// (New), and the apiserver's rules for a structural schema (Validate).
 //
-// A program gets the model of a schema it compiled with the root package:
-//
-//	compiled, err := crdschema.ParseSchema(data) // or CRD.Version(name)
-//	s := compiled.Structural()
+//	p, err := schema.Parse(data)          // the schema as written
+//	s, err := structural.New(p)           // its structural model
+//	errs := structural.Validate(nil, s)   // rules 1–4, the apiserver's paths
 //	prune.Prune(obj, s, prune.Options{ResourceRoot: true})
 //
-// The model is immutable and safe for concurrent use. Behind each node built
-// from a schema stays the node as written (value validations, junctors,
-// CEL rules), which validation and the rules use; a Schema built by hand
-// has only its structural part.
+// The model is immutable and safe for concurrent use. Each node keeps the
+// node it was built from (Source), from which validation reads the value
+// validations, junctors and CEL rules. A Schema may also be written by hand:
+// every package that reads the model reads only its exported fields, so a
+// hand-built tree prunes, defaults and validates as the same tree built by
+// New (New precomputes a few facts per node for speed; a node New did not
+// build computes them when asked).
 package structural
 
 import (
@@ -20,13 +22,12 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
+	"github.com/crdschema/crdschema/schema"
 )
 
-// Schema is one node of a structural schema. It is built by New, never
-// changed afterwards, and safe for concurrent use by any number of
-// goroutines. Children are held by pointer.
+// Schema is one node of a structural schema. It is built by New (or by
+// hand, or by Derive), never changed afterwards, and safe for concurrent
+// use by any number of goroutines. Children are held by pointer.
 type Schema struct {
 	// Type is the node's type: object, array, string, integer, number,
 	// boolean, or "" (only with IntOrString or PreserveUnknownFields).
@@ -58,9 +59,14 @@ type Schema struct {
 	// MapType is x-kubernetes-map-type ("" when unset).
 	MapType string
 
-	// props is the parsed node this one was built from: value validations,
-	// junctors, CEL rules and the generic keywords (internal/link.Props).
-	props *model.Props
+	// Source is the node as written that this one was built from (nil
+	// for none). Its structural keywords (type, properties, items, …)
+	// are those of the fields above and are not read again; the packages
+	// that validate read from it the value validations (format, bounds,
+	// pattern, enum, required, …), the logical junctors, the
+	// x-kubernetes-validations rules, title and description. A node
+	// written by hand may set it to give those; treat it as read-only.
+	Source *schema.Props
 
 	defaultBelow  bool
 	embeddedBelow bool
@@ -94,23 +100,15 @@ type AdditionalProperties struct {
 	Schema *Schema
 }
 
-func init() {
-	model.NewStructural = func(p *model.Props) (any, error) {
-		s, err := newSchema(p)
-		if s == nil {
-			return nil, err // an untyped nil, not a nil *Schema
-		}
-		return s, err
-	}
-	model.StructuralProps = func(node any) *model.Props { return node.(*Schema).props }
-}
-
-// newSchema builds the structural model of a parsed schema. It returns nil
-// for a nil schema, and an error for keywords that no structural schema can
-// hold ($ref, definitions, …, items as an array); the rules a structural
-// schema must satisfy are checked separately. Other packages reach it
-// through internal/link.NewStructural.
-func newSchema(p *model.Props) (*Schema, error) {
+// New builds the structural model of a parsed schema, as the apiserver's
+// NewStructural does: nil for a nil schema, an error for keywords that no
+// structural schema can hold ($ref, definitions, …, items as an array,
+// x-kubernetes-preserve-unknown-fields: false). The rules a structural
+// schema must satisfy are checked separately, by Validate. p is not
+// changed, and the model keeps pointers into it (Source): do not change
+// p afterwards. A nil entry of a properties map is an empty schema, as the
+// apiserver decodes a null property.
+func New(p *schema.Props) (*Schema, error) {
 	if p == nil {
 		return nil, nil
 	}
@@ -131,7 +129,10 @@ func newSchema(p *model.Props) (*Schema, error) {
 // allBuildable reports whether buildable finds nothing wrong anywhere in the
 // tree. It visits the same nodes in any order. build uses it for the logical
 // junctors, which it does not build.
-func allBuildable(p *model.Props) bool {
+func allBuildable(p *schema.Props) bool {
+	if p == nil {
+		return true // a null property: an empty schema
+	}
 	if !nodeBuildable(p) {
 		return false
 	}
@@ -150,7 +151,7 @@ func allBuildable(p *model.Props) bool {
 }
 
 // unsupportedKeyword reports whether unsupported would return an error.
-func unsupportedKeyword(p *model.Props) bool {
+func unsupportedKeyword(p *schema.Props) bool {
 	return p.ID != "" || p.Schema != "" || (p.Ref != nil && *p.Ref != "") ||
 		len(p.PatternProperties) > 0 || len(p.Dependencies) > 0 ||
 		p.AdditionalItems != nil || len(p.Definitions) > 0
@@ -159,7 +160,7 @@ func unsupportedKeyword(p *model.Props) bool {
 // nodeBuildable reports whether buildable finds nothing wrong in p itself
 // and its logical junctors (not in its properties, items and
 // additionalProperties, which build visits).
-func nodeBuildable(p *model.Props) bool {
+func nodeBuildable(p *schema.Props) bool {
 	if unsupportedKeyword(p) || (p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields) {
 		return false
 	}
@@ -169,7 +170,7 @@ func nodeBuildable(p *model.Props) bool {
 	if p.Not != nil && !allBuildable(p.Not) {
 		return false
 	}
-	for _, l := range [3][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
+	for _, l := range [3][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
 		for i := range l {
 			if !allBuildable(&l[i]) {
 				return false
@@ -182,7 +183,7 @@ func nodeBuildable(p *model.Props) bool {
 // build converts a node. With check, it returns false as soon as it meets
 // a node that buildable would reject; without, the node must be known to
 // be buildable.
-func build(p *model.Props, check bool) (*Schema, bool) {
+func build(p *schema.Props, check bool) (*Schema, bool) {
 	s := &Schema{}
 	if !fill(s, p, check) {
 		return nil, false
@@ -191,7 +192,7 @@ func build(p *model.Props, check bool) (*Schema, bool) {
 }
 
 // fill is build into s.
-func fill(s *Schema, p *model.Props, check bool) bool {
+func fill(s *Schema, p *schema.Props, check bool) bool {
 	if check && !nodeBuildable(p) {
 		return false
 	}
@@ -202,7 +203,7 @@ func fill(s *Schema, p *model.Props, check bool) bool {
 		EmbeddedResource:      p.XEmbeddedResource,
 		IntOrString:           p.XIntOrString,
 		ListMapKeys:           p.XListMapKeys,
-		props:                 p,
+		Source:                p,
 	}
 	if p.Default != nil && p.Default.Value != nil {
 		s.Default, s.HasDefault = p.Default.Value, true
@@ -228,6 +229,9 @@ func fill(s *Schema, p *model.Props, check bool) bool {
 		for k, prop := range p.Properties {
 			n := &nodes[i]
 			i++
+			if prop == nil {
+				prop = &schema.Props{} // a null property, as the apiserver decodes it
+			}
 			if !fill(n, prop, check) {
 				return false
 			}
@@ -251,7 +255,7 @@ func fill(s *Schema, p *model.Props, check bool) bool {
 // in the apiserver's order and returns the first reason no structural model
 // can be built: a keyword no CRD schema may use, items as an array, or
 // x-kubernetes-preserve-unknown-fields: false.
-func buildable(p *model.Props) error {
+func buildable(p *schema.Props) error {
 	if p == nil {
 		return nil
 	}
@@ -261,7 +265,7 @@ func buildable(p *model.Props) error {
 	if err := buildable(p.Not); err != nil {
 		return err
 	}
-	for _, l := range [][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
+	for _, l := range [][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
 		for i := range l {
 			if err := buildable(&l[i]); err != nil {
 				return err
@@ -295,7 +299,7 @@ func buildable(p *model.Props) error {
 	return nil
 }
 
-func unsupported(p *model.Props) error {
+func unsupported(p *schema.Props) error {
 	name := ""
 	switch {
 	case p.ID != "":
@@ -329,18 +333,18 @@ func (s *Schema) summarize() {
 		if c == nil {
 			return
 		}
-		s.defaultBelow = s.defaultBelow || c.HasDefault || c.defaultBelow
-		s.embeddedBelow = s.embeddedBelow || c.embeddedBelow
+		s.defaultBelow = s.defaultBelow || c.HasDefault || c.HasDefaultsBelow()
+		s.embeddedBelow = s.embeddedBelow || c.HasEmbeddedResource()
 	}
 	s.defaulting, s.withDefault = nil, nil
 	s.keys = nil
 	if len(s.Properties) > 0 {
-		s.keys = sortedkeys.Of(s.Properties)
+		s.keys = sortedPropKeys(s.Properties)
 	}
 	s.index = newPropIndex(s.Properties, s.keys)
 	for k, c := range s.Properties {
 		visit(c)
-		if c != nil && (c.HasDefault || c.defaultBelow) {
+		if c != nil && (c.HasDefault || c.HasDefaultsBelow()) {
 			s.defaulting = append(s.defaulting, k)
 		}
 		if c != nil && c.HasDefault {
@@ -355,7 +359,7 @@ func (s *Schema) summarize() {
 	}
 	// A bare additionalProperties (true or false) below preserve-unknown-fields
 	// still prunes everything inside the map's values, as the apiserver does.
-	s.pruneNoop = s.PreserveUnknownFields && !s.EmbeddedResource && !hasNested && s.AdditionalProperties == nil
+	s.pruneNoop = s.pruneNoopNow()
 	s.shape = shapeNested
 	if !hasNested {
 		s.shape = shapeLeaf
@@ -366,7 +370,7 @@ func (s *Schema) summarize() {
 // is shared; do not change it.
 func (s *Schema) sortedProperties() []string {
 	if s.keys == nil && len(s.Properties) > 0 {
-		return sortedkeys.Of(s.Properties)
+		return sortedPropKeys(s.Properties)
 	}
 	return s.keys
 }
@@ -374,7 +378,20 @@ func (s *Schema) sortedProperties() []string {
 // HasDefaultsBelow reports whether any node strictly below this one (through
 // properties, items or additionalProperties) has a default. Walkers use it to
 // skip subtrees with nothing to default.
-func (s *Schema) HasDefaultsBelow() bool { return s != nil && s.defaultBelow }
+func (s *Schema) HasDefaultsBelow() bool {
+	if s == nil {
+		return false
+	}
+	if s.shape != shapeUnknown {
+		return s.defaultBelow
+	}
+	// A node New did not build: computed now, from the exported fields.
+	found := false
+	s.eachChild(func(_ string, c *Schema) {
+		found = found || c.HasDefault || c.HasDefaultsBelow()
+	})
+	return found
+}
 
 // DefaultingProperties returns the names of the properties whose schema has
 // a default or has defaults below it, sorted: the only properties defaulting
@@ -383,7 +400,39 @@ func (s *Schema) DefaultingProperties() []string {
 	if s == nil {
 		return nil
 	}
-	return s.defaulting
+	if s.shape != shapeUnknown {
+		return s.defaulting
+	}
+	return s.propertiesWhere(func(c *Schema) bool { return c.HasDefault || c.HasDefaultsBelow() })
+}
+
+// eachChild calls f for every non-nil child: the properties (with their
+// names), the items and the additionalProperties schema (with "").
+func (s *Schema) eachChild(f func(string, *Schema)) {
+	for k, c := range s.Properties {
+		if c != nil {
+			f(k, c)
+		}
+	}
+	if s.Items != nil {
+		f("", s.Items)
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		f("", s.AdditionalProperties.Schema)
+	}
+}
+
+// propertiesWhere returns the sorted names of the properties whose schema
+// is not nil and satisfies keep.
+func (s *Schema) propertiesWhere(keep func(*Schema) bool) []string {
+	var out []string
+	for k, c := range s.Properties {
+		if c != nil && keep(c) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Property returns the schema of property k, and whether there is one. It
@@ -437,14 +486,41 @@ func (s *Schema) PropertiesWithDefault() []string {
 	if s == nil {
 		return nil
 	}
-	return s.withDefault
+	if s.shape != shapeUnknown {
+		return s.withDefault
+	}
+	return s.propertiesWhere(func(c *Schema) bool { return c.HasDefault })
 }
 
 // HasEmbeddedResource reports whether this node or any node below it is an
 // x-kubernetes-embedded-resource.
-func (s *Schema) HasEmbeddedResource() bool { return s != nil && s.embeddedBelow }
+func (s *Schema) HasEmbeddedResource() bool {
+	if s == nil {
+		return false
+	}
+	if s.shape != shapeUnknown {
+		return s.embeddedBelow
+	}
+	found := s.EmbeddedResource
+	s.eachChild(func(_ string, c *Schema) { found = found || c.HasEmbeddedResource() })
+	return found
+}
 
 // PruneNoop reports whether pruning a value against this node can never
 // change it: preserve-unknown-fields with no nested schema and no
 // additionalProperties keyword.
-func (s *Schema) PruneNoop() bool { return s != nil && s.pruneNoop }
+func (s *Schema) PruneNoop() bool {
+	if s == nil {
+		return false
+	}
+	if s.shape != shapeUnknown {
+		return s.pruneNoop
+	}
+	return s.pruneNoopNow()
+}
+
+// pruneNoopNow computes PruneNoop from the exported fields.
+func (s *Schema) pruneNoopNow() bool {
+	return s.PreserveUnknownFields && !s.EmbeddedResource && s.AdditionalProperties == nil &&
+		s.Items == nil && len(s.Properties) == 0
+}

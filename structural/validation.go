@@ -9,7 +9,8 @@ import (
 
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/lazypath"
-	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/intorstring"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // level says where a core node sits: at the schema root, as array items, or
@@ -62,9 +63,9 @@ func validateInvariants(s *Schema, lvl level, cp lazypath.Path) field.ErrorList 
 	}
 	errs := validateChildren(s, lvl, cp)
 	errs = append(errs, validateExtensions(s, cp)...)
-	if p := s.props; p != nil {
+	if p := s.Source; p != nil {
 		if len(p.AnyOf) > 0 || len(p.AllOf) > 0 || len(p.OneOf) > 0 || p.Not != nil {
-			errs = append(errs, validateJunctors(p, model.IsAnyOfPattern(p), model.IsAllOfPattern(p), cp.Field())...)
+			errs = append(errs, validateJunctors(p, intorstring.IsAnyOfPattern(p), intorstring.IsAllOfPattern(p), cp.Field())...)
 		} else if p.Pattern != "" {
 			if err := patternError(p.Pattern, cp.Field); err != nil {
 				errs = append(errs, err)
@@ -190,21 +191,21 @@ func metadataOnlyNames(md *Schema) bool {
 			return false
 		}
 	}
-	if md.props == nil {
+	if md.Source == nil {
 		return true
 	}
-	q := *md.props
+	q := *md.Source
 	q.Type, q.Default, q.Properties = "", nil, nil
 	// The core keeps additionalProperties: false and an empty items list
 	// differently from a junctor entry; both were handled above.
 	q.AdditionalProperties, q.Items = nil, nil
-	return model.IsEmptyNested(&q)
+	return q.IsEmptyNested()
 }
 
 // validateJunctors checks the logical junctors of a node (core or nested)
 // and its pattern. skipAnyOf leaves out the node's anyOf, skipFirstAllOfAnyOf
 // the anyOf of its first allOf entry: the int-or-string patterns.
-func validateJunctors(p *model.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldPath *field.Path) field.ErrorList {
+func validateJunctors(p *schema.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if !skipAnyOf {
 		for i := range p.AnyOf {
@@ -242,7 +243,7 @@ func patternError(pattern string, path func() *field.Path) *field.Error {
 
 // validateNested checks a node inside a logical junctor: it may hold value
 // validations and reach deeper through properties and items, nothing else.
-func validateNested(p *model.Props, skipAnyOf bool, fldPath *field.Path) field.ErrorList {
+func validateNested(p *schema.Props, skipAnyOf bool, fldPath *field.Path) field.ErrorList {
 	if p == nil {
 		return nil
 	}
@@ -305,15 +306,15 @@ func validateNested(p *model.Props, skipAnyOf bool, fldPath *field.Path) field.E
 // at the same place. Junctors further down the core are not checked: the
 // apiserver does not check them either.
 func validateCompleteness(s *Schema, fldPath *field.Path) field.ErrorList {
-	if s == nil || s.props == nil {
+	if s == nil || s.Source == nil {
 		return nil
 	}
-	return junctorCompleteness(s.props, s, fldPath, fldPath)
+	return junctorCompleteness(s.Source, s, fldPath, fldPath)
 }
 
 // junctorCompleteness checks the junctors of v (a core or nested node)
 // against the core node s; sPath is s's path, vPath v's.
-func junctorCompleteness(v *model.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
+func junctorCompleteness(v *schema.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if v.Not != nil {
 		errs = append(errs, nestedCompleteness(v.Not, s, sPath, vPath.Child("not"))...)
@@ -332,7 +333,7 @@ func junctorCompleteness(v *model.Props, s *Schema, sPath, vPath *field.Path) fi
 
 // nestedCompleteness checks one nested node v against the core node s at the
 // same place (s nil: nothing is specified there).
-func nestedCompleteness(v *model.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
+func nestedCompleteness(v *schema.Props, s *Schema, sPath, vPath *field.Path) field.ErrorList {
 	if v == nil {
 		return nil
 	}

@@ -10,7 +10,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -29,7 +28,7 @@ func validateYAML(t *testing.T, data []byte) []string {
 	if err := model.DecodeProps(js, &p); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	s, err := link.NewStructural(&p)
+	s, err := structural.New(&p)
 	if err != nil {
 		return []string{"New: " + err.Error()}
 	}
@@ -84,7 +83,7 @@ func validateWithPrefix(t *testing.T, js string) []string {
 	if err := model.DecodeProps([]byte(js), &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := link.NewStructural(&p)
+	s, err := structural.New(&p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +98,7 @@ func TestSorted(t *testing.T) {
 	if err := model.DecodeProps([]byte(js), &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := link.NewStructural(&p)
+	s, err := structural.New(&p)
 	if err != nil {
 		t.Fatal(err)
 	}

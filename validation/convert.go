@@ -1,13 +1,10 @@
 package validation
 
 import (
-	"strings"
-
-	"k8s.io/kube-openapi/pkg/validation/spec"
-
-	"github.com/crdschema/crdschema/internal/link"
-	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	"strings"
 )
 
 // supportedStringFormats are the string formats the apiserver validates in
@@ -57,7 +54,7 @@ func supportedFormat(types spec.StringOrArray, format string) string {
 // x-kubernetes-int-or-string becomes the types integer,string, and
 // unsupported formats are dropped. $ref is never converted (no CRD may use
 // it, and the engine cannot resolve it).
-func fromProps(p *model.Props) *spec.Schema {
+func fromProps(p *schema.Props) *spec.Schema {
 	if p == nil {
 		return nil
 	}
@@ -78,7 +75,7 @@ func fromProps(p *model.Props) *spec.Schema {
 	out.Format = supportedFormat(out.Type, p.Format)
 
 	for _, l := range []struct {
-		in  []model.Props
+		in  []schema.Props
 		out *[]spec.Schema
 	}{{p.AllOf, &out.AllOf}, {p.OneOf, &out.OneOf}, {p.AnyOf, &out.AnyOf}} {
 		for i := range l.in {
@@ -115,7 +112,75 @@ func fromProps(p *model.Props) *spec.Schema {
 	return out
 }
 
-func propsMap(in map[string]model.Props) map[string]spec.Schema {
+// fromModel converts a structural schema to kube-openapi's form as
+// fromProps converts the schema it was built from: the structure (types,
+// nullable, default, properties, items, additionalProperties,
+// int-or-string) from the model, the value validations, formats, junctors,
+// title and description from each node's Source. A schema built by
+// structural.New converts exactly as its source would; one written by hand
+// as the same schema written out would.
+func fromModel(s *structural.Schema) *spec.Schema {
+	if s == nil {
+		return nil
+	}
+	out := &spec.Schema{}
+	if s.Type != "" {
+		out.Type = spec.StringOrArray{s.Type}
+	}
+	if s.IntOrString {
+		out.Type = spec.StringOrArray{"integer", "string"}
+	}
+	out.Nullable = s.Nullable
+	if s.HasDefault {
+		out.Default = s.Default
+	}
+	if p := s.Source; p != nil {
+		out.Title = p.Title
+		out.Description = p.Description
+		setValueValidation(out, p)
+		out.Format = supportedFormat(out.Type, p.Format)
+		for _, l := range []struct {
+			in  []schema.Props
+			out *[]spec.Schema
+		}{{p.AllOf, &out.AllOf}, {p.OneOf, &out.OneOf}, {p.AnyOf, &out.AnyOf}} {
+			for i := range l.in {
+				*l.out = append(*l.out, *fromProps(&l.in[i]))
+			}
+		}
+		if p.Not != nil {
+			out.Not = fromProps(p.Not)
+		}
+		// The model drops an empty properties map and an empty items
+		// array; the conversion of the source keeps them.
+		if p.Properties != nil && len(s.Properties) == 0 {
+			out.Properties = map[string]spec.Schema{}
+		}
+		if p.Items != nil && s.Items == nil {
+			out.Items = &spec.SchemaOrArray{Schema: fromProps(p.Items.Schema)}
+			if p.Items.Array != nil {
+				out.Items.Schemas = []spec.Schema{}
+			}
+		}
+	}
+	if len(s.Properties) > 0 {
+		out.Properties = make(map[string]spec.Schema, len(s.Properties))
+		for k, c := range s.Properties {
+			if c == nil {
+				c = &structural.Schema{}
+			}
+			out.Properties[k] = *fromModel(c)
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		out.AdditionalProperties = &spec.SchemaOrBool{Allows: ap.Allows, Schema: fromModel(ap.Schema)}
+	}
+	if s.Items != nil {
+		out.Items = &spec.SchemaOrArray{Schema: fromModel(s.Items)}
+	}
+	return out
+}
+
+func propsMap(in map[string]schema.Props) map[string]spec.Schema {
 	if in == nil {
 		return nil
 	}
@@ -128,7 +193,7 @@ func propsMap(in map[string]model.Props) map[string]spec.Schema {
 }
 
 // propsPtrMap is propsMap for the properties keyword.
-func propsPtrMap(in map[string]*model.Props) map[string]spec.Schema {
+func propsPtrMap(in map[string]*schema.Props) map[string]spec.Schema {
 	if in == nil {
 		return nil
 	}
@@ -141,7 +206,7 @@ func propsPtrMap(in map[string]*model.Props) map[string]spec.Schema {
 
 // setValueValidation copies the value validations of p (without format and
 // junctors) into out.
-func setValueValidation(out *spec.Schema, p *model.Props) {
+func setValueValidation(out *spec.Schema, p *schema.Props) {
 	out.Maximum = p.Maximum
 	out.ExclusiveMaximum = p.ExclusiveMaximum
 	out.Minimum = p.Minimum
@@ -192,7 +257,7 @@ func fromStructural(s *structural.Schema) *spec.Schema {
 	if s.HasDefault {
 		out.Default = s.Default
 	}
-	if p := link.Props(s); p != nil {
+	if p := sourceOf(s); p != nil {
 		out.Title = p.Title
 		out.Description = p.Description
 		nestedInto(out, p)
@@ -202,11 +267,11 @@ func fromStructural(s *structural.Schema) *spec.Schema {
 
 // nestedInto copies the value validations and junctors of p into out, the
 // junctors converted as the structural conversion converts them.
-func nestedInto(out *spec.Schema, p *model.Props) {
+func nestedInto(out *spec.Schema, p *schema.Props) {
 	setValueValidation(out, p)
 	out.Format = p.Format
 	for _, l := range []struct {
-		in  []model.Props
+		in  []schema.Props
 		out *[]spec.Schema
 	}{{p.AllOf, &out.AllOf}, {p.AnyOf, &out.AnyOf}, {p.OneOf, &out.OneOf}} {
 		for i := range l.in {
@@ -221,7 +286,7 @@ func nestedInto(out *spec.Schema, p *model.Props) {
 // nested converts a node inside a junctor: value validations, items,
 // properties and the (normally forbidden) generic keywords; not
 // additionalProperties.
-func nested(p *model.Props) *spec.Schema {
+func nested(p *schema.Props) *spec.Schema {
 	out := &spec.Schema{}
 	nestedInto(out, p)
 	if p.Items != nil && p.Items.Schema != nil {
@@ -243,4 +308,12 @@ func nested(p *model.Props) *spec.Schema {
 		out.Default = p.Default.Value
 	}
 	return out
+}
+
+// sourceOf is s.Source, nil for a nil node.
+func sourceOf(s *structural.Schema) *schema.Props {
+	if s == nil {
+		return nil
+	}
+	return s.Source
 }

@@ -3,6 +3,7 @@ package validation_test
 import (
 	"flag"
 	"fmt"
+	"github.com/crdschema/crdschema/structural"
 	"hash/fnv"
 	"math"
 	"math/rand"
@@ -15,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/validation"
@@ -94,7 +94,7 @@ func (d *differential) route(obj map[string]any) *engines {
 		return e
 	}
 	var e *engines
-	if s, err := link.NewStructural(p); err == nil {
+	if s, err := structural.New(p); err == nil {
 		e = &engines{resource: validation.New(s), defaults: validation.NewForDefaults(s)}
 	} else {
 		e = &engines{resource: validation.NewFromProps(p)}

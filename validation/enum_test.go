@@ -5,12 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // enumList returns a schema {l: [string with an n-value enum]} and an
@@ -25,7 +23,7 @@ func enumList(t testing.TB, n, m int) (*structural.Schema, map[string]any) {
 	if err := model.DecodeProps([]byte(`{"type":"object","properties":{"l":{"type":"array","items":{"type":"string","enum":[`+strings.Join(vals, ",")+`]}}}}`), p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := link.NewStructural(p)
+	s, err := structural.New(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,9 +3,8 @@ package validation_test
 import (
 	"fmt"
 
-	"sigs.k8s.io/yaml"
-
-	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -28,15 +27,14 @@ properties:
         minimum: 1
         maximum: 10
 `
-	j, err := yaml.YAMLToJSON([]byte(crontab))
+	p, err := schema.Parse([]byte(crontab)) // YAML or JSON
 	if err != nil {
 		panic(err)
 	}
-	compiled, err := crdschema.ParseSchema(j)
+	s, err := structural.New(p) // rules 1–4: structural.Validate
 	if err != nil {
 		panic(err)
 	}
-	s := compiled.Structural()
 	v := validation.New(s)
 
 	obj := map[string]any{

@@ -1,14 +1,13 @@
 package validation_test
 
 import (
+	"github.com/crdschema/crdschema/structural"
 	"testing"
 
-	kjson "k8s.io/apimachinery/pkg/util/json"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/validation"
+	kjson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // fuzzSeeds pair schemas covering every keyword the compiler implements
@@ -61,7 +60,7 @@ func FuzzCompiledValidator(f *testing.F) {
 			return
 		}
 		vs := []*validation.Validator{validation.NewFromProps(&p)}
-		if s, err := link.NewStructural(&p); err == nil {
+		if s, err := structural.New(&p); err == nil {
 			vs = append(vs, validation.New(s), validation.NewForDefaults(s))
 		}
 		for _, v := range vs {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -38,7 +37,7 @@ func compileSchema(t *testing.T, raw any) *structural.Schema {
 	if err := model.DecodeProps(j, &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := link.NewStructural(&p)
+	s, err := structural.New(&p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/cel"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/structural"
@@ -113,7 +112,7 @@ func check(t *testing.T, idx crdIndex, cache map[*model.Props]compiled, line exp
 	p := crd.SchemaFor(version)
 	c, found := cache[p]
 	if !found {
-		s, err := link.NewStructural(p)
+		s, err := structural.New(p)
 		if err != nil {
 			return nil, nil, false
 		}

@@ -3,6 +3,7 @@ package validation
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -12,8 +13,6 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/validate"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
-	"github.com/crdschema/crdschema/internal/link"
-	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -94,13 +93,13 @@ func New(s *structural.Schema) *Validator {
 	if s == nil {
 		return &Validator{}
 	}
-	return (&Validator{openapi: fromProps(link.Props(s)), structural: s}).withEngine()
+	return (&Validator{openapi: fromModel(s), structural: s}).withEngine()
 }
 
 // newFromProps is New for a parsed schema node that has no structural model
 // (for example a schema that is not structural). List-type checks are then
 // skipped.
-func newFromProps(p *model.Props) *Validator {
+func newFromProps(p *schema.Props) *Validator {
 	if p == nil {
 		return &Validator{}
 	}

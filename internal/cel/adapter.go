@@ -1,13 +1,10 @@
 package cel
 
 import (
-	"sync"
-
-	"k8s.io/apiserver/pkg/cel/common"
-
-	"github.com/crdschema/crdschema/internal/link"
-	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
+	"k8s.io/apiserver/pkg/cel/common"
+	"sync"
 )
 
 // adapter presents a structural schema node to k8s.io/apiserver's CEL
@@ -18,7 +15,7 @@ import (
 type adapter struct {
 	s *structural.Schema
 	// kw is s's parsed schema (never nil): the keywords beyond structure.
-	kw    *model.Props
+	kw    *schema.Props
 	props map[string]common.Schema
 	items *adapter
 	ap    *adapterOrBool
@@ -118,16 +115,16 @@ func withTypeAndObjectMeta(a *adapter) *adapter {
 	if md := s.Properties["metadata"]; md != nil {
 		nameProps = md.Properties
 	}
-	str := func() *structural.Schema { return builtNode(&model.Props{Type: "string"}) }
-	capped := func(existing *structural.Schema, max int64) *model.Props {
-		if p := link.Props(existing); p != nil && p.MaxLength != nil && *p.MaxLength < max {
+	str := func() *structural.Schema { return builtNode(&schema.Props{Type: "string"}) }
+	capped := func(existing *structural.Schema, max int64) *schema.Props {
+		if p := sourceOf(existing); p != nil && p.MaxLength != nil && *p.MaxLength < max {
 			max = *p.MaxLength
 		}
-		return &model.Props{Type: "string", MaxLength: &max}
+		return &schema.Props{Type: "string", MaxLength: &max}
 	}
-	metaNode := builtNode(&model.Props{
+	metaNode := builtNode(&schema.Props{
 		Type: "object",
-		Properties: map[string]*model.Props{
+		Properties: map[string]*schema.Props{
 			"name":         capped(nameProps["name"], nameMaxLength),
 			"generateName": capped(nameProps["generateName"], nameMaxLength-1),
 		},
@@ -156,20 +153,20 @@ func withTypeAndObjectMeta(a *adapter) *adapter {
 
 func (a *adapter) Type() string { return a.s.Type }
 
-func (a *adapter) p() *model.Props { return a.kw }
+func (a *adapter) p() *schema.Props { return a.kw }
 
 // keywords is s's parsed schema, or an empty one for a node built by hand.
-func keywords(s *structural.Schema) *model.Props {
-	if p := link.Props(s); p != nil {
+func keywords(s *structural.Schema) *schema.Props {
+	if p := sourceOf(s); p != nil {
 		return p
 	}
-	return &model.Props{}
+	return &schema.Props{}
 }
 
 // builtNode is the structural node of a schema that is known to be
 // structural (one written here).
-func builtNode(p *model.Props) *structural.Schema {
-	s, err := link.NewStructural(p)
+func builtNode(p *schema.Props) *structural.Schema {
+	s, err := structural.New(p)
 	if err != nil {
 		panic("internal/cel: " + err.Error())
 	}
@@ -273,9 +270,17 @@ func (a *adapter) withMeta() *adapter {
 }
 
 // rule presents a validation rule as common.ValidationRule.
-type rule struct{ r *model.ValidationRule }
+type rule struct{ r *schema.ValidationRule }
 
 func (r rule) Rule() string              { return r.r.Rule }
 func (r rule) Message() string           { return r.r.Message }
 func (r rule) MessageExpression() string { return r.r.MessageExpression }
 func (r rule) FieldPath() string         { return r.r.FieldPath }
+
+// sourceOf is s.Source, nil for a nil node.
+func sourceOf(s *structural.Schema) *schema.Props {
+	if s == nil {
+		return nil
+	}
+	return s.Source
+}

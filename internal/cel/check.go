@@ -2,6 +2,7 @@ package cel
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"math"
 	"reflect"
 	"slices"
@@ -9,13 +10,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crdschema/crdschema/structural"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
-
-	"github.com/crdschema/crdschema/internal/link"
-	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/structural"
 )
 
 // The limits a CRD create puts on the estimated cost of rules: per
@@ -53,7 +51,7 @@ type ruleCost struct {
 
 // NewSchemaCheck starts checking the schema p, whose structural model is s
 // (when s is nil, rules get an internal error for the missing types).
-func NewSchemaCheck(p *model.Props, s *structural.Schema) *SchemaCheck {
+func NewSchemaCheck(p *schema.Props, s *structural.Schema) *SchemaCheck {
 	c := &SchemaCheck{rulesBelow: map[*structural.Schema]bool{}}
 	one := uint64(1)
 	c.root = &Node{sc: c, props: p, ss: s, card: &one, info: &typeInfo{s: s}, inScope: len(p.XValidations) > 0}
@@ -69,7 +67,7 @@ func (c *SchemaCheck) markRules(s *structural.Schema) bool {
 	if s == nil {
 		return false
 	}
-	has := nodeHasRules(link.Props(s))
+	has := nodeHasRules(sourceOf(s))
 	for _, p := range s.Properties {
 		has = c.markRules(p) || has
 	}
@@ -109,7 +107,7 @@ type cacheEntry struct {
 	// structural schema alone (its parent has no type information), and
 	// that the conversion succeeded.
 	alone   bool
-	rules   []model.ValidationRule
+	rules   []schema.ValidationRule
 	results []compiled
 	err     error
 }
@@ -136,7 +134,7 @@ type Node struct {
 	step stepKind
 	name string
 	// props is the node's schema and ss its structural model.
-	props *model.Props
+	props *schema.Props
 	ss    *structural.Schema
 	card  *uint64 // nil: unbounded
 	// inScope is true when the node or an ancestor has rules; only then
@@ -189,9 +187,9 @@ func (n *Node) child(st stepKind, name string, ss *structural.Schema) *Node {
 	if ss == nil || !n.sc.rulesBelow[ss] {
 		return nil
 	}
-	p := link.Props(ss)
+	p := sourceOf(ss)
 	if p == nil {
-		p = &model.Props{}
+		p = &schema.Props{}
 	}
 	c := &Node{sc: n.sc, parent: n, step: st, name: name, props: p, ss: ss, inScope: n.inScope || len(p.XValidations) > 0}
 	if n.card != nil {
@@ -205,7 +203,7 @@ func (n *Node) child(st stepKind, name string, ss *structural.Schema) *Node {
 
 // maxElements is how many children a value of p holds at most; ok is
 // false when unbounded.
-func maxElements(p *model.Props) (uint64, bool) {
+func maxElements(p *schema.Props) (uint64, bool) {
 	switch p.Type {
 	case "object":
 		if p.AdditionalProperties != nil {
@@ -318,7 +316,7 @@ type ruleValue struct {
 // Check compiles rules, the x-kubernetes-validations of the node at path,
 // and returns their errors. uncorrelatable is the highest ancestor below which
 // old and new values cannot be correlated, nil if none.
-func (n *Node) Check(path *field.Path, rules []model.ValidationRule, uncorrelatable *field.Path) field.ErrorList {
+func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelatable *field.Path) field.ErrorList {
 	if n == nil || len(rules) == 0 {
 		return nil
 	}
@@ -377,7 +375,7 @@ func (n *Node) Check(path *field.Path, rules []model.ValidationRule, uncorrelata
 
 // compile compiles the node's rules for a CRD create, or takes the
 // results of the same rules compiled before for a node of the same type.
-func (n *Node) compile(info *typeInfo, rules []model.ValidationRule) ([]compiled, error) {
+func (n *Node) compile(info *typeInfo, rules []schema.ValidationRule) ([]compiled, error) {
 	cache := n.sc.cache
 	if cache == nil {
 		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
@@ -410,7 +408,7 @@ func (n *Node) typedAlone() bool {
 // does not read). ok is false when the rules must be compiled, or taken
 // from the cache, the ordinary way. The node's type is still converted if
 // a node below it needs it.
-func (n *Node) cachedAlone(rules []model.ValidationRule) (results []compiled, err error, ok bool) {
+func (n *Node) cachedAlone(rules []schema.ValidationRule) (results []compiled, err error, ok bool) {
 	cache := n.sc.cache
 	if cache == nil || !n.typedAlone() || n.ss == nil || n.underResourceMeta() {
 		return nil, nil, false
@@ -425,7 +423,7 @@ func (n *Node) cachedAlone(rules []model.ValidationRule) (results []compiled, er
 // lookup finds the results of rules (kind names the environment and
 // options) compiled on a node equal to s but for descriptions, typed as a
 // resource root or not; with alone, only those of a node typed alone.
-func (c *CompileCache) lookup(kind string, s *structural.Schema, rules []model.ValidationRule, resourceRoot, alone bool) *cacheEntry {
+func (c *CompileCache) lookup(kind string, s *structural.Schema, rules []schema.ValidationRule, resourceRoot, alone bool) *cacheEntry {
 	entries := c.entries[kind+rulesKey(rules)]
 	for i := range entries {
 		e := &entries[i]
@@ -441,7 +439,7 @@ func (c *CompileCache) lookup(kind string, s *structural.Schema, rules []model.V
 // environment and options) on a node s, typed as a resource root or not:
 // from the cache, or else from build, which it then caches. alone says
 // that s's CEL type was converted from s alone.
-func (c *CompileCache) compile(kind string, s *structural.Schema, rules []model.ValidationRule, resourceRoot, alone bool, build func() ([]compiled, error)) ([]compiled, error) {
+func (c *CompileCache) compile(kind string, s *structural.Schema, rules []schema.ValidationRule, resourceRoot, alone bool, build func() ([]compiled, error)) ([]compiled, error) {
 	if e := c.lookup(kind, s, rules, resourceRoot, false); e != nil {
 		return e.results, e.err
 	}
@@ -486,7 +484,7 @@ func equalStructural(a, b *structural.Schema, descriptions bool) bool {
 		len(a.Properties) != len(b.Properties) || (a.AdditionalProperties == nil) != (b.AdditionalProperties == nil) {
 		return false
 	}
-	if pa, pb := link.Props(a), link.Props(b); (pa == nil) != (pb == nil) || (pa != nil && !equalProps(pa, pb, descriptions)) {
+	if pa, pb := sourceOf(a), sourceOf(b); (pa == nil) != (pb == nil) || (pa != nil && !equalProps(pa, pb, descriptions)) {
 		return false
 	}
 	if !equalStructural(a.Items, b.Items, descriptions) {
@@ -514,7 +512,7 @@ func equalStructural(a, b *structural.Schema, descriptions bool) bool {
 // keywords a CRD schema rarely has. It compares thousands of nodes when a
 // large type with rules repeats. Without descriptions, the two
 // descriptions are not compared.
-func equalProps(a, b *model.Props, descriptions bool) bool {
+func equalProps(a, b *schema.Props, descriptions bool) bool {
 	if (a.Items == nil) != (b.Items == nil) || (a.AdditionalProperties == nil) != (b.AdditionalProperties == nil) {
 		return false
 	}
@@ -593,7 +591,7 @@ func deepEqualMap[K comparable, V any](a, b map[K]V) bool {
 
 // itemsArray is p's items when given as an array (even an empty one), else
 // nil.
-func itemsArray(p *model.Props) *model.PropsOrArray {
+func itemsArray(p *schema.Props) *schema.PropsOrArray {
 	if p.Items != nil && p.Items.Array != nil {
 		return p.Items
 	}
@@ -601,7 +599,7 @@ func itemsArray(p *model.Props) *model.PropsOrArray {
 }
 
 // rulesKey is a key that equal rule lists share.
-func rulesKey(rules []model.ValidationRule) string {
+func rulesKey(rules []schema.ValidationRule) string {
 	var b strings.Builder
 	for i := range rules {
 		r := &rules[i]
@@ -615,7 +613,7 @@ func rulesKey(rules []model.ValidationRule) string {
 }
 
 // equalRules reports whether two rule lists are equal, field by field.
-func equalRules(a, b []model.ValidationRule) bool {
+func equalRules(a, b []schema.ValidationRule) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -691,4 +689,4 @@ func costErrorMessage(name string, cost, limit uint64) string {
 }
 
 // nodeHasRules reports whether a parsed schema node has CEL rules.
-func nodeHasRules(p *model.Props) bool { return p != nil && len(p.XValidations) > 0 }
+func nodeHasRules(p *schema.Props) bool { return p != nil && len(p.XValidations) > 0 }

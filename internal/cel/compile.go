@@ -3,6 +3,7 @@ package cel
 import (
 	"errors"
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"strings"
 	"sync"
 	"time"
@@ -16,7 +17,6 @@ import (
 	"k8s.io/apiserver/pkg/cel/library"
 
 	"github.com/crdschema/crdschema/internal/fieldpath"
-	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -61,7 +61,7 @@ var errNoDeclType = errors.New("failed to convert to declType for CEL validation
 
 // compileRules compiles a node's rules with self typed as declType. s is
 // the node (field paths are resolved in it).
-func compileRules(s *structural.Schema, rules []model.ValidationRule, declType *apiservercel.DeclType, opts compileOptions) ([]compiled, error) {
+func compileRules(s *structural.Schema, rules []schema.ValidationRule, declType *apiservercel.DeclType, opts compileOptions) ([]compiled, error) {
 	if len(rules) == 0 {
 		return nil, nil
 	}
@@ -89,7 +89,7 @@ func compileRules(s *structural.Schema, rules []model.ValidationRule, declType *
 	return out, nil
 }
 
-func compileRule(s *structural.Schema, r *model.ValidationRule, env *celgo.Env, estimator *library.CostEstimator, card uint64, opts compileOptions) (c compiled) {
+func compileRule(s *structural.Schema, r *schema.ValidationRule, env *celgo.Env, estimator *library.CostEstimator, card uint64, opts compileOptions) (c compiled) {
 	if strings.TrimSpace(r.Rule) == "" {
 		return c
 	}

@@ -3,23 +3,20 @@ package cel
 import (
 	"context"
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"math"
 	"reflect"
 	"strings"
 
+	"github.com/crdschema/crdschema/structural"
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
-
-	"github.com/crdschema/crdschema/internal/link"
-	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/structural"
 )
 
 // The runtime limits of rule evaluation: the cost of one evaluation and of
@@ -45,7 +42,7 @@ type Validator struct {
 type vnode struct {
 	s       *structural.Schema
 	adapter *adapter
-	rules   []model.ValidationRule
+	rules   []schema.ValidationRule
 	results []compiled
 	// compileErr is a failure to compile the node's rules at all.
 	compileErr     error
@@ -79,7 +76,7 @@ func NewValidator(s *structural.Schema, isResourceRoot bool, cache *CompileCache
 	a := newAdapter(s)
 	decl := common.SchemaDeclType(a, isResourceRoot)
 	b := &vnodeBuilder{cache: cache}
-	return &Validator{root: b.node(link.Props(s), s, a, isResourceRoot, decl, false), adapter: a}
+	return &Validator{root: b.node(sourceOf(s), s, a, isResourceRoot, decl, false), adapter: a}
 }
 
 // vnodeBuilder builds the validator nodes of one Validator.
@@ -90,7 +87,7 @@ type vnodeBuilder struct {
 // compile compiles rules of the node s for the runtime, or takes them from
 // the cache. underMeta says whether s is, or is below, the apiVersion, kind
 // or metadata of a resource root, whose types are not s's own.
-func (b *vnodeBuilder) compile(s *structural.Schema, rules []model.ValidationRule, decl *apiservercel.DeclType, isResourceRoot, underMeta bool) ([]compiled, error) {
+func (b *vnodeBuilder) compile(s *structural.Schema, rules []schema.ValidationRule, decl *apiservercel.DeclType, isResourceRoot, underMeta bool) ([]compiled, error) {
 	opts := compileOptions{kind: storedExpressions, programs: true}
 	if b.cache == nil || underMeta || len(rules) == 0 {
 		return compileRules(s, rules, decl, opts)
@@ -104,7 +101,7 @@ func hasRules(s *structural.Schema) bool {
 	if s == nil {
 		return false
 	}
-	if nodeHasRules(link.Props(s)) {
+	if nodeHasRules(sourceOf(s)) {
 		return true
 	}
 	if hasRules(s.Items) {
@@ -123,7 +120,7 @@ func hasRules(s *structural.Schema) bool {
 
 // node builds the validator of the node s, with the rules of rulesFrom
 // (s's own schema, or one of its allOf entries) and their children's.
-func (b *vnodeBuilder) node(rulesFrom *model.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
+func (b *vnodeBuilder) node(rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
 	if rulesFrom == nil || s == nil {
 		return nil
 	}
@@ -600,14 +597,14 @@ func evalMessage(ctx context.Context, prog celgo.Program, src string, act interp
 	return s, rem, nil
 }
 
-func ruleMessageOrDefault(r *model.ValidationRule) string {
+func ruleMessageOrDefault(r *schema.ValidationRule) string {
 	if r.Message == "" {
 		return "failed rule: " + ruleErrorString(r)
 	}
 	return strings.TrimSpace(r.Message)
 }
 
-func ruleErrorString(r *model.ValidationRule) string {
+func ruleErrorString(r *schema.ValidationRule) string {
 	if r.Message != "" {
 		return strings.TrimSpace(r.Message)
 	}

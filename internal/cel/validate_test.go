@@ -8,11 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // mustSchema builds the structural model of a JSON schema.
@@ -22,7 +20,7 @@ func mustSchema(t testing.TB, js string) *structural.Schema {
 	if err := json.Unmarshal([]byte(js), &p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := link.NewStructural(&p)
+	s, err := structural.New(&p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +183,7 @@ func TestCheck(t *testing.T) {
 			if err := json.Unmarshal([]byte(tc.schema), &p); err != nil {
 				t.Fatal(err)
 			}
-			s, err := link.NewStructural(&p)
+			s, err := structural.New(&p)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,10 +2,10 @@ package check
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/structural"
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/cel"
-	"github.com/crdschema/crdschema/internal/link"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -54,7 +54,7 @@ func TestLazyPathErrors(t *testing.T) {
 	}}
 	w := &walker{}
 	// The CEL types come from the part of the schema that is structural.
-	ss, err := link.NewStructural(&model.Props{Type: "object", Properties: map[string]*model.Props{"a": root.Properties["a"]}})
+	ss, err := structural.New(&model.Props{Type: "object", Properties: map[string]*model.Props{"a": root.Properties["a"]}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // maxSelectableFields is the most selectable fields a version may have.
@@ -19,7 +17,7 @@ const maxSelectableFields = 8
 // the spec or the version holding both.
 func validateSelectableFieldsOf(root *model.Props, fields []model.SelectableField, fldPath *field.Path) field.ErrorList {
 	errs := field.ErrorList{}
-	s, err := link.NewStructural(root)
+	s, err := structural.New(root)
 	if err != nil {
 		errs = append(errs, field.Invalid(fldPath.Child("schema.openAPIV3Schema"), "", err.Error()))
 	}

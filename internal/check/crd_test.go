@@ -2,12 +2,13 @@ package check
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
-	"github.com/crdschema/crdschema/internal/link"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -28,7 +29,7 @@ func TestCRDGolden(t *testing.T) {
 // data: a header line per document, then one line per error.
 func checkCRDFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	docs, err := model.ReadDocuments(name, data)
+	docs, err := schema.ReadDocuments(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestSelectableFieldPath(t *testing.T) {
 		{"spec.s", "", "", "expected [ or . but got: spec"},
 		{".spec.", "", "", "unexpected end of JSON path"},
 	}
-	s, err := link.NewStructural(crd.Spec.Validation.OpenAPIV3Schema)
+	s, err := structural.New(crd.Spec.Validation.OpenAPIV3Schema)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
-	"github.com/crdschema/crdschema/internal/link"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -20,7 +19,7 @@ func mustStructural(t *testing.T, js string) *structural.Schema {
 	if err := model.DecodeProps([]byte(js), p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := link.NewStructural(p)
+	s, err := structural.New(p)
 	if err != nil {
 		t.Fatal(err)
 	}

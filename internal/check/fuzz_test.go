@@ -1,11 +1,9 @@
 package check
 
 import (
-	"testing"
-
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
+	"testing"
 )
 
 // FuzzCheckSchema feeds arbitrary JSON as a bare schema, and wrapped into a
@@ -27,7 +25,7 @@ func FuzzCheckSchema(f *testing.F) {
 		if err := model.DecodeProps(data, &p); err != nil {
 			return
 		}
-		if s, err := link.NewStructural(&p); err == nil {
+		if s, err := structural.New(&p); err == nil {
 			_ = structural.Validate(nil, s)
 		}
 		_ = BareSchema(&p)

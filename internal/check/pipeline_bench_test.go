@@ -1,13 +1,13 @@
 package check
 
 import (
+	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/crdschema/crdschema/internal/link"
-	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 // BenchmarkCRDWorkflowsFromYAML is bench/'s crdschema side of
@@ -42,7 +42,7 @@ func benchFromYAML(b *testing.B, pattern string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, data := range datas {
-			docs, err := model.ReadDocuments("crd", data)
+			docs, err := schema.ReadDocuments("crd", data)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -54,7 +54,7 @@ func benchFromYAML(b *testing.B, pattern string) {
 				CRD(crd)
 				for _, v := range crd.Spec.Versions {
 					if p := crd.SchemaFor(v.Name); p != nil {
-						link.NewStructural(p)
+						structural.New(p)
 					}
 				}
 			}

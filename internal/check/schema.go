@@ -11,7 +11,6 @@ import (
 	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/lazypath"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/structural"
@@ -50,7 +49,7 @@ func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, f
 
 	var buildErrs field.ErrorList
 	var rules *cel.SchemaCheck
-	if ss, err := link.NewStructural(root); err != nil {
+	if ss, err := structural.New(root); err != nil {
 		buildErrs = append(buildErrs, field.Invalid(rootPath, "", err.Error()))
 	} else if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
 		errs = append(errs, serrs...)

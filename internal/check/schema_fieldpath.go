@@ -2,8 +2,8 @@ package check
 
 import (
 	"github.com/crdschema/crdschema/internal/fieldpath"
-	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // fieldPathValid reports whether path, the fieldPath of an
@@ -15,7 +15,7 @@ func fieldPathValid(p *model.Props, path string) bool {
 	// structural.New keeps p; a copy keeps the walker's nodes (map entries
 	// copied to its stack) from escaping to the heap on every node.
 	q := *p
-	s, err := link.NewStructural(&q)
+	s, err := structural.New(&q)
 	if err != nil {
 		return true
 	}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/crdschema/crdschema/schema"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -31,7 +32,7 @@ func TestSchemaGolden(t *testing.T) {
 // case's description), then one line per error.
 func checkSchemaFile(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	docs, err := model.ReadDocuments(name, data)
+	docs, err := schema.ReadDocuments(name, data)
 	if err != nil {
 		t.Fatal(err)
 	}

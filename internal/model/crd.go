@@ -5,6 +5,7 @@ import (
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/semantic"
 )
 
@@ -264,7 +265,7 @@ func DecodeCRD(data []byte) (*CRD, error) {
 // item of a List) it decodes d.JSON. d.Value must not have been changed
 // since it was read. The CRD shares no map or slice with d.Value.
 func DecodeCRDDocument(d Document) (*CRD, error) {
-	if d.plain {
+	if d.Plain() {
 		if doc, ok := d.Value.(map[string]any); ok {
 			if crd, ok := crdFromValue(doc, true); ok {
 				return crd, nil
@@ -289,7 +290,7 @@ func decodeCRDExact(data []byte) (*CRD, error) {
 	case v1APIVersion:
 		var in v1CRD
 		if err := kjson.Unmarshal(data, &in); err != nil {
-			return nil, apiserverDecodeError(err, v1APIVersion)
+			return nil, jsonvalue.DecodeError(err, v1APIVersion)
 		}
 		for i := range in.Spec.Versions {
 			fillNullValidation(in.Spec.Versions[i].Schema)
@@ -298,7 +299,7 @@ func decodeCRDExact(data []byte) (*CRD, error) {
 	case v1beta1APIVersion:
 		var in v1beta1CRD
 		if err := kjson.Unmarshal(data, &in); err != nil {
-			return nil, apiserverDecodeError(err, v1beta1APIVersion)
+			return nil, jsonvalue.DecodeError(err, v1beta1APIVersion)
 		}
 		fillNullValidation(in.Spec.Validation)
 		for i := range in.Spec.Versions {

@@ -19,7 +19,7 @@ func jsonKeys(t reflect.Type, out map[reflect.Type][]string) {
 	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
 		t = t.Elem()
 	}
-	if t.Kind() != reflect.Struct || (t.Name() != "" && t.PkgPath() != reflect.TypeOf(Props{}).PkgPath()) {
+	if t.Kind() != reflect.Struct || (t.Name() != "" && t.PkgPath() != reflect.TypeOf(Props{}).PkgPath() && t.PkgPath() != reflect.TypeOf(CRD{}).PkgPath()) {
 		return
 	}
 	if _, seen := out[t]; seen {

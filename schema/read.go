@@ -1,4 +1,4 @@
-package model
+package schema
 
 import (
 	"bytes"
@@ -10,20 +10,15 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/crdschema/crdschema/schema"
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 )
 
-// Document is one document of an input file, after List expansion.
+// Document is one document of an input, after List expansion, as
+// ReadDocuments reads it.
 type Document struct {
-	// File is the name the document was read from ("-" for standard input).
-	File string
-	// Index numbers the documents of a file from 0, in stream order, after
-	// List expansion; empty documents are not numbered.
-	Index int
-	// Line is the 1-based line of the file where the document starts.
-	Line int
+	// Position is where the document starts: file, index and line.
+	Position
 	// JSON is the document as JSON, as kubectl would send it.
 	JSON []byte
 	// Object is the decoded document (integers as int64). It is nil when the
@@ -35,13 +30,19 @@ type Document struct {
 	// plain is true when Value is exactly what internal/jsonfast.Decode
 	// returns for JSON (which then holds no duplicate keys): JSON was
 	// decoded by jsonfast, or encoded from a Value read by yamlfast.
-	// DecodeCRDDocument then converts Value instead of decoding JSON again.
 	plain bool
 }
 
+// Plain reports whether Value is exactly the decoding of JSON (which then
+// holds no duplicate keys), so that a decoder may convert Value instead of
+// decoding JSON again. It is false for the items of a List (encoded
+// again), for documents only the exact decoders could read and for
+// documents built by hand; decoders then decode JSON.
+func (d *Document) Plain() bool { return d.plain }
+
 // documentError is the error of document index of a file.
-func documentError(name string, line, index int, err error) *schema.InputError {
-	return &schema.InputError{File: name, Line: line, Err: fmt.Errorf("document %d: %w", index, err)}
+func documentError(name string, line, index int, err error) *InputError {
+	return &InputError{File: name, Line: line, Err: fmt.Errorf("document %d: %w", index, err)}
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
@@ -56,9 +57,9 @@ var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 // item that is one), is not returned: it keeps its number, and its error
 // (naming the file, the line where known and the document: "f.yaml:7:
 // document 1: expected a mapping, got an array") is returned in an
-// schema.InputErrors beside every document that could be read. A stream that
+// InputErrors beside every document that could be read. A stream that
 // cannot be split into documents (a JSON stream broken after its first
-// value) is one *schema.InputError and no documents. Every returned Document has
+// value) is one *InputError and no documents. Every returned Document has
 // an Object.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
 	return readDocuments(name, data, true)
@@ -75,7 +76,7 @@ func readDocumentsExact(name string, data []byte) ([]Document, error) {
 type docReader struct {
 	name string
 	docs []Document
-	errs schema.InputErrors
+	errs InputErrors
 	// index is the number of the next document.
 	index int
 }
@@ -104,7 +105,7 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 		switch {
 		case err == nil:
 		case len(js) > 1:
-			return nil, &schema.InputError{File: name, Line: restLine, Err: err}
+			return nil, &InputError{File: name, Line: restLine, Err: err}
 		default:
 			// Ambiguous (e.g. a YAML flow mapping): the rest is read as YAML.
 			for _, c := range splitStream(rest) {
@@ -258,13 +259,13 @@ func (r *docReader) add(line int, js []byte, v any, plain bool) {
 					r.fail(line, fmt.Errorf("items[%d]: %w", i, err))
 					continue
 				}
-				r.docs = append(r.docs, Document{File: r.name, Index: r.index, Line: line, JSON: b, Object: m, Value: m})
+				r.docs = append(r.docs, Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m})
 				r.index++
 			}
 			return
 		}
 	}
-	r.docs = append(r.docs, Document{File: r.name, Index: r.index, Line: line, JSON: js, Object: obj, Value: v, plain: plain})
+	r.docs = append(r.docs, Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, plain: plain})
 	r.index++
 }
 

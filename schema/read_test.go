@@ -1,4 +1,4 @@
-package model
+package schema
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema/schema"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -66,9 +65,9 @@ func TestReadDocumentsYAML11Keys(t *testing.T) {
 func TestReadDocumentsErrorNamesFileAndLine(t *testing.T) {
 	in := "a: 1\n---\nb: 2\nc: [\n"
 	_, err := ReadDocuments("bad.yaml", []byte(in))
-	var ie *schema.InputError
+	var ie *InputError
 	if !errors.As(err, &ie) {
-		t.Fatalf("error %v is not a schema.InputError", err)
+		t.Fatalf("error %v is not a InputError", err)
 	}
 	if ie.File != "bad.yaml" || ie.Line < 3 {
 		t.Errorf("error at %s:%d, want bad.yaml at line 3 or later", ie.File, ie.Line)
@@ -104,9 +103,9 @@ func TestReadDocumentsNotAMapping(t *testing.T) {
 	} {
 		for _, read := range []func(string, []byte) ([]Document, error){ReadDocuments, readDocumentsExact} {
 			docs, err := read(tc.name, []byte(tc.in))
-			var errs schema.InputErrors
+			var errs InputErrors
 			if !errors.As(err, &errs) {
-				t.Fatalf("%s: error %v is not schema.InputErrors", tc.name, err)
+				t.Fatalf("%s: error %v is not InputErrors", tc.name, err)
 			}
 			var got []string
 			for _, e := range errs {
@@ -162,7 +161,7 @@ func FuzzReadDocuments(f *testing.F) {
 			if d.Line < 1 {
 				t.Fatalf("document %d has line %d", d.Index, d.Line)
 			}
-			if _, err := DecodeCRD(d.JSON); err != nil {
+			if _, err := d.Props(); err != nil {
 				continue
 			}
 		}

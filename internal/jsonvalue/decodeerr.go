@@ -1,4 +1,4 @@
-package model
+package jsonvalue
 
 import (
 	"encoding/json"
@@ -47,13 +47,13 @@ var apiserverFieldTypes = map[string]string{
 
 var typeErrorRE = regexp.MustCompile(`^json: cannot unmarshal (number (\S+)|\S+) into Go struct field (\w*)\.(\S+) of type (\S+)$`)
 
-// apiserverDecodeError rewrites a decoding error of encoding/json as the
+// DecodeError rewrites a decoding error of encoding/json as the
 // apiserver's decoding of the same document words it: the apiserver first
 // decodes a request into untyped JSON (a number that is not an int64
 // becomes a float64 and is written again as encoding/json writes it: 1e20
 // becomes 100000000000000000000) and then into its own types. version is
 // the CRD's API version (v1 or v1beta1), "" for a bare schema.
-func apiserverDecodeError(err error, version string) error {
+func DecodeError(err error, version string) error {
 	if err == nil {
 		return nil
 	}

@@ -1,18 +1,19 @@
-package model_test
+package intorstring_test
 
 import (
 	"testing"
 
-	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/intorstring"
+	"github.com/crdschema/crdschema/schema"
 )
 
-func decode(t *testing.T, js string) *model.Props {
+func decode(t *testing.T, js string) *schema.Props {
 	t.Helper()
-	var p model.Props
-	if err := model.DecodeProps([]byte(js), &p); err != nil {
+	p, err := schema.Decode([]byte(js))
+	if err != nil {
 		t.Fatalf("decode %s: %v", js, err)
 	}
-	return &p
+	return p
 }
 
 func TestPatterns(t *testing.T) {
@@ -55,15 +56,15 @@ func TestPatterns(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := decode(t, c.js)
-			if got := model.IsAnyOfPattern(p); got != c.anyOf {
+			if got := intorstring.IsAnyOfPattern(p); got != c.anyOf {
 				t.Errorf("IsAnyOfPattern = %v, want %v", got, c.anyOf)
 			}
-			if got := model.IsAllOfPattern(p); got != c.allOf {
+			if got := intorstring.IsAllOfPattern(p); got != c.allOf {
 				t.Errorf("IsAllOfPattern = %v, want %v", got, c.allOf)
 			}
 		})
 	}
-	if model.IsAnyOfPattern(nil) || model.IsAllOfPattern(nil) {
+	if intorstring.IsAnyOfPattern(nil) || intorstring.IsAllOfPattern(nil) {
 		t.Error("nil matched")
 	}
 }
