@@ -3,11 +3,11 @@ package cel
 import (
 	"context"
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"math"
 	"reflect"
 	"strings"
 
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -155,7 +155,7 @@ func (b *vnodeBuilder) node(rulesFrom *schema.Props, s *structural.Schema, a *ad
 // property builds the validator of the property k of s, with the rules
 // of rulesFrom (k's schema in the rules' source); nil when s has no such
 // property, or it has no CEL type, or no rules.
-func (b *vnodeBuilder) property(k string, rulesFrom *model.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
+func (b *vnodeBuilder) property(k string, rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
 	ps, ok := s.Properties[k]
 	if !ok {
 		return nil
@@ -465,7 +465,7 @@ type ruleCall struct {
 
 // rule evaluates one compiled rule with the activation ra and returns the
 // remaining budget, -1 when no further rules may run.
-func (e *evaluation) rule(call ruleCall, c *compiled, rule *model.ValidationRule, ra *activation, budget int64) int64 {
+func (e *evaluation) rule(call ruleCall, c *compiled, rule *schema.ValidationRule, ra *activation, budget int64) int64 {
 	path, typ := call.path, call.typ
 	val, details, err := c.program.ContextEval(e.ctx, ra)
 	if details == nil {
@@ -504,7 +504,7 @@ func (e *evaluation) rule(call ruleCall, c *compiled, rule *model.ValidationRule
 // ruleFailed adds the error of a rule that evaluated to false (unless
 // ratcheting drops it), with its messageExpression's message when there is
 // one, and returns the remaining budget, -1 when no further rules may run.
-func (e *evaluation) ruleFailed(call ruleCall, c *compiled, rule *model.ValidationRule, ra *activation, budget int64) int64 {
+func (e *evaluation) ruleFailed(call ruleCall, c *compiled, rule *schema.ValidationRule, ra *activation, budget int64) int64 {
 	errPath := call.path
 	if c.fieldPath != "" {
 		errPath = errPath.Child(c.fieldPath)
