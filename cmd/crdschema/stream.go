@@ -49,7 +49,7 @@ func (in *inputs) streamFile(name string, visit func(docEvent) error) error {
 
 // streamParts is streamFile where only the parts of a YAML stream whose
 // text want accepts are read (nil: every part); a part left unread is not
-// visited, and counts as one document.
+// visited, and counts as one document unless it is blank or comments.
 func (in *inputs) streamParts(name string, want func([]byte) bool, visit func(docEvent) error) error {
 	r, closeFn, err := in.open(name)
 	if err != nil {
@@ -204,7 +204,11 @@ func (s *splitter) emit(data []byte, start int, yamlPart bool) error {
 		return nil
 	}
 	if s.want != nil && yamlPart && !s.want(data) {
-		s.index++
+		// Numbered as one document when it has one (a List left unread
+		// would number more: the first pass only needs the CRDs).
+		if hasContent(data) {
+			s.index++
+		}
 		return nil
 	}
 	input, shift := data, start-1
