@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"io"
 
@@ -115,7 +116,9 @@ func (rd *docReader) status(verb string, found bool) int {
 }
 
 // crdsAmongFiles reads the CRDs among the documents of files (a first
-// pass over them, before the objects are processed). A CRD that cannot be
+// pass over them, before the objects are processed). Only the YAML
+// documents that may be CRDs are decoded (see mayBeCRD), so the pass costs
+// little more than reading the files; n counts every document part. A CRD that cannot be
 // decoded is reported on stderr (ok false); the documents that cannot be
 // read are left to the second pass. n counts the documents read.
 func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) (crds []*crdschema.CRD, n int, ok bool) {
@@ -125,7 +128,16 @@ func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) 
 			n++
 			continue
 		}
-		_ = in.streamFile(f.name, func(ev docEvent) error {
+		want := func(text []byte) bool {
+			if mayBeCRD(text) {
+				return true
+			}
+			if hasContent(text) {
+				n++ // a document not decoded
+			}
+			return false
+		}
+		_ = in.streamParts(f.name, want, func(ev docEvent) error {
 			n++
 			if ev.err != nil || !ev.doc.IsCRD() {
 				return nil
@@ -165,4 +177,26 @@ func (in *inputs) bufferStdin(files []inputFile) error {
 		in.buffered = true
 	}
 	return nil
+}
+
+// mayBeCRD reports whether a YAML document's text may decode to a
+// CustomResourceDefinition (or a List holding one): its kind must be
+// spelled out, unless an escape ("\x43...") or a tag could spell it
+// otherwise. The other documents are not decoded by the first pass.
+func mayBeCRD(text []byte) bool {
+	return bytes.Contains(text, []byte("CustomResourceDefinition")) ||
+		bytes.IndexByte(text, '\\') >= 0 || bytes.Contains(text, []byte("!!"))
+}
+
+// hasContent reports whether a YAML text has a line that is neither blank
+// nor a comment.
+func hasContent(text []byte) bool {
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			return true
+		}
+		text = rest
+	}
+	return false
 }

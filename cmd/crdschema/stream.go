@@ -44,6 +44,13 @@ type docEvent struct {
 // visit's first error and returns it; an input that cannot be opened or
 // read is a *schema.InputError.
 func (in *inputs) streamFile(name string, visit func(docEvent) error) error {
+	return in.streamParts(name, nil, visit)
+}
+
+// streamParts is streamFile where only the parts of a YAML stream whose
+// text want accepts are read (nil: every part); a part left unread is not
+// visited, and counts as one document unless it is blank or comments.
+func (in *inputs) streamParts(name string, want func([]byte) bool, visit func(docEvent) error) error {
 	r, closeFn, err := in.open(name)
 	if err != nil {
 		return &schema.InputError{File: name, Err: err}
@@ -58,7 +65,7 @@ func (in *inputs) streamFile(name string, visit func(docEvent) error) error {
 		s := &splitter{name: name, visit: visit}
 		return s.emit(data, 1, false)
 	}
-	s := &splitter{name: name, visit: visit}
+	s := &splitter{name: name, visit: visit, want: want}
 	return s.yaml(br)
 }
 
@@ -136,6 +143,8 @@ func startsJSON(br *bufio.Reader) bool {
 type splitter struct {
 	name  string
 	visit func(docEvent) error
+	// want, when set, says which parts to read.
+	want func([]byte) bool
 	// index is the number of the next document of the file.
 	index int
 }
@@ -192,6 +201,14 @@ func isSeparator(l []byte) bool {
 // own, so that a part starting with '{' stays YAML as in the whole stream.
 func (s *splitter) emit(data []byte, start int, yamlPart bool) error {
 	if len(data) == 0 {
+		return nil
+	}
+	if s.want != nil && yamlPart && !s.want(data) {
+		// Numbered as one document when it has one (a List left unread
+		// would number more: the first pass only needs the CRDs).
+		if hasContent(data) {
+			s.index++
+		}
 		return nil
 	}
 	input, shift := data, start-1
