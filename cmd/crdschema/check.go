@@ -20,6 +20,10 @@ type checkResult struct {
 	Kind     string      `json:"kind"`
 	Name     string      `json:"name"`
 	Errors   []jsonError `json:"errors"`
+	// Warnings are the apiserver's warnings, always present.
+	Warnings []string `json:"warnings"`
+	// Operation is UPDATE or CREATE for CRDs under --old.
+	Operation string `json:"operation,omitempty"`
 }
 
 // skippedResult is the JSON line of a skipped document (check
@@ -75,6 +79,15 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 	stderr = withInputErrors(p, stderr, stdout, "check")
 	status := 0
 	inputErr := false
+	var stored map[string]*crdschema.CRD
+	if len(o.olds) > 0 {
+		var ok bool
+		if stored, ok, err = storedCRDs(o.olds, in, stderr); err != nil {
+			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+			return 2
+		}
+		inputErr = !ok
+	}
 	read := 0
 	for _, f := range files {
 		docs, ok := readInput(f, in, stderr)
@@ -94,7 +107,7 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 					continue
 				}
 			}
-			r, errs, err := checkDocument(d)
+			r, errs, err := checkDocument(d, stored)
 			if err != nil {
 				fmt.Fprintf(stderr, "crdschema: %v\n", err)
 				inputErr = true
@@ -103,7 +116,7 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 			if len(r.Errors) > 0 {
 				status = 1
 			}
-			oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs}
+			oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs, notes: r.Warnings, update: r.Operation == "UPDATE"}
 			if err := p.print(oc, r); err != nil {
 				fmt.Fprintf(stderr, "crdschema: %v\n", err)
 				return 2
@@ -139,9 +152,10 @@ func nonCRDReason(d *crdschema.Document) string {
 	return fmt.Sprintf("not a CustomResourceDefinition: %s %s", apiVersion, kind)
 }
 
-// checkDocument checks one document: a CRD or a bare schema. It returns
-// the document's JSON line and its errors, sorted.
-func checkDocument(d crdschema.Document) (checkResult, field.ErrorList, error) {
+// checkDocument checks one document: a CRD (as an update when stored has
+// a CRD of its name) or a bare schema. It returns the document's JSON line
+// and its errors, sorted.
+func checkDocument(d crdschema.Document, stored map[string]*crdschema.CRD) (checkResult, field.ErrorList, error) {
 	r := checkResult{File: d.File, Document: d.Index, Line: d.Line}
 	var errs field.ErrorList
 	if d.IsCRD() {
@@ -150,7 +164,7 @@ func checkDocument(d crdschema.Document) (checkResult, field.ErrorList, error) {
 			return r, nil, err
 		}
 		r.Kind, r.Name = "CustomResourceDefinition", crd.Name()
-		errs = crd.Errors()
+		errs = checkCRD(crd, stored, &r)
 	} else {
 		s, err := d.Schema()
 		var rejected *crdschema.RejectedError
@@ -161,8 +175,12 @@ func checkDocument(d crdschema.Document) (checkResult, field.ErrorList, error) {
 			return r, nil, err
 		default:
 			errs = s.Errors()
+			r.Warnings = s.Warnings()
 		}
 		r.Kind = "Schema"
+	}
+	if r.Warnings == nil {
+		r.Warnings = []string{}
 	}
 	r.Errors = toJSONErrors(errs)
 	return r, errs, nil

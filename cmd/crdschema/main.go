@@ -137,7 +137,7 @@ func parseArgs(verb string, args []string) (*options, error) {
 			o.skipUnknownKinds, err = boolVal()
 		case !objectVerb && (name == "--skip-non-crds" || name == "-skip-non-crds"):
 			o.skipNonCRDs, err = boolVal()
-		case verb == "apply" && (name == "--old" || name == "-old"):
+		case (verb == "apply" || verb == "check") && (name == "--old" || name == "-old"):
 			var v string
 			v, err = takeVal()
 			o.olds = append(o.olds, v)

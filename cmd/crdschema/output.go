@@ -63,10 +63,19 @@ type outcome struct {
 	pruned   []string
 	errs     field.ErrorList // sorted
 	skipped  string          // why the document was skipped; "" when it was not
+	// notes are the apiserver's warnings for a CRD or schema (check).
+	notes []string
+	// update marks a CRD checked as an update of a stored one (check --old).
+	update bool
 }
 
-// label is "Kind/name", "Kind" or "document N" for the human formats.
+// label is "Kind/name", "Kind" or "document N" for the human formats,
+// followed by " (update)" for a CRD checked as an update.
 func (o outcome) label() string {
+	if o.update {
+		o.update = false
+		return o.label() + " (update)"
+	}
 	switch {
 	case o.kind != "" && o.name != "":
 		return escapeControl(o.kind + "/" + o.name)
@@ -78,14 +87,19 @@ func (o outcome) label() string {
 	return "document " + strconv.Itoa(o.document)
 }
 
-// warnings are the pruned fields the apiserver would warn about: those of
-// an object it stores. (Under --strict the same fields reject the object
-// and are errors instead.)
+// warnings are the texts of the apiserver's warnings: for a CRD or schema
+// its notes, for an object the pruned fields of an object it stores.
+// (Under --strict the same fields reject the object and are errors
+// instead.)
 func (o outcome) warnings() []string {
 	if o.object == nil {
-		return nil
+		return o.notes
 	}
-	return o.pruned
+	out := make([]string, 0, len(o.pruned))
+	for _, p := range o.pruned {
+		out = append(out, warningText(p))
+	}
+	return out
 }
 
 // where is "file:line" for the human formats.
@@ -163,8 +177,11 @@ func (p textPrinter) print(o outcome, _ any) error {
 	for _, e := range o.errs {
 		fmt.Fprintf(&b, "%s: %s: %s\n", o.where(), o.label(), errorText(e))
 	}
-	for _, path := range o.warnings() {
-		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.where(), o.label(), warningText(path))
+	for _, w := range o.warnings() {
+		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.where(), o.label(), escapeControl(w))
+	}
+	if o.update && len(o.errs) == 0 {
+		fmt.Fprintf(&b, "%s: %s: OK\n", o.where(), o.label())
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
@@ -186,8 +203,8 @@ func (p githubPrinter) print(o outcome, _ any) error {
 	for _, e := range o.errs {
 		fmt.Fprintf(&b, "::error %s::%s\n", props, ghData(o.label()+": "+errorText(e)))
 	}
-	for _, path := range o.warnings() {
-		fmt.Fprintf(&b, "::warning %s::%s\n", props, ghData(o.label()+": "+warningText(path)))
+	for _, w := range o.warnings() {
+		fmt.Fprintf(&b, "::warning %s::%s\n", props, ghData(o.label()+": "+w))
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
@@ -311,8 +328,8 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 	}
 	if ws := o.warnings(); len(ws) > 0 {
 		var out strings.Builder
-		for _, path := range ws {
-			fmt.Fprintf(&out, "warning: %s\n", warningText(path))
+		for _, w := range ws {
+			fmt.Fprintf(&out, "warning: %s\n", w)
 		}
 		c.SystemOut = out.String()
 	}
