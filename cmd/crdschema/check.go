@@ -53,7 +53,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = fmt.Errorf("-o must be one of %s, not %q", strings.Join(outputFormats, ", "), o.output)
 	}
 	if err == nil {
-		err = stdinOnce(o.operands)
+		err = stdinOnce(o.operands, o.olds)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema check: %v\n%s", err, verbUsage("check"))
