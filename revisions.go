@@ -45,15 +45,30 @@ func (s *Schema) Warnings() []string {
 // CRD) and except the name rule, and adds its own: group, plural, scope
 // and kind are immutable, every stored version must remain, the uid may
 // not change, preserveUnknownFields may not become true.
+//
+// A nil old is no stored CRD: the errors are those of a create (Errors).
 func (c *CRD) UpdateErrors(old *CRD) field.ErrorList {
-	return check.Update(c.crd, old.crd)
+	if old == nil {
+		return c.Errors()
+	}
+	c.updateMu.Lock()
+	defer c.updateMu.Unlock()
+	if c.updateOf != old {
+		// The last update checked is kept: UpdateWarnings after
+		// UpdateErrors of the same pair validates once.
+		c.updateOf, c.updateErrs = old, check.Update(c.crd, old.crd)
+	}
+	return copyErrors(c.updateErrs)
 }
 
 // UpdateWarnings returns the warnings an accepted update of old to this
 // CRD gets (see UpdateErrors): only those old did not already have, by
 // value (a format old uses anywhere is not reported again). None when the
-// update has errors.
+// update has errors. A nil old gives the warnings of a create (Warnings).
 func (c *CRD) UpdateWarnings(old *CRD) []string {
+	if old == nil {
+		return c.Warnings()
+	}
 	if len(c.UpdateErrors(old)) > 0 {
 		return nil
 	}
