@@ -29,6 +29,12 @@ type CRD struct {
 	checkOnce sync.Once
 	errs      field.ErrorList
 
+	// updateOf and updateErrs are the last update checked (UpdateErrors),
+	// guarded by updateMu.
+	updateMu   sync.Mutex
+	updateOf   *CRD
+	updateErrs field.ErrorList
+
 	mu       sync.Mutex
 	versions map[string]*Schema
 	// rules holds the compiled x-kubernetes-validations of the versions

@@ -20,6 +20,10 @@ type checkResult struct {
 	Kind     string      `json:"kind"`
 	Name     string      `json:"name"`
 	Errors   []jsonError `json:"errors"`
+	// Warnings are the apiserver's warnings, always present.
+	Warnings []string `json:"warnings"`
+	// Operation is UPDATE or CREATE for CRDs under --old.
+	Operation string `json:"operation,omitempty"`
 }
 
 // skippedResult is the JSON line of a skipped document (check
@@ -49,7 +53,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = fmt.Errorf("-o must be one of %s, not %q", strings.Join(outputFormats, ", "), o.output)
 	}
 	if err == nil {
-		err = stdinOnce(o.operands)
+		err = stdinOnce(o.operands, o.olds)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema check: %v\n%s", err, verbUsage("check"))
@@ -75,6 +79,17 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rd := &docReader{in: in, lint: o.skipNonCRDs, p: p, stderr: stderr}
+	// The stored CRDs of --old are read first: each CRD of the same name
+	// among the documents is checked as an update of one.
+	var stored map[string]*crdschema.CRD
+	if len(o.olds) > 0 {
+		var ok bool
+		if stored, ok, err = storedCRDs(o.olds, in, stderr); err != nil {
+			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+			return 2
+		}
+		rd.inputErr = !ok
+	}
 	found := false
 	err = rd.each(files, func(d crdschema.Document, text *docText) error {
 		if o.skipNonCRDs {
@@ -84,7 +99,7 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 				return p.print(oc, skippedLine(oc))
 			}
 		}
-		r, errs, err := checkDocument(d)
+		r, errs, err := checkDocument(d, stored)
 		if err != nil {
 			reportError(stderr, err)
 			rd.inputErr = true
@@ -92,7 +107,7 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 		}
 		found = found || len(errs) > 0
 		rd.counts.checked(len(errs))
-		oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs}
+		oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs, notes: r.Warnings, update: r.Operation == "UPDATE"}
 		return p.print(oc, place(&oc, r, d, text))
 	})
 	if err == nil {
@@ -121,9 +136,10 @@ func nonCRDReason(d *crdschema.Document) string {
 	return fmt.Sprintf("not a CustomResourceDefinition: %s %s", apiVersion, kind)
 }
 
-// checkDocument checks one document: a CRD or a bare schema. It returns
-// the document's JSON line and its errors, sorted.
-func checkDocument(d crdschema.Document) (checkResult, field.ErrorList, error) {
+// checkDocument checks one document: a CRD (as an update when stored has
+// a CRD of its name) or a bare schema. It returns the document's JSON line
+// and its errors, sorted.
+func checkDocument(d crdschema.Document, stored map[string]*crdschema.CRD) (checkResult, field.ErrorList, error) {
 	r := checkResult{File: d.File, Document: d.Index, Line: d.Line}
 	var errs field.ErrorList
 	if d.IsCRD() {
@@ -132,7 +148,7 @@ func checkDocument(d crdschema.Document) (checkResult, field.ErrorList, error) {
 			return r, nil, err
 		}
 		r.Kind, r.Name = "CustomResourceDefinition", crd.Name()
-		errs = crd.Errors()
+		errs = checkCRD(crd, stored, &r)
 	} else {
 		s, err := d.Schema()
 		var rejected *crdschema.RejectedError
@@ -143,8 +159,12 @@ func checkDocument(d crdschema.Document) (checkResult, field.ErrorList, error) {
 			return r, nil, err
 		default:
 			errs = s.Errors()
+			r.Warnings = s.Warnings()
 		}
 		r.Kind = "Schema"
+	}
+	if r.Warnings == nil {
+		r.Warnings = []string{}
 	}
 	r.Errors = toJSONErrors(errs)
 	return r, errs, nil

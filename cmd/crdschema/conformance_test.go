@@ -40,8 +40,12 @@ type line struct {
 	Object   json.RawMessage `json:"object"`
 	Pruned   []string        `json:"pruned"`
 	Errors   []jsonError     `json:"errors"`
-	// Operation is CREATE or UPDATE on lines of apply --old.
+	// Operation is CREATE or UPDATE on lines of apply --old and check
+	// --old.
 	Operation string `json:"operation"`
+	// Warnings are check's warnings (third edition); nil in answers
+	// recorded before.
+	Warnings []string `json:"warnings"`
 }
 
 func parseLines(t *testing.T, data []byte) []line {
@@ -134,8 +138,12 @@ func compareLine(verb, k string, g, w line, keep errorFilter, tl *tally) {
 		tl.fail("%s: operation %q, want %q", k, g.Operation, w.Operation)
 		return
 	}
+	if w.Warnings != nil && !slices.Equal(g.Warnings, w.Warnings) {
+		tl.fail("%s: warnings %q, want %q", k, g.Warnings, w.Warnings)
+		return
+	}
 	wp, gp := pairSet(w, w.Errors, keep), pairSet(w, g.Errors, keep)
-	if verb == "check" {
+	if isCheckVerb(verb) {
 		if g.Kind != w.Kind || g.Name != w.Name {
 			tl.fail("%s: kind/name %s/%s, want %s/%s", k, g.Kind, g.Name, w.Kind, w.Name)
 			return
@@ -198,6 +206,12 @@ func compareDetails(k string, wp, gp map[string]string, tl *tally) {
 			tl.detailDiffs++
 		}
 	}
+}
+
+// isCheckVerb reports whether batches of verb (a batch name's prefix) are
+// check runs: per document errors, no objects.
+func isCheckVerb(verb string) bool {
+	return verb == "check" || verb == "warnings" || verb == "crd-update"
 }
 
 // contributedDetail is the apiserver's error on the costliest rules of a
@@ -348,6 +362,59 @@ func TestConformanceUpdate(t *testing.T) {
 // TestConformanceApply replays the apply batches.
 func TestConformanceApply(t *testing.T) {
 	report(t, "apply batches", replayBatches(t, "apply", nil))
+}
+
+// TestConformanceWarnings replays the warnings batches: check with the
+// apiserver's warnings.
+func TestConformanceWarnings(t *testing.T) {
+	report(t, "warnings batches", replayBatches(t, "warnings", nil))
+}
+
+// TestConformanceCRDUpdate replays the crd-update batches: check --old,
+// random edits of stored CRDs.
+func TestConformanceCRDUpdate(t *testing.T) {
+	report(t, "crd-update batches", replayBatches(t, "crd-update", nil))
+}
+
+// TestCorpusCRDReapply replays every corpus CRD applied again over itself
+// (check --old): all are accepted, the 21 a create rejects included.
+func TestCorpusCRDReapply(t *testing.T) {
+	dir := shareddata.Dir(t, "conformance", "corpus-20261125", "crd-update-reapply")
+	tl := replayDirs(t, "crd-update", []string{dir}, nil)
+	report(t, "corpus re-apply", tl)
+	if tl.docs != 326 {
+		t.Errorf("%d corpus CRDs replayed, want 326", tl.docs)
+	}
+}
+
+// TestCorpusWarnings compares the warnings and errors of every corpus CRD
+// with the apiserver's (expected/warnings.jsonl).
+func TestCorpusWarnings(t *testing.T) {
+	corpus := filepath.Join(requireShared(t), "corpus")
+	want, err := os.ReadFile(filepath.Join(corpus, "expected", "warnings.jsonl"))
+	if err != nil {
+		shareddata.Missing(t, err.Error())
+	}
+	dirs, _ := filepath.Glob(filepath.Join(corpus, "*", "crds"))
+	args := []string{"check", "-o", "json"}
+	for _, d := range dirs {
+		rel, _ := filepath.Rel(corpus, d)
+		args = append(args, rel)
+	}
+	got, _ := runIn(t, corpus, args)
+	tl := &tally{}
+	wantLines := parseLines(t, want)
+	compareLines("check", parseLines(t, got), wantLines, allErrors, tl)
+	report(t, "corpus warnings", tl)
+	withWarnings := 0
+	for _, l := range wantLines {
+		if len(l.Warnings) > 0 {
+			withWarnings++
+		}
+	}
+	if withWarnings == 0 {
+		t.Error("no corpus CRD has warnings: the comparison tests nothing")
+	}
 }
 
 // corpusProjects lists the corpus projects that have examples, in the order

@@ -19,7 +19,8 @@ type options struct {
 	skipUnknownKinds bool
 	skipNonCRDs      bool
 	operands         []string
-	// olds are the --old paths (apply): the stored objects updates apply to.
+	// olds are the --old paths: the stored objects updates apply to
+	// (apply), the stored CRDs (check).
 	olds []string
 	// subresource is --subresource's value ("status"), subresourceSet
 	// whether it was given.
@@ -81,6 +82,7 @@ func newFlagSet(verb string, o *options) *flag.FlagSet {
 func checkFlagSet(o *options) *flag.FlagSet {
 	fs := newFlagSet("check", o)
 	fs.BoolVar(&o.skipNonCRDs, "skip-non-crds", false, "skip what is not a CRD or a bare schema")
+	fs.Var(stringList{&o.olds}, "old", "stored CRDs: a CRD of the same name is checked as an update (repeatable)")
 	return fs
 }
 

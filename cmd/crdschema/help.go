@@ -21,7 +21,7 @@ const usage = `crdschema does what the Kubernetes apiserver does with the OpenAP
 schemas of CustomResourceDefinitions, without an apiserver.
 
 usage:
-  crdschema check [--skip-non-crds] [-o text|json|github|junit] PATH...
+  crdschema check [--skip-non-crds] [--old PATH]... [-o text|json|github|junit] PATH...
   crdschema prune|default [--crd PATH... | --schema PATH] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply [--crd PATH... | --schema PATH] [--strict] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply --crd PATH... --old PATH... [--subresource status] [-o ...] OBJECTS...
@@ -36,11 +36,12 @@ is a stable contract: docs/cli.md in the module.
 
 // verbHelp is the full help of each verb.
 var verbHelp = map[string]string{
-	"check": `usage: crdschema check [--skip-non-crds] [-o text|json|github|junit] PATH...
+	"check": `usage: crdschema check [--skip-non-crds] [--old PATH]... [-o text|json|github|junit] PATH...
 
 Reports, for every CustomResourceDefinition (apiextensions.k8s.io/v1 or
 v1beta1) or bare OpenAPI v3 schema among the documents, the errors
-'kubectl create' of that CRD would get, with the apiserver's field paths.
+'kubectl create' of that CRD would get, with the apiserver's field paths,
+and the warnings it would print when accepted.
 
 Flags:
   -o, --output FORMAT  text (default): one line per error, "file:line:col: Kind/name: field: message",
@@ -54,6 +55,9 @@ Flags:
   --exclude GLOB       leave out of a directory walk what GLOB matches (repeatable; path.Match
                        syntax, against the path below the directory or the name alone);
                        .gitignore is not read
+  --old PATH           CRDs the cluster already stores (repeatable): a CRD of the same name
+                       is checked as an update of the stored one ('kubectl apply' of a new
+                       revision: immutable names and scope, stored versions, ratcheting)
   --max-input-bytes N  refuse an input (a file, or stdin) larger than N bytes: default 64Mi;
                        suffixes k, M, G, Ki, Mi, Gi; 0 for no limit
   --timeout DURATION   give up after DURATION (30s, 5m): exit 2, output so far kept; default none
@@ -61,6 +65,7 @@ Flags:
 Examples:
   crdschema check config/crd/bases
   crdschema check --skip-non-crds -o github .
+  kubectl get crd -o yaml > stored.yaml; crdschema check --old stored.yaml config/crd/bases
   kubectl get crd crontabs.stable.example.com -o yaml | crdschema check -
 `,
 	"prune": `usage: crdschema prune [--crd PATH... | --schema PATH] [--skip-unknown-kinds] [-o FORMAT] OBJECTS...

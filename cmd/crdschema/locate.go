@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -194,18 +195,20 @@ func closing(p string) int {
 	return len(p)
 }
 
-// placed is where an error (or a pruned field's warning) is in the file,
+// placed is where an error (or a warning that names a field) is in the file,
 // and the path the user wrote it at when the apiserver names another.
 type placed struct {
 	pos
 	userField string
 }
 
-// place finds the positions of a document's errors and pruned fields and
+// place finds the positions of a document's errors and warnings and
 // adds them to its outcome and to its JSON line's errors (which are in the
-// same order). Documents without either are not parsed again.
+// same order). Documents with neither errors nor warnings that name a
+// field are not parsed again.
 func place(oc *outcome, line any, d crdschema.Document, text *docText) any {
-	if len(oc.errs) == 0 && len(oc.warnings()) == 0 {
+	ws := oc.warnings()
+	if len(oc.errs) == 0 && !slices.ContainsFunc(ws, func(w warning) bool { return w.path != "" }) {
 		return line
 	}
 	l := newLocator(d, text)
@@ -218,8 +221,12 @@ func place(oc *outcome, line any, d crdschema.Document, text *docText) any {
 		}
 		oc.errAt[i] = placed{pos: l.find(at), userField: user}
 	}
-	for _, w := range oc.warnings() {
-		oc.warnAt = append(oc.warnAt, placed{pos: l.find(w.path)})
+	// A warning that names no field (a CRD's) is at the document's line.
+	oc.warnAt = make([]placed, len(ws))
+	for i, w := range ws {
+		if w.path != "" {
+			oc.warnAt[i] = placed{pos: l.find(w.path)}
+		}
 	}
 	switch r := line.(type) {
 	case objectResult:

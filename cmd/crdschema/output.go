@@ -79,6 +79,11 @@ type outcome struct {
 	// errAt and warnAt are where each error and each warning is, when
 	// known (see place).
 	errAt, warnAt []placed
+	// notes are the apiserver's warnings for a CRD or schema (check);
+	// they name no field.
+	notes []string
+	// update marks a CRD checked as an update of a stored one (check --old).
+	update bool
 }
 
 // errWhere is "file:line:column" of error i for the human formats.
@@ -122,8 +127,13 @@ func (o outcome) errText(i int) string {
 	return errorText(e)
 }
 
-// label is "Kind/name", "Kind" or "document N" for the human formats.
+// label is "Kind/name", "Kind" or "document N" for the human formats,
+// followed by " (update)" for a CRD checked as an update.
 func (o outcome) label() string {
+	if o.update {
+		o.update = false
+		return o.label() + " (update)"
+	}
 	switch {
 	case o.kind != "" && o.name != "":
 		return escapeControl(o.kind + "/" + o.name)
@@ -136,18 +146,23 @@ func (o outcome) label() string {
 }
 
 // warning is one warning the apiserver would send: the field it names
-// and its text.
+// ("" when none) and its text.
 type warning struct{ path, text string }
 
-// warnings are what the apiserver would warn about for an object it
-// stores (fieldValidation=Warn, its default), in its order: the fields the
-// request holds twice, then the pruned fields. (Under --strict the same
-// fields reject the object and are errors instead.)
+// warnings are what the apiserver would warn about, in its order: for a
+// CRD or schema its notes; for an object it stores (fieldValidation=Warn,
+// its default) the fields the request holds twice, then the pruned
+// fields. (Under --strict the same fields reject the object and are errors
+// instead.)
 func (o outcome) warnings() []warning {
-	if o.object == nil {
-		return nil
-	}
 	var out []warning
+	for _, n := range o.notes {
+		out = append(out, warning{"", n})
+	}
+	if o.object == nil {
+		// No object stored: none of its fields is warned about.
+		return out
+	}
 	for _, p := range o.duplicates {
 		out = append(out, warning{p, "duplicate field " + strconv.Quote(p)})
 	}
@@ -243,7 +258,10 @@ func (p textPrinter) print(o outcome, _ any) error {
 		fmt.Fprintf(&b, "%s: %s: %s\n", o.errWhere(i), o.label(), indentDetail(o.errText(i)))
 	}
 	for i, w := range o.warnings() {
-		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.warnWhere(i), o.label(), w.text)
+		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.warnWhere(i), o.label(), escapeControl(w.text))
+	}
+	if o.update && len(o.errs) == 0 {
+		fmt.Fprintf(&b, "%s: %s: OK\n", o.where(), o.label())
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err

@@ -33,8 +33,9 @@ type Batch struct {
 	CRDs []*Input
 	// Cases are the case files: CRDs or schemas for check, objects otherwise.
 	Cases []*Input
-	// Old, for the verb update (apply --old), holds the stored objects;
-	// Status makes the updates status updates (--subresource status).
+	// Old, for the verb update (apply --old), holds the stored objects,
+	// and for check the stored CRDs (check --old); Status makes the
+	// updates status updates (--subresource status).
 	Old    *Input
 	Status bool
 }
@@ -45,8 +46,13 @@ var Verbs = []string{"check", "prune", "default", "apply", "update"}
 
 // Batch returns a batch of n cases for verb.
 func (g *Gen) Batch(verb string, n int) *Batch {
-	if verb == "update" {
+	switch verb {
+	case "update":
 		return g.UpdateBatch(n)
+	case "warnings":
+		return g.WarningsBatch(n)
+	case "crd-update":
+		return g.CRDUpdateBatch(n)
 	}
 	b := &Batch{Verb: verb}
 	if verb == "check" {
@@ -175,6 +181,10 @@ func stripRaw(v any) any {
 func (b *Batch) Write(dir string) ([]string, error) {
 	args := []string{b.Verb}
 	var all []*Input
+	if b.Verb == "check" && b.Old != nil {
+		args = append(args, "--old", b.Old.FileName())
+		all = append(all, b.Old)
+	}
 	if b.Verb == "update" {
 		args[0] = "apply"
 		if b.Old != nil {

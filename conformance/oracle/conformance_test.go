@@ -50,8 +50,12 @@ type outputLine struct {
 	Object   interface{} `json:"object"`
 	Pruned   []string    `json:"pruned"`
 	Errors   []errorLine `json:"errors"`
-	// Operation is CREATE or UPDATE on lines of apply --old.
+	// Operation is CREATE or UPDATE on lines of apply --old and check
+	// --old.
 	Operation string `json:"operation"`
+	// Warnings are check's warnings (nil in answers recorded before the
+	// third edition).
+	Warnings []string `json:"warnings"`
 }
 
 type lineKey struct {
@@ -239,6 +243,9 @@ func compareOutputs(check bool, expData, gotData []byte, logf func(string, ...in
 		}
 		checkPairs := true
 		if check {
+			if e.Warnings != nil && !reflect.DeepEqual(e.Warnings, g.Warnings) {
+				problems = append(problems, fmt.Sprintf("warnings %q, want %q", g.Warnings, e.Warnings))
+			}
 			if e.Kind != g.Kind || e.Name != g.Name {
 				problems = append(problems, fmt.Sprintf("kind/name %s %q, want %s %q", g.Kind, g.Name, e.Kind, e.Name))
 			}

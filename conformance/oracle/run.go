@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 )
@@ -30,7 +31,7 @@ type Env struct {
 }
 
 const usage = `usage:
-  oracle check [-o text|json] PATH...
+  oracle check [--old PATH]... [-o text|json] PATH...
   oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...
   oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...`
 
@@ -130,7 +131,7 @@ func parseFlags(verb string, args []string) (*options, error) {
 			o.schema = v
 		case name == "no-cel":
 			o.noCEL = true
-		case name == "old" && verb == string(verbApply):
+		case name == "old" && (verb == string(verbApply) || verb == "check"):
 			v, err := needValue()
 			if err != nil {
 				return nil, err
@@ -229,6 +230,10 @@ type checkLine struct {
 	Kind     string      `json:"kind"`
 	Name     string      `json:"name"`
 	Errors   []jsonError `json:"errors"`
+	Warnings []string    `json:"warnings"`
+	// Operation is UPDATE or CREATE for CRDs with --old, omitted
+	// otherwise.
+	Operation string `json:"operation,omitempty"`
 }
 
 type objectLine struct {
@@ -263,6 +268,13 @@ func (r *runner) check(ctx context.Context) int {
 		r.inputError(e)
 		status = ExitInput
 	}
+	var stored map[string]*apiextensions.CustomResourceDefinition
+	if len(r.opts.olds) > 0 {
+		var ok bool
+		if stored, ok = r.loadStoredCRDs(ctx); !ok {
+			status = ExitInput
+		}
+	}
 	for _, d := range docs {
 		c, crashed, err := r.safeCheckDoc(ctx, d, true)
 		if crashed {
@@ -273,11 +285,26 @@ func (r *runner) check(ctx context.Context) int {
 			status = ExitInput
 			continue
 		}
+		line := checkLine{File: d.File, Document: d.Index, Kind: c.Kind, Name: c.Name}
+		if c.Kind == KindCRD && stored != nil {
+			line.Operation = "CREATE"
+		}
+		if old := stored[c.Name]; c.Kind == KindCRD && old != nil {
+			line.Operation = "UPDATE"
+			if c.Errors, line.Warnings, err = r.checkUpdate(ctx, d, old); err != nil {
+				r.inputError(err)
+				status = ExitInput
+				continue
+			}
+		} else {
+			line.Warnings = r.codec.createWarnings(ctx, c.Internal, c.Errors)
+		}
 		if len(c.Errors) > 0 && status == ExitOK {
 			status = ExitErrors
 		}
 		if r.opts.output == "json" {
-			if err := writeJSONLine(r.env.Stdout, checkLine{File: d.File, Document: d.Index, Kind: c.Kind, Name: c.Name, Errors: jsonErrors(c.Errors)}); err != nil {
+			line.Errors = jsonErrors(c.Errors)
+			if err := writeJSONLine(r.env.Stdout, line); err != nil {
 				r.inputError(err)
 				return ExitInput
 			}
@@ -287,13 +314,19 @@ func (r *runner) check(ctx context.Context) int {
 		if c.Name != "" {
 			what += " " + c.Name
 		}
+		if line.Operation == "UPDATE" {
+			what += " (update)"
+		}
 		if len(c.Errors) == 0 {
 			fmt.Fprintf(r.env.Stdout, "%s: document %d: %s: OK\n", d.File, d.Index, what)
-			continue
+		} else {
+			fmt.Fprintf(r.env.Stdout, "%s: document %d: %s: %d errors\n", d.File, d.Index, what, len(c.Errors))
 		}
-		fmt.Fprintf(r.env.Stdout, "%s: document %d: %s: %d errors\n", d.File, d.Index, what, len(c.Errors))
 		for _, e := range c.Errors {
 			fmt.Fprintf(r.env.Stdout, "  %s\n", errorWithoutValue(e))
+		}
+		for _, w := range line.Warnings {
+			fmt.Fprintf(r.env.Stdout, "  warning: %s\n", w)
 		}
 	}
 	return status

@@ -42,7 +42,81 @@ type SchemaCheck struct {
 	expensive  []ruleCost
 	// cache, when set, holds compile results shared with other schemas.
 	cache *CompileCache
+	opts  CheckOptions
 }
+
+// StoredExpressions are the expressions (rules and messageExpressions) of
+// a stored CRD. On an update, an expression whose exact text the stored
+// CRD already had compiles in the environment of stored expressions, which
+// may hold libraries new expressions cannot use yet.
+type StoredExpressions struct {
+	rules, messages map[string]bool
+}
+
+// NewStoredExpressions returns an empty set of stored expressions.
+func NewStoredExpressions() *StoredExpressions {
+	return &StoredExpressions{rules: map[string]bool{}, messages: map[string]bool{}}
+}
+
+// Add records the expressions of rules.
+func (e *StoredExpressions) Add(rules []schema.ValidationRule) {
+	for _, r := range rules {
+		e.rules[r.Rule] = true
+		if r.MessageExpression != "" {
+			e.messages[r.MessageExpression] = true
+		}
+	}
+}
+
+// has reports whether expr is a stored rule (or, with message, a stored
+// messageExpression). A nil set has nothing.
+func (e *StoredExpressions) has(expr string, message bool) bool {
+	if e == nil {
+		return false
+	}
+	if message {
+		return e.messages[expr]
+	}
+	return e.rules[expr]
+}
+
+// key is a cache key part naming which of rules compile in the stored
+// expressions' environment: "" when none does.
+func (e *StoredExpressions) key(rules []schema.ValidationRule) string {
+	if e == nil {
+		return ""
+	}
+	var b []byte
+	for _, r := range rules {
+		c := byte('n')
+		switch {
+		case e.has(r.Rule, false) && e.has(r.MessageExpression, true):
+			c = 'b'
+		case e.has(r.Rule, false):
+			c = 'r'
+		case r.MessageExpression != "" && e.has(r.MessageExpression, true):
+			c = 'm'
+		}
+		b = append(b, c)
+	}
+	if strings.Trim(string(b), "n") == "" {
+		return ""
+	}
+	return "s" + string(b)
+}
+
+// CheckOptions relax a SchemaCheck for a CRD update.
+type CheckOptions struct {
+	// Stored are the stored CRD's expressions.
+	Stored *StoredExpressions
+	// NoExpressionCostLimit turns off the per-expression cost limit (for
+	// a version whose schema the update leaves unchanged); the limit on
+	// the schema's total cost still applies.
+	NoExpressionCostLimit bool
+}
+
+// SetOptions makes c check with opts. Call it before checking any node.
+func (c *SchemaCheck) SetOptions(opts CheckOptions) { c.opts = opts }
 
 type ruleCost struct {
 	path *field.Path
@@ -343,7 +417,7 @@ func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelat
 			return ruleValue{r.Rule, r.Message, r.MessageExpression, r.Reason, r.FieldPath, r.OptionalOldSelf}
 		}
 		cost := n.expressionCost(cr.maxCost, cr.maxCardinality)
-		if cost > StaticEstimatedCostLimit {
+		if cost > StaticEstimatedCostLimit && !n.sc.opts.NoExpressionCostLimit {
 			errs = append(errs, field.Forbidden(rp.Child("rule"), costErrorMessage("estimated rule cost", cost, StaticEstimatedCostLimit)))
 		}
 		n.sc.observe(rp.Child("rule"), cost)
@@ -357,7 +431,7 @@ func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelat
 		if cr.msgErr != nil {
 			errs = append(errs, field.Invalid(rp.Child("messageExpression"), value(), cr.msgErr.Detail))
 		} else if cr.msgOK {
-			if cr.msgMaxCost > StaticEstimatedCostLimit {
+			if cr.msgMaxCost > StaticEstimatedCostLimit && !n.sc.opts.NoExpressionCostLimit {
 				errs = append(errs, field.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", cr.msgMaxCost, StaticEstimatedCostLimit)))
 			}
 			n.sc.observe(rp.Child("messageExpression"), cr.msgMaxCost)
@@ -377,19 +451,20 @@ func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelat
 // results of the same rules compiled before for a node of the same type.
 func (n *Node) compile(info *typeInfo, rules []schema.ValidationRule) ([]compiled, error) {
 	cache := n.sc.cache
+	opts := compileOptions{kind: newExpressions, stored: n.sc.opts.Stored}
 	if cache == nil {
-		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
+		return compileRules(info.s, rules, info.decl, opts)
 	}
 	// A node's CEL type is converted from its structural schema alone, as
 	// a resource root at the schema's root and at embedded resources,
 	// except below the apiVersion, kind and metadata of a resource root,
 	// whose types the resource root sets: those nodes are not cached.
 	if n.underResourceMeta() {
-		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
+		return compileRules(info.s, rules, info.decl, opts)
 	}
 	resourceRoot := n.parent == nil || (info.s != nil && info.s.EmbeddedResource)
-	return cache.compile("c", info.s, rules, resourceRoot, n.typedAlone(), func() ([]compiled, error) {
-		return compileRules(info.s, rules, info.decl, compileOptions{kind: newExpressions})
+	return cache.compile("c"+opts.stored.key(rules), info.s, rules, resourceRoot, n.typedAlone(), func() ([]compiled, error) {
+		return compileRules(info.s, rules, info.decl, opts)
 	})
 }
 
@@ -413,7 +488,7 @@ func (n *Node) cachedAlone(rules []schema.ValidationRule) (results []compiled, e
 	if cache == nil || !n.typedAlone() || n.ss == nil || n.underResourceMeta() {
 		return nil, nil, false
 	}
-	e := cache.lookup("c", n.ss, rules, n.ss.EmbeddedResource, true)
+	e := cache.lookup("c"+n.sc.opts.Stored.key(rules), n.ss, rules, n.ss.EmbeddedResource, true)
 	if e == nil {
 		return nil, nil, false
 	}

@@ -52,6 +52,10 @@ type compiled struct {
 // compileOptions say how rules are compiled.
 type compileOptions struct {
 	kind envKind
+	// stored, when set, holds expressions that compile in the stored
+	// expressions' environment whatever kind says (a CRD update's
+	// expressions that the stored CRD already had).
+	stored *StoredExpressions
 	// programs asks for programs (the runtime); a CRD create only needs
 	// the compile results and costs.
 	programs bool
@@ -68,28 +72,65 @@ func compileRules(s *structural.Schema, rules []schema.ValidationRule, declType 
 	if declType == nil {
 		return nil, errNoDeclType
 	}
-	envs, err := newSelfEnvs(opts.kind, declType)
-	if err != nil {
-		return nil, err
-	}
+	envs := envsByKind{declType: declType}
 	estimator := &library.CostEstimator{SizeEstimator: &sizeEstimator{root: declType}}
 	card := maxCardinality(declType.MinSerializedSize)
 	out := make([]compiled, len(rules))
 	for i := range rules {
 		r := &rules[i]
-		env, err := envs.plain, error(nil)
-		if r.OptionalOldSelf != nil && *r.OptionalOldSelf {
-			env, err = envs.optionalEnv()
-			if err != nil {
+		optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
+		env, err := envs.env(opts.kindOf(r.Rule, false), optional)
+		if err != nil {
+			return nil, err
+		}
+		msgEnv := env
+		if r.MessageExpression != "" {
+			if msgEnv, err = envs.env(opts.kindOf(r.MessageExpression, true), optional); err != nil {
 				return nil, err
 			}
 		}
-		out[i] = compileRule(s, r, env, estimator, card, opts)
+		out[i] = compileRule(s, r, ruleEnvs{env, msgEnv}, estimator, card, opts)
 	}
 	return out, nil
 }
 
-func compileRule(s *structural.Schema, r *schema.ValidationRule, env *celgo.Env, estimator *library.CostEstimator, card uint64, opts compileOptions) (c compiled) {
+// kindOf is the kind of environment an expression compiles in: the stored
+// expressions' when the expression was stored before.
+func (o compileOptions) kindOf(expr string, message bool) envKind {
+	if o.stored.has(expr, message) {
+		return storedExpressions
+	}
+	return o.kind
+}
+
+// envsByKind builds a node's environments of each kind on first need.
+type envsByKind struct {
+	declType *apiservercel.DeclType
+	envs     [2]*selfEnvs
+}
+
+// env returns the environment of a kind, for optionalOldSelf rules or
+// not.
+func (e *envsByKind) env(kind envKind, optional bool) (*celgo.Env, error) {
+	if e.envs[kind] == nil {
+		envs, err := newSelfEnvs(kind, e.declType)
+		if err != nil {
+			return nil, err
+		}
+		e.envs[kind] = envs
+	}
+	if optional {
+		return e.envs[kind].optionalEnv()
+	}
+	return e.envs[kind].plain, nil
+}
+
+// ruleEnvs are the environments of one rule's expression and of its
+// messageExpression.
+type ruleEnvs struct{ rule, message *celgo.Env }
+
+func compileRule(s *structural.Schema, r *schema.ValidationRule, envs ruleEnvs, estimator *library.CostEstimator, card uint64, opts compileOptions) (c compiled) {
+	env := envs.rule
 	if strings.TrimSpace(r.Rule) == "" {
 		return c
 	}
@@ -126,7 +167,7 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, env *celgo.Env,
 	c.ok = true
 	c.maxCost, c.maxCardinality = est.Max, card
 	if r.MessageExpression != "" {
-		c.compileMessage(r.MessageExpression, env, estimator, opts)
+		c.compileMessage(r.MessageExpression, envs.message, estimator, opts)
 		if c.msgErr != nil {
 			return c
 		}

@@ -25,7 +25,8 @@ func TestWalkAllocations(t *testing.T) {
 		root.Properties[fmt.Sprintf("p%03d", i)] = &model.Props{Type: s, Properties: map[string]*model.Props{"list": &list, "leaf": &leaf}}
 	}
 	path := field.NewPath("spec", "validation", "openAPIV3Schema")
-	w := &walker{}
+	opts := createOptions()
+	w := &walker{opts: &opts}
 	walk := func() {
 		w.errs, w.ruleErrs = w.errs[:0], w.ruleErrs[:0]
 		// Without CEL: compiling the rules allocates, the walk must not.
@@ -52,7 +53,8 @@ func TestLazyPathErrors(t *testing.T) {
 		"a": {Type: "array", Items: &model.PropsOrArray{Schema: &items}},
 		"z": {Type: "null", AllOf: []model.Props{{}, {ID: "x"}}},
 	}}
-	w := &walker{}
+	opts := createOptions()
+	w := &walker{opts: &opts}
 	// The CEL types come from the part of the schema that is structural.
 	ss, err := structural.New(&model.Props{Type: "object", Properties: map[string]*model.Props{"a": root.Properties["a"]}})
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 func validateCRD(crd *model.CRD) field.ErrorList {
 	errs := field.ErrorList{}
 	errs = append(errs, validateCRDMetadata(crd, field.NewPath("metadata"))...)
-	errs = append(errs, validateCRDSpec(&crd.Spec, field.NewPath("spec"))...)
+	errs = append(errs, validateCRDSpec(&crd.Spec, field.NewPath("spec"), createOptions())...)
 	// A create request's status is replaced by the apiserver before
 	// validation: accepted names are empty (nothing to validate) and the
 	// stored versions hold just the first storage version.
@@ -99,7 +99,6 @@ func validateAPIApproval(crd *model.CRD) field.ErrorList {
 // scoped object (any namespace given is dropped) whose name must be
 // <plural>.<group>.
 func validateCRDMetadata(crd *model.CRD, fldPath *field.Path) field.ErrorList {
-	meta := &crd.Metadata
 	required := crd.Spec.Names.Plural + "." + crd.Spec.Group
 	nameMsgs := func(name string, prefix bool) []string {
 		msgs := embedded.NameIsDNSSubdomain(name, prefix)
@@ -108,8 +107,14 @@ func validateCRDMetadata(crd *model.CRD, fldPath *field.Path) field.ErrorList {
 		}
 		return msgs
 	}
-	// The namespace is left out: the apiserver clears it on a cluster
-	// scoped object before validating, so it is never an error.
+	return embedded.ValidateObjectMeta(fldPath, crdMetaMap(crd), false, nameMsgs)
+}
+
+// crdMetaMap is the CRD's metadata as the ObjectMeta checks take it. The
+// namespace is left out: the apiserver clears it on a cluster scoped
+// object before validating, so it is never an error.
+func crdMetaMap(crd *model.CRD) map[string]any {
+	meta := &crd.Metadata
 	m := map[string]any{"name": meta.Name, "generateName": meta.GenerateName}
 	if meta.Labels != nil {
 		m["labels"] = anyMap(meta.Labels)
@@ -124,7 +129,7 @@ func validateCRDMetadata(crd *model.CRD, fldPath *field.Path) field.ErrorList {
 		}
 		m["finalizers"] = fs
 	}
-	return embedded.ValidateObjectMeta(fldPath, m, false, nameMsgs)
+	return m
 }
 
 func anyMap(in map[string]string) map[string]any {

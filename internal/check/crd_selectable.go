@@ -15,19 +15,19 @@ const maxSelectableFields = 8
 // validateSelectableFieldsOf validates the selectable fields of a version
 // (or the shared ones) against the schema that applies to them. fldPath is
 // the spec or the version holding both.
-func validateSelectableFieldsOf(root *model.Props, fields []model.SelectableField, fldPath *field.Path) field.ErrorList {
+func validateSelectableFieldsOf(root *model.Props, fields []model.SelectableField, fldPath *field.Path, allowTooMany bool) field.ErrorList {
 	errs := field.ErrorList{}
 	s, err := structural.New(root)
 	if err != nil {
 		errs = append(errs, field.Invalid(fldPath.Child("schema.openAPIV3Schema"), "", err.Error()))
 	}
-	return append(errs, validateSelectableFields(fields, s, fldPath.Child("selectableFields"))...)
+	return append(errs, validateSelectableFields(fields, s, fldPath.Child("selectableFields"), allowTooMany)...)
 }
 
 // validateSelectableFields checks that every selectable field is a
 // dot-notation path to a string, boolean or integer field outside metadata,
 // with no duplicates and at most maxSelectableFields of them.
-func validateSelectableFields(fields []model.SelectableField, s *structural.Schema, fldPath *field.Path) field.ErrorList {
+func validateSelectableFields(fields []model.SelectableField, s *structural.Schema, fldPath *field.Path, allowTooMany bool) field.ErrorList {
 	errs := field.ErrorList{}
 	seen := map[string]bool{}
 	for i, f := range fields {
@@ -57,7 +57,7 @@ func validateSelectableFields(fields []model.SelectableField, s *structural.Sche
 			seen[key] = true
 		}
 	}
-	if len(seen) > maxSelectableFields {
+	if len(seen) > maxSelectableFields && !allowTooMany {
 		errs = append(errs, field.TooMany(fldPath, len(seen), maxSelectableFields))
 	}
 	return errs

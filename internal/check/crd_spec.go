@@ -1,6 +1,8 @@
 package check
 
 import (
+	"crypto/x509"
+	"encoding/pem"
 	"fmt"
 	"net/url"
 	"strings"
@@ -22,15 +24,30 @@ func isApprovalURL(s string) bool {
 	return err == nil && u.Host != "" && u.Scheme != ""
 }
 
-// validateCRDSpec validates the internal form of a CRD's spec.
-func validateCRDSpec(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
+// validateCRDSpec validates the internal form of a CRD's spec with the
+// rules opts select.
+func validateCRDSpec(spec *model.CRDSpec, fldPath *field.Path, opts options) field.ErrorList {
+	opts.requireStructuralSchema = opts.requireStructuralSchema || needsStructural(spec)
 	errs := validateGroupAndScope(spec, fldPath)
-	errs = append(errs, validateSchemasPresent(spec, fldPath)...)
-	errs = append(errs, validateVersions(spec, fldPath)...)
+	errs = append(errs, validateSchemasPresent(spec, fldPath, &opts)...)
+	errs = append(errs, validateVersions(spec, fldPath, &opts)...)
 	errs = append(errs, validateTopLevelOrPerVersion(spec, fldPath)...)
 	errs = append(errs, validateNamesOf(spec, fldPath.Child("names"))...)
-	errs = append(errs, validateTopLevel(spec, fldPath)...)
+	errs = append(errs, validateTopLevel(spec, fldPath, &opts)...)
 	return errs
+}
+
+// needsStructural reports whether a spec's schemas must be structural
+// whatever the stored CRD had: pruning is on (preserveUnknownFields not
+// true), or a schema uses defaults or x-kubernetes-* extensions.
+func needsStructural(spec *model.CRDSpec) bool {
+	if pf := spec.PreserveUnknownFields; pf == nil || !*pf {
+		return true
+	}
+	return specHasSchemaWith(spec, func(p *model.Props) bool {
+		return p.Default != nil || p.XEmbeddedResource || p.XPreserveUnknownFields != nil || p.XIntOrString ||
+			len(p.XListMapKeys) > 0 || p.XListType != nil || len(p.XValidations) > 0
+	})
 }
 
 // validateGroupAndScope checks spec.group and spec.scope.
@@ -52,13 +69,20 @@ func validateGroupAndScope(spec *model.CRDSpec, fldPath *field.Path) field.Error
 
 // validateSchemasPresent checks that every version has a schema, shared or
 // its own, and that schemas with defaults do not preserve unknown fields.
-func validateSchemasPresent(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
+func validateSchemasPresent(spec *model.CRDSpec, fldPath *field.Path, opts *options) field.ErrorList {
 	var errs field.ErrorList
 	versionsPath := fldPath.Child("versions")
-	if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
+	pruning := spec.PreserveUnknownFields == nil || !*spec.PreserveUnknownFields
+	if (opts.requireOpenAPISchema || pruning) && (spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil) {
 		for i, v := range spec.Versions {
-			if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+			switch {
+			case v.Schema != nil && v.Schema.OpenAPIV3Schema != nil:
+			case opts.requireOpenAPISchema:
 				errs = append(errs, field.Required(versionsPath.Index(i).Child("schema", "openAPIV3Schema"), ""))
+			case v.Served:
+				// A stored CRD without schemas in some versions: only
+				// the served ones need one, as pruning is on.
+				errs = append(errs, field.Required(versionsPath.Index(i).Child("schema", "openAPIV3Schema"), "because otherwise all fields are pruned"))
 			}
 		}
 	}
@@ -72,7 +96,7 @@ func validateSchemasPresent(spec *model.CRDSpec, fldPath *field.Path) field.Erro
 
 // validateVersions checks each entry of spec.versions, their names' and
 // storage flags' consistency, and the v1beta1 spec.version.
-func validateVersions(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
+func validateVersions(spec *model.CRDSpec, fldPath *field.Path, opts *options) field.ErrorList {
 	var errs field.ErrorList
 	versionsPath := fldPath.Child("versions")
 	storage := 0
@@ -96,7 +120,7 @@ func validateVersions(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList 
 		if perVersionSubresources {
 			sub = subresourcesOfVersion(spec.Versions, v.Name)
 		}
-		errs = append(errs, validateCRDVersion(v, versionsPath.Index(i), statusEnabled(sub), cache)...)
+		errs = append(errs, validateCRDVersion(v, versionsPath.Index(i), statusEnabled(sub), cache, opts)...)
 	}
 
 	if !unique {
@@ -163,11 +187,11 @@ func validateNamesOf(spec *model.CRDSpec, namesPath *field.Path) field.ErrorList
 
 // validateTopLevel checks the top-level schema, subresources, printer
 // columns, selectable fields and conversion.
-func validateTopLevel(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList {
+func validateTopLevel(spec *model.CRDSpec, fldPath *field.Path, opts *options) field.ErrorList {
 	var errs field.ErrorList
 	anyStatus := statusEnabled(spec.Subresources) ||
 		anyVersion(spec.Versions, func(v *model.Version) bool { return statusEnabled(v.Subresources) })
-	errs = append(errs, validateCustomResourceValidation(spec.Validation, anyStatus, fldPath.Child("validation"), cel.NewCompileCache())...)
+	errs = append(errs, validateCustomResourceValidation(spec.Validation, anyStatus, fldPath.Child("validation"), cel.NewCompileCache(), opts, spec.Version)...)
 	errs = append(errs, validateSubresources(spec.Subresources, fldPath.Child("subresources"))...)
 	for i := range spec.AdditionalPrinterColumns {
 		errs = append(errs, validateColumn(&spec.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)
@@ -176,7 +200,7 @@ func validateTopLevel(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList 
 		if spec.Validation == nil {
 			errs = append(errs, field.Invalid(fldPath.Child("selectableFields"), "", "may only be set when validations.schema is included"))
 		} else {
-			errs = append(errs, validateSelectableFieldsOf(spec.Validation.OpenAPIV3Schema, spec.SelectableFields, fldPath)...)
+			errs = append(errs, validateSelectableFieldsOf(spec.Validation.OpenAPIV3Schema, spec.SelectableFields, fldPath, opts.allowTooManySelectableFields[""])...)
 		}
 	}
 
@@ -184,17 +208,17 @@ func validateTopLevel(spec *model.CRDSpec, fldPath *field.Path) field.ErrorList 
 		(spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields) {
 		errs = append(errs, field.Invalid(fldPath.Child("conversion", "strategy"), spec.Conversion.Strategy, "must be None if spec.preserveUnknownFields is true"))
 	}
-	errs = append(errs, validateConversion(spec.Conversion, fldPath.Child("conversion"))...)
+	errs = append(errs, validateConversion(spec.Conversion, fldPath.Child("conversion"), opts)...)
 	return errs
 }
 
 // validateCRDVersion validates one entry of spec.versions.
-func validateCRDVersion(v *model.Version, fldPath *field.Path, status bool, cache *cel.CompileCache) field.ErrorList {
+func validateCRDVersion(v *model.Version, fldPath *field.Path, status bool, cache *cel.CompileCache, opts *options) field.ErrorList {
 	errs := field.ErrorList{}
 	for _, msg := range deprecationWarningProblems(v.Deprecated, v.DeprecationWarning) {
 		errs = append(errs, field.Invalid(fldPath.Child("deprecationWarning"), v.DeprecationWarning, msg))
 	}
-	errs = append(errs, validateCustomResourceValidation(v.Schema, status, fldPath.Child("schema"), cache)...)
+	errs = append(errs, validateCustomResourceValidation(v.Schema, status, fldPath.Child("schema"), cache, opts, v.Name)...)
 	errs = append(errs, validateSubresources(v.Subresources, fldPath.Child("subresources"))...)
 	for i := range v.AdditionalPrinterColumns {
 		errs = append(errs, validateColumn(&v.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)
@@ -203,7 +227,7 @@ func validateCRDVersion(v *model.Version, fldPath *field.Path, status bool, cach
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			errs = append(errs, field.Invalid(fldPath.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"))
 		} else {
-			errs = append(errs, validateSelectableFieldsOf(v.Schema.OpenAPIV3Schema, v.SelectableFields, fldPath)...)
+			errs = append(errs, validateSelectableFieldsOf(v.Schema.OpenAPIV3Schema, v.SelectableFields, fldPath, opts.allowTooManySelectableFields[v.Name])...)
 		}
 	}
 	return errs
@@ -406,7 +430,7 @@ func validateSubresources(s *model.Subresources, fldPath *field.Path) field.Erro
 var conversionReviewVersions = []string{"v1", "v1beta1"}
 
 // validateConversion validates spec.conversion (internal form).
-func validateConversion(c *model.Conversion, fldPath *field.Path) field.ErrorList {
+func validateConversion(c *model.Conversion, fldPath *field.Path, opts *options) field.ErrorList {
 	if c == nil {
 		return nil
 	}
@@ -432,13 +456,16 @@ func validateConversion(c *model.Conversion, fldPath *field.Path) field.ErrorLis
 	default:
 		errs = append(errs, validateWebhookService(cc.Service, ccPath.Child("service"))...)
 	}
-	// An invalid caBundle is accepted until the CRD is established, so
-	// never on create.
-	return append(errs, validateReviewVersions(c.ConversionReviewVersions, fldPath.Child("conversionReviewVersions"))...)
+	// An invalid caBundle is accepted until the CRD is established (so
+	// always on create), and afterwards while the stored one is invalid.
+	if cc != nil && len(cc.CABundle) > 0 && !opts.allowInvalidCABundle {
+		errs = append(errs, validateCABundle(cc.CABundle, ccPath.Child("caBundle"))...)
+	}
+	return append(errs, validateReviewVersions(c.ConversionReviewVersions, fldPath.Child("conversionReviewVersions"), opts.requireRecognizedConversionReviewVersion)...)
 }
 
 // validateReviewVersions validates conversionReviewVersions of a webhook.
-func validateReviewVersions(versions []string, fldPath *field.Path) field.ErrorList {
+func validateReviewVersions(versions []string, fldPath *field.Path, requireRecognized bool) field.ErrorList {
 	if len(versions) == 0 {
 		return field.ErrorList{field.Required(fldPath, "")}
 	}
@@ -456,7 +483,7 @@ func validateReviewVersions(versions []string, fldPath *field.Path) field.ErrorL
 		}
 		accepted = accepted || contains(conversionReviewVersions, v)
 	}
-	if !accepted {
+	if requireRecognized && !accepted {
 		errs = append(errs, field.Invalid(fldPath, versions, "must include at least one of "+strings.Join(conversionReviewVersions, ", ")))
 	}
 	return errs
@@ -594,4 +621,32 @@ func propsHas(p *model.Props, pred func(*model.Props) bool) bool {
 		}
 	}
 	return false
+}
+
+// validateCABundle checks that a conversion webhook's caBundle holds PEM
+// certificates a TLS client can trust, with the message of the client's
+// failure.
+func validateCABundle(ca []byte, fldPath *field.Path) field.ErrorList {
+	if x509.NewCertPool().AppendCertsFromPEM(ca) {
+		return nil
+	}
+	return field.ErrorList{field.Invalid(fldPath, ca, "unable to load root certificates: "+caBundleProblem(ca))}
+}
+
+// caBundleProblem says why no certificate could be taken from ca.
+func caBundleProblem(ca []byte) string {
+	for len(ca) > 0 {
+		var block *pem.Block
+		block, ca = pem.Decode(ca)
+		if block == nil {
+			return "unable to parse bytes as PEM block"
+		}
+		if block.Type != "CERTIFICATE" || len(block.Headers) != 0 {
+			continue
+		}
+		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
+			return "failed to parse certificate: " + err.Error()
+		}
+	}
+	return "no valid certificate authority data seen"
 }

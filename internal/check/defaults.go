@@ -28,11 +28,14 @@ import (
 //
 // Defaults inside additionalProperties are not visited, as in the
 // apiserver. The root is treated as an embedded resource.
-func validateDefaults(fldPath *field.Path, s *structural.Schema, cache *cel.CompileCache) field.ErrorList {
+//
+// Without requirePruned (an update of a CRD that already had unpruned
+// defaults) defaults may hold unknown fields.
+func validateDefaults(fldPath *field.Path, s *structural.Schema, cache *cel.CompileCache, requirePruned bool) field.ErrorList {
 	if s == nil {
 		return nil
 	}
-	w := &defaultsWalker{budget: cel.RuntimeCostBudget, cache: cache}
+	w := &defaultsWalker{budget: cel.RuntimeCostBudget, cache: cache, requirePruned: requirePruned}
 	w.walk(fldPath, s, s, true, nil, false)
 	return w.errs
 }
@@ -46,6 +49,8 @@ type defaultsWalker struct {
 	// budget is what is left of the CEL cost budget all the defaults'
 	// rules share; below zero, the walk stops.
 	budget int64
+	// requirePruned makes unknown fields in defaults an error.
+	requirePruned bool
 }
 
 // step is one step from a resource's root to a node inside its TypeMeta or
@@ -110,7 +115,7 @@ func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, r
 // embedded resource).
 func (w *defaultsWalker) checkDefault(pth *field.Path, s *structural.Schema, resourceRoot bool) {
 	dpath := pth.Child("default")
-	if !defaultIsPruned(s, resourceRoot) {
+	if w.requirePruned && !defaultIsPruned(s, resourceRoot) {
 		w.errs = append(w.errs, field.Invalid(dpath, s.Default, "must not have unknown fields"))
 	}
 	v := jsonvalue.DeepCopy(s.Default)

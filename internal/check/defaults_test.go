@@ -93,7 +93,7 @@ func TestValidateDefaults(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			errs := validateDefaults(root, mustStructural(t, tc.schema), cel.NewCompileCache())
+			errs := validateDefaults(root, mustStructural(t, tc.schema), cel.NewCompileCache(), true)
 			errorsort.Sort(errs)
 			if len(errs) != len(tc.want) {
 				t.Fatalf("errors %v, want %v", errs, tc.want)

@@ -32,7 +32,10 @@ import (
 //
 // cache, when not nil, holds the rule compile results of the CRD's schemas
 // checked before, shared by the versions (see cel.CompileCache).
-func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, fldPath *field.Path, cache *cel.CompileCache) field.ErrorList {
+//
+// opts select the rules (for an update, some are switched off); version
+// names the schema's version for the relaxations of unchanged schemas.
+func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, fldPath *field.Path, cache *cel.CompileCache, opts *options, version string) field.ErrorList {
 	errs := field.ErrorList{}
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return errs
@@ -49,22 +52,13 @@ func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, f
 
 	var buildErrs field.ErrorList
 	var rules *cel.SchemaCheck
-	if ss, err := structural.New(root); err != nil {
-		buildErrs = append(buildErrs, field.Invalid(rootPath, "", err.Error()))
-	} else if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
+	if opts.requireStructuralSchema {
+		var serrs field.ErrorList
+		rules, buildErrs, serrs = structuralChecks(root, rootPath, cache, opts, version)
 		errs = append(errs, serrs...)
-	} else if derrs := validateDefaults(rootPath, ss, cache); len(derrs) > 0 {
-		errs = append(errs, derrs...)
-	} else {
-		// Only a structural schema with valid defaults gets its
-		// x-kubernetes-validations rules compiled.
-		rules = cel.NewSchemaCheck(root, ss)
-		if cache != nil {
-			rules.UseCache(cache)
-		}
 	}
 
-	w := &walker{}
+	w := &walker{opts: opts}
 	ctx := nodeContext{allowDefaults: true}
 	if rules != nil {
 		ctx.cel = rules.Root()
@@ -82,6 +76,32 @@ func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, f
 	return errs
 }
 
+// structuralChecks builds the structural model of a schema that must be
+// structural and checks it: the structural rules, then the defaults, then,
+// when both hold, returns the check of its rules. An error building the
+// model is returned apart (buildErrs): it is reported only when nothing
+// else is.
+func structuralChecks(root *model.Props, rootPath *field.Path, cache *cel.CompileCache, opts *options, version string) (rules *cel.SchemaCheck, buildErrs, errs field.ErrorList) {
+	ss, err := structural.New(root)
+	if err != nil {
+		return nil, field.ErrorList{field.Invalid(rootPath, "", err.Error())}, nil
+	}
+	if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
+		return nil, nil, serrs
+	}
+	if derrs := validateDefaults(rootPath, ss, cache, opts.requirePrunedDefaults); len(derrs) > 0 {
+		return nil, nil, derrs
+	}
+	// Only a structural schema with valid defaults gets its
+	// x-kubernetes-validations rules compiled.
+	rules = cel.NewSchemaCheck(root, ss)
+	if cache != nil {
+		rules.UseCache(cache)
+	}
+	rules.SetOptions(opts.celOptions(version))
+	return rules, nil, nil
+}
+
 // schemaRoot is where the schema of a minimal single-version v1 CRD sits
 // in the internal form the apiserver validates.
 var schemaRoot = bareValidation.Child("openAPIV3Schema")
@@ -96,7 +116,8 @@ var bareValidation = field.NewPath("spec", "validation")
 //
 // The minimal CRD has a single version and no status subresource.
 func BareSchema(p *model.Props) field.ErrorList {
-	errs := validateCustomResourceValidation(&model.Validation{OpenAPIV3Schema: p}, false, bareValidation, cel.NewCompileCache())
+	opts := createOptions()
+	errs := validateCustomResourceValidation(&model.Validation{OpenAPIV3Schema: p}, false, bareValidation, cel.NewCompileCache(), &opts, "")
 	prefix := schemaRoot.String()
 	for _, e := range errs {
 		e.Field = relativeField(e.Field, prefix)
@@ -165,6 +186,8 @@ func (c nodeContext) forbidDefaults(reason string) nodeContext {
 
 // walker collects the per-node errors of a schema tree.
 type walker struct {
+	// opts select the rules.
+	opts *options
 	errs field.ErrorList
 	// ruleErrs are the errors found on the rules themselves after the
 	// static checks; unlike errs, they do not keep ancestors' rules from
@@ -321,7 +344,7 @@ func pushSortedKeys[V any](w *walker, m map[string]V) int {
 // keywords checks the keywords of one node that a CRD schema must not use,
 // and defaults where they are forbidden.
 func (w *walker) keywords(p *model.Props, lp lazypath.Path, ctx nodeContext) {
-	if p.Type != "" && !contains(openAPIV3Types, p.Type) {
+	if w.opts.requireValidPropertyType && p.Type != "" && !contains(openAPIV3Types, p.Type) {
 		w.add(field.NotSupported(lp.Field().Child("type"), p.Type, openAPIV3Types))
 	}
 	if p.Default != nil && !ctx.allowDefaults {
@@ -399,7 +422,7 @@ func (w *walker) listType(p *model.Props, lp lazypath.Path) {
 		} else {
 			w.add(field.Invalid(lp.Field().Child("type"), p.Type, needArray))
 		}
-	case lt == "set" && items != nil:
+	case lt == "set" && items != nil && w.opts.requireAtomicSetType:
 		switch items.Type {
 		case "array":
 			if items.XListType != nil && *items.XListType != "atomic" {
@@ -428,7 +451,7 @@ func (w *walker) listType(p *model.Props, lp lazypath.Path) {
 	if lt == "map" {
 		w.mapListShape(p, items, lp)
 	}
-	if (lt == "set" || lt == "map") && items != nil {
+	if (lt == "set" || lt == "map") && items != nil && w.opts.requireMapListKeysMapSetValidation {
 		w.mapListKeys(p, items, lt, lp)
 	}
 }

@@ -32,6 +32,7 @@ type ObjectMeta struct {
 	Name         string            `json:"name,omitempty"`
 	GenerateName string            `json:"generateName,omitempty"`
 	Namespace    string            `json:"namespace,omitempty"`
+	UID          string            `json:"uid,omitempty"`
 	Labels       map[string]string `json:"labels,omitempty"`
 	Annotations  map[string]string `json:"annotations,omitempty"`
 	Finalizers   []string          `json:"finalizers,omitempty"`

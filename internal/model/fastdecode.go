@@ -216,6 +216,8 @@ func (d *fdec) meta(v any, out *ObjectMeta) {
 			d.str(e, &out.GenerateName)
 		case "namespace":
 			d.str(e, &out.Namespace)
+		case "uid":
+			d.str(e, &out.UID)
 		case "labels":
 			out.Labels = d.strMap(e)
 		case "annotations":

@@ -23,8 +23,11 @@ type line struct {
 	Object   json.RawMessage `json:"object"`
 	Pruned   []string        `json:"pruned"`
 	Errors   []fieldError    `json:"errors"`
-	// Operation is CREATE or UPDATE on lines of apply --old.
+	// Operation is CREATE or UPDATE on lines of apply --old and check
+	// --old.
 	Operation string `json:"operation"`
+	// Warnings are check's warnings.
+	Warnings []string `json:"warnings"`
 }
 
 // fieldError is one error of a line.
@@ -89,7 +92,13 @@ func compareOutputs(verb string, oracle, got []byte) ([]Diff, error) {
 			diffs = append(diffs, Diff{Key: k, Class: verb + ": document missing from crdschema's output", Text: "no line for " + k})
 			continue
 		}
-		if verb == "check" {
+		if IsCheckVerb(verb) {
+			if e.Operation != a.Operation {
+				diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: operation %s where the oracle says %s", verb, a.Operation, e.Operation), Text: "operation " + a.Operation})
+			}
+			if !slices.Equal(e.Warnings, a.Warnings) {
+				diffs = append(diffs, Diff{Key: k, Class: verb + ": warnings differ", Text: fmt.Sprintf("oracle %q, crdschema %q", e.Warnings, a.Warnings)})
+			}
 			diffs = append(diffs, compareCheck(k, e, a)...)
 		} else {
 			if e.Operation != a.Operation {
@@ -104,6 +113,12 @@ func compareOutputs(verb string, oracle, got []byte) ([]Diff, error) {
 		}
 	}
 	return diffs, nil
+}
+
+// IsCheckVerb reports whether a difftest verb runs check: check itself,
+// and the third edition's warnings and crd-update batches.
+func IsCheckVerb(verb string) bool {
+	return verb == "check" || verb == "warnings" || verb == "crd-update"
 }
 
 // errorSet returns the (type, field) pairs of errs.

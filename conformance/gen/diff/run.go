@@ -261,7 +261,7 @@ func diffs(verb string, p pair) ([]Diff, error) {
 
 // batchSize is the number of case files per invocation.
 func batchSize(verb string) int {
-	if verb == "check" {
+	if IsCheckVerb(verb) {
 		return 60
 	}
 	return 30
