@@ -26,6 +26,14 @@ func TestParseArgs(t *testing.T) {
 	if !o.schemaSet || !o.subresourceSet || o.strict || o.maxInput != 1024 || o.schema != "s.yaml" {
 		t.Errorf("got %+v", o)
 	}
+	// check takes --old too (issue 24): repeatable, among the operands.
+	o, err = parseArgs("check", []string{"--old", "stored.yaml", "new.yaml", "--old=more/", "--skip-non-crds"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"stored.yaml", "more/"}; !reflect.DeepEqual(o.olds, want) || !reflect.DeepEqual(o.operands, []string{"new.yaml"}) || !o.skipNonCRDs {
+		t.Errorf("check --old: got %+v, want olds %q", o, want)
+	}
 	for _, c := range []struct {
 		verb string
 		args []string
@@ -38,6 +46,8 @@ func TestParseArgs(t *testing.T) {
 		{"check", []string{"--max-input-bytes", "lots"}, "flag --max-input-bytes: want a size in bytes such as 3000000, 64Mi or 1G"},
 		{"check", []string{"--timeout=-1s"}, `flag --timeout: want a duration such as 30s or 2m, not "-1s"`},
 		{"check", []string{"---o", "json"}, "unknown flag ---o"},
+		{"check", []string{"x", "--old"}, "flag --old needs a value"},
+		{"prune", []string{"--old", "s.yaml", "x"}, "unknown flag --old"},
 	} {
 		_, err := parseArgs(c.verb, c.args)
 		if err == nil || err.Error() != c.want {
