@@ -319,42 +319,16 @@ func (n *Node) typeInfo() (*typeInfo, error) {
 	}
 	n.infoDone = true
 	if n.parent == nil {
-		// The root: its structural model is known.
-		if n.info.s != nil {
-			n.info.decl = common.SchemaDeclType(newAdapter(n.info.s), true)
-		}
-		if n.info.decl == nil {
-			n.info, n.infoErr = nil, errNoConversion
-		}
-		return n.info, n.infoErr
+		return n.rootInfo()
 	}
 	pi, err := n.parent.typeInfo()
 	if err != nil {
 		n.infoErr = err
 		return nil, err
 	}
-	if pi != nil && pi.s != nil {
-		switch n.step {
-		case stepProperty:
-			if pi.s.Properties != nil && pi.decl != nil {
-				if esc, ok := apiservercel.Escape(n.name); ok {
-					if f, ok := pi.decl.Fields[esc]; ok {
-						n.info = &typeInfo{s: pi.s.Properties[n.name], decl: f.Type}
-						return n.info, nil
-					}
-				}
-			}
-		case stepItems:
-			if pi.s.Items != nil {
-				n.info = &typeInfo{s: pi.s.Items, decl: elemType(pi.decl)}
-				return n.info, nil
-			}
-		case stepAdditional:
-			if pi.s.AdditionalProperties != nil {
-				n.info = &typeInfo{s: pi.s.AdditionalProperties.Schema, decl: elemType(pi.decl)}
-				return n.info, nil
-			}
-		}
+	if info := n.fromParent(pi); info != nil {
+		n.info = info
+		return info, nil
 	}
 	// Converted alone (the node's structural model is the subtree of the
 	// schema's), the node is a resource root only when embedded.
@@ -365,6 +339,44 @@ func (n *Node) typeInfo() (*typeInfo, error) {
 	}
 	n.info = &typeInfo{s: n.ss, decl: decl}
 	return n.info, nil
+}
+
+// rootInfo is typeInfo for the root, whose structural model is known.
+func (n *Node) rootInfo() (*typeInfo, error) {
+	if n.info.s != nil {
+		n.info.decl = common.SchemaDeclType(newAdapter(n.info.s), true)
+	}
+	if n.info.decl == nil {
+		n.info, n.infoErr = nil, errNoConversion
+	}
+	return n.info, n.infoErr
+}
+
+// fromParent returns the node's type info taken from its parent's, pi;
+// nil when the parent's does not have it.
+func (n *Node) fromParent(pi *typeInfo) *typeInfo {
+	if pi == nil || pi.s == nil {
+		return nil
+	}
+	switch n.step {
+	case stepProperty:
+		if pi.s.Properties != nil && pi.decl != nil {
+			if esc, ok := apiservercel.Escape(n.name); ok {
+				if f, ok := pi.decl.Fields[esc]; ok {
+					return &typeInfo{s: pi.s.Properties[n.name], decl: f.Type}
+				}
+			}
+		}
+	case stepItems:
+		if pi.s.Items != nil {
+			return &typeInfo{s: pi.s.Items, decl: elemType(pi.decl)}
+		}
+	case stepAdditional:
+		if pi.s.AdditionalProperties != nil {
+			return &typeInfo{s: pi.s.AdditionalProperties.Schema, decl: elemType(pi.decl)}
+		}
+	}
+	return nil
 }
 
 func elemType(d *apiservercel.DeclType) *apiservercel.DeclType {
