@@ -516,3 +516,48 @@ func TestReadFS(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Unencodable is a typed object whose JSON encoding fails, as a real
+// client's would.
+type Unencodable struct {
+	Widget
+}
+
+func (u *Unencodable) MarshalJSON() ([]byte, error) { return nil, fmt.Errorf("no JSON form") }
+
+func (u *Unencodable) DeepCopyObject() runtime.Object { c := *u; return &c }
+
+func TestTypedObjectThatCannotBeEncoded(t *testing.T) {
+	s := runtime.NewScheme()
+	s.AddKnownTypeWithName(kschema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, &Unencodable{})
+	c, _ := newClient(t, fake.NewClientBuilder().WithScheme(s))
+	err := c.Create(context.Background(), &Unencodable{Widget{ObjectMeta: metav1.ObjectMeta{Name: "u", Namespace: "default"}}})
+	if err == nil || !strings.Contains(err.Error(), "cannot encode") || !strings.Contains(err.Error(), "no JSON form") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestGenerateNameAndDryRun(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newClient(t, nil)
+	obj := widget("", map[string]any{"size": "small"})
+	obj.SetGenerateName("w-")
+	if err := c.Create(ctx, obj); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(obj.GetName(), "w-") || len(obj.GetName()) != 7 {
+		t.Errorf("name %q", obj.GetName())
+	}
+	dry := widget("dry", map[string]any{"size": "small"})
+	if err := c.Create(ctx, dry, client.DryRunAll); err != nil {
+		t.Fatal(err)
+	}
+	if r := nested(t, dry, "spec", "replicas"); r != int64(1) {
+		t.Errorf("a dry-run create is not defaulted: %v", dry.Object)
+	}
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(dry.GroupVersionKind())
+	if err := c.Get(ctx, client.ObjectKeyFromObject(dry), u); !apierrors.IsNotFound(err) {
+		t.Errorf("a dry-run create is stored: %v", err)
+	}
+}
