@@ -509,6 +509,16 @@ func TestTypedZeroValues(t *testing.T) {
 	if err := c.Get(ctx, client.ObjectKeyFromObject(w), got); err != nil || got.Status.Phase != "Ready" {
 		t.Errorf("status %+v, %v", got.Status, err)
 	}
+
+	// A merge patch computed from a typed object, as reconcilers send it.
+	orig := got.DeepCopyObject().(*Widget)
+	got.Spec.Size = "large"
+	if err := c.Patch(ctx, got, client.MergeFrom(orig)); err != nil {
+		t.Fatal(err)
+	}
+	if got.Spec.Size != "large" || got.Generation != 2 || got.Status.Phase != "Ready" {
+		t.Errorf("patched %+v", got)
+	}
 }
 
 func TestReadFS(t *testing.T) {
