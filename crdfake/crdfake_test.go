@@ -571,3 +571,25 @@ func TestGenerateNameAndDryRun(t *testing.T) {
 		t.Errorf("a dry-run create is stored: %v", err)
 	}
 }
+
+func TestFinalizerWarnings(t *testing.T) {
+	ctx := context.Background()
+	c, w := newClient(t, nil)
+	obj := widget("fin", map[string]any{"size": "small"})
+	obj.SetFinalizers([]string{"example.com/cleanup", "cleanup", "kubernetes"})
+	if err := c.Create(ctx, obj); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`299 - metadata.finalizers: "cleanup": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`}
+	if ws := w.take(); !reflect.DeepEqual(ws, want) {
+		t.Errorf("warnings %q", ws)
+	}
+	obj.SetFinalizers([]string{"cleanup", "example.com"})
+	if err := c.Update(ctx, obj); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{`299 - metadata.finalizers: "example.com": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`}
+	if ws := w.take(); !reflect.DeepEqual(ws, want) {
+		t.Errorf("warnings on update %q", ws)
+	}
+}

@@ -76,6 +76,7 @@ func (s *semantics) created(ctx context.Context, sch *crdschema.Schema, gvk ksch
 	if err := invalid(gvk, metaString(m, "name"), r); err != nil {
 		return nil, err
 	}
+	s.warnFinalizers(ctx, r.Object, nil)
 	metadata(r.Object)["generation"] = int64(1)
 	return r.Object, nil
 }
@@ -156,6 +157,10 @@ func (s *semantics) updated(ctx context.Context, sch *crdschema.Schema, gvk ksch
 	s.warnPruned(ctx, r)
 	if err := invalid(gvk, metaString(m, "name"), r); err != nil {
 		return nil, err
+	}
+	if !status {
+		// The status strategy has no warnings.
+		s.warnFinalizers(ctx, r.Object, old)
 	}
 	keepServerMetadata(r.Object, old, metaString(m, "resourceVersion"), !status && !embedded.SameExceptMetadata(r.Object, old))
 	return r.Object, nil
