@@ -1,0 +1,130 @@
+package crdfake_test
+
+import (
+	"context"
+	"embed"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/crdschema/crdschema/crdfake"
+)
+
+// crdFiles stands for an operator's config/crd/bases.
+//
+//go:embed testdata/widgets.yaml
+var crdFiles embed.FS
+
+// newWidgetClient is the one call: the CRDs, read once (a test package's
+// var, say), give any fake.ClientBuilder the apiserver's semantics.
+func newWidgetClient(warnings rest.WarningHandlerWithContext) client.Client {
+	crds, err := crdfake.ReadFS(crdFiles, "testdata")
+	if err != nil {
+		panic(err)
+	}
+	return crds.Builder(fake.NewClientBuilder(), warnings).Build()
+}
+
+func newWidget(name string, spec map[string]any) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "example.com/v1",
+		"kind":       "Widget",
+		"metadata":   map[string]any{"name": name, "namespace": "default"},
+		"spec":       spec,
+	}}
+}
+
+// A create is defaulted as the apiserver defaults it, and the object the
+// reconciler gets back is the stored one.
+func Example_defaultedCreate() {
+	c := newWidgetClient(nil)
+	w := newWidget("a", map[string]any{"size": "small"})
+	if err := c.Create(context.Background(), w); err != nil {
+		panic(err)
+	}
+	fmt.Println(w.Object["spec"], "generation", w.GetGeneration())
+	// Output: map[maxReplicas:10 replicas:1 size:small] generation 1
+}
+
+// Under the status subresource, Update keeps the stored status and
+// Status().Update changes only the status, validated by the schema.
+func Example_statusSubresource() {
+	ctx := context.Background()
+	c := newWidgetClient(nil)
+	w := newWidget("a", map[string]any{"size": "small"})
+	if err := c.Create(ctx, w); err != nil {
+		panic(err)
+	}
+	w.Object["status"] = map[string]any{"phase": "Ready"}
+	if err := c.Update(ctx, w); err != nil {
+		panic(err)
+	}
+	fmt.Println("after Update:", w.Object["status"])
+
+	w.Object["status"] = map[string]any{"phase": "Ready", "observedGeneration": w.GetGeneration()}
+	if err := c.Status().Update(ctx, w); err != nil {
+		panic(err)
+	}
+	fmt.Println("after Status().Update:", w.Object["status"])
+
+	w.Object["status"] = map[string]any{"phase": "Done"}
+	err := c.Status().Update(ctx, w)
+	fmt.Println(apierrors.IsInvalid(err))
+	for _, cause := range err.(apierrors.APIStatus).Status().Details.Causes {
+		fmt.Printf("%s %s: %s\n", cause.Type, cause.Field, cause.Message)
+	}
+	// Output:
+	// after Update: <nil>
+	// after Status().Update: map[observedGeneration:1 phase:Ready]
+	// true
+	// FieldValueInvalid <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation
+	// FieldValueNotSupported status.phase: Unsupported value: "Done": supported values: "Pending", "Ready"
+}
+
+// An update that breaks a transition rule (x-kubernetes-validations with
+// oldSelf) is refused as a cluster refuses it: IsInvalid, one cause per
+// field error.
+func Example_transitionRule() {
+	ctx := context.Background()
+	c := newWidgetClient(nil)
+	w := newWidget("a", map[string]any{"size": "small", "color": "red"})
+	if err := c.Create(ctx, w); err != nil {
+		panic(err)
+	}
+	patch := client.RawPatch(types.MergePatchType, []byte(`{"spec":{"color":"blue"}}`))
+	err := c.Patch(ctx, w, patch)
+	fmt.Println(apierrors.IsInvalid(err))
+	for _, cause := range err.(apierrors.APIStatus).Status().Details.Causes {
+		fmt.Printf("%s %s: %s\n", cause.Type, cause.Field, cause.Message)
+	}
+	// Output:
+	// true
+	// FieldValueInvalid spec.color: Invalid value: "blue": color is immutable
+}
+
+// printWarnings is a client's warning handler, as set in
+// rest.Config.WarningHandlerWithContext.
+type printWarnings struct{}
+
+func (printWarnings) HandleWarningHeaderWithContext(_ context.Context, code int, agent, text string) {
+	fmt.Println("Warning:", text)
+}
+
+// A field the schema does not know is pruned, and the client's warning
+// handler gets the apiserver's warning.
+func Example_unknownFieldPruned() {
+	c := newWidgetClient(printWarnings{})
+	w := newWidget("a", map[string]any{"size": "small", "colour": "red"})
+	if err := c.Create(context.Background(), w); err != nil {
+		panic(err)
+	}
+	fmt.Println(w.Object["spec"])
+	// Output:
+	// Warning: unknown field "spec.colour"
+	// map[maxReplicas:10 replicas:1 size:small]
+}

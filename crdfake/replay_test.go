@@ -1,0 +1,448 @@
+package crdfake_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/crdschema/crdschema"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/crdschema/crdschema/crdfake"
+)
+
+// The shared test data (../shared beside the checkout) is found as the
+// core module's internal/shareddata finds it, which another module cannot
+// import: without it the replays skip with a message, or fail when
+// CRDSCHEMA_REQUIRE_SHARED=1 (as in CI).
+const requireShared = "CRDSCHEMA_REQUIRE_SHARED"
+
+func sharedDir(t testing.TB, elem ...string) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	root := filepath.Join("..", "..", "shared")
+	if ok {
+		root = filepath.Join(filepath.Dir(file), "..", "..", "shared")
+	}
+	p := filepath.Join(append([]string{root}, elem...)...)
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv(requireShared) == "1" {
+			t.Fatalf("shared test data missing at %s (%s=1: it must be present)", p, requireShared)
+		}
+		t.Skipf("shared test data not found at %s: skipping (it sits beside the checkout in CI)", p)
+	}
+	return p
+}
+
+// expectedLine is one JSON line of the command's -o json answers.
+type expectedLine struct {
+	File      string          `json:"file"`
+	Document  int             `json:"document"`
+	Object    json.RawMessage `json:"object"`
+	Pruned    []string        `json:"pruned"`
+	Errors    []expectedError `json:"errors"`
+	Operation string          `json:"operation"`
+}
+
+type expectedError struct {
+	Type  string `json:"type"`
+	Field string `json:"field"`
+}
+
+func readExpected(t *testing.T, path string) []expectedLine {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []expectedLine
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var l expectedLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// validCRDs loads every CRD file of dirs the apiserver accepts into one
+// set, and every CRD (accepted or not) for routing.
+func validCRDs(t *testing.T, dirs ...string) (*crdfake.CRDs, []*crdschema.CRD) {
+	t.Helper()
+	var valid []string
+	var all []*crdschema.CRD
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		sort.Strings(files)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			crds, err := crdschema.LoadCRDs(f, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, crds...)
+			var rejected *crdschema.RejectedError
+			if _, err := crdfake.ReadFiles(f); err == nil {
+				valid = append(valid, f)
+			} else if !errors.As(err, &rejected) {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(valid) == 0 {
+		return nil, all
+	}
+	set, err := crdfake.ReadFiles(valid...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set, all
+}
+
+// document reads document i of an example file.
+func document(t *testing.T, path string, i int) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, _ := crdschema.ReadDocuments(path, data)
+	for _, d := range docs {
+		if d.Index == i {
+			return d.Object
+		}
+	}
+	t.Fatalf("%s: no document %d", path, i)
+	return nil
+}
+
+// normalJSON decodes JSON with every number a float64, so that values
+// compare by value (1 = 1.0).
+func normalJSON(t *testing.T, v any) any {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// serverFields are the metadata a server populates, which the expected
+// answers leave out; the fake's are dropped before comparing unless the
+// expected object has them. The expected answers never hold the server's
+// resourceVersion and generation (a request's own are printed as sent), so
+// those are compared nowhere here; the unit tests pin the generation.
+var serverFields = []string{"uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"}
+
+func withoutServerFields(t *testing.T, got map[string]any, want any) any {
+	t.Helper()
+	wantMeta, _ := want.(map[string]any)["metadata"].(map[string]any)
+	g := normalJSON(t, got).(map[string]any)
+	if md, ok := g["metadata"].(map[string]any); ok {
+		delete(md, "resourceVersion")
+		delete(md, "generation")
+		delete(wantMeta, "generation")
+		delete(wantMeta, "resourceVersion")
+		for _, k := range serverFields {
+			if _, keep := wantMeta[k]; !keep {
+				delete(md, k)
+			}
+		}
+		if _, ok := wantMeta["name"]; !ok && wantMeta["generateName"] != nil {
+			delete(md, "name")
+		}
+	}
+	return g
+}
+
+// causePairs are an error's causes as sorted (type, field) pairs; nil for
+// an error that is not an Invalid one.
+func causePairs(err error) []string {
+	var st apierrors.APIStatus
+	if !errors.As(err, &st) || st.Status().Details == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range st.Status().Details.Causes {
+		out = append(out, string(c.Type)+" "+c.Field)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func expectedPairs(errs []expectedError) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Type+" "+e.Field)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// tally counts a replay's outcomes.
+type tally struct {
+	match, skipped int
+	mismatches     []string
+}
+
+func (c *tally) report(t *testing.T, what string) {
+	t.Helper()
+	t.Logf("%s: %d/%d match (%d skipped: CRD rejected)", what, c.match, c.match+len(c.mismatches), c.skipped)
+	for i, m := range c.mismatches {
+		if i == 20 {
+			t.Errorf("... and %d more", len(c.mismatches)-20)
+			break
+		}
+		t.Error(m)
+	}
+}
+
+// check compares one answer of the fake with the expected line.
+func (c *tally) check(t *testing.T, where string, l expectedLine, got map[string]any, err error) {
+	t.Helper()
+	var want any
+	if err := json.Unmarshal(l.Object, &want); err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case want == nil && err == nil:
+		c.mismatches = append(c.mismatches, fmt.Sprintf("%s: stored, want an error %v", where, expectedPairs(l.Errors)))
+	case want == nil:
+		c.match++
+	case len(l.Errors) > 0:
+		if gotPairs, wantPairs := causePairs(err), expectedPairs(l.Errors); !reflect.DeepEqual(gotPairs, wantPairs) {
+			c.mismatches = append(c.mismatches, fmt.Sprintf("%s: causes %v, want %v (err %v)", where, gotPairs, wantPairs, err))
+			return
+		}
+		c.match++
+	case err != nil:
+		c.mismatches = append(c.mismatches, fmt.Sprintf("%s: %v", where, err))
+	default:
+		if g := withoutServerFields(t, got, want); !reflect.DeepEqual(g, normalJSON(t, want)) {
+			gj, _ := json.Marshal(g)
+			wj, _ := json.Marshal(want)
+			c.mismatches = append(c.mismatches, fmt.Sprintf("%s: stored\n%s\nwant\n%s", where, gj, wj))
+			return
+		}
+		c.match++
+	}
+}
+
+// TestCorpusCreate replays the real-world corpus through Create: for every
+// example whose CRD the apiserver accepts, the fake stores exactly what
+// `crdschema apply` prints (../shared/corpus/expected/apply.jsonl, the
+// apiserver's answers) and rejections carry exactly the expected causes.
+func TestCorpusCreate(t *testing.T) {
+	corpus := sharedDir(t, "corpus")
+	lines := readExpected(t, filepath.Join(corpus, "expected", "apply.jsonl"))
+	byProject := map[string][]expectedLine{}
+	var projects []string
+	for _, l := range lines {
+		p := strings.SplitN(l.File, "/", 2)[0]
+		if byProject[p] == nil {
+			projects = append(projects, p)
+		}
+		byProject[p] = append(byProject[p], l)
+	}
+	var c tally
+	for _, p := range projects {
+		crds, all := validCRDs(t, filepath.Join(corpus, p, "crds"))
+		for _, l := range byProject[p] {
+			obj := document(t, filepath.Join(corpus, l.File), l.Document)
+			if _, err := crdschema.Route(all, obj); isRejected(err) || crds == nil {
+				c.skipped++
+				continue
+			}
+			cl := crds.Builder(nil, nil).Build()
+			u := &unstructured.Unstructured{Object: obj}
+			// A create carrying a resourceVersion is refused by the
+			// apiserver's storage and by the fake ("resourceVersion
+			// should not be set on objects to be created"), which
+			// `crdschema apply` does not model: it is sent without.
+			unstructured.RemoveNestedField(obj, "metadata", "resourceVersion")
+			err := cl.Create(context.Background(), u)
+			var got map[string]any
+			if err == nil {
+				got = readBack(t, cl, u)
+			}
+			c.check(t, fmt.Sprintf("%s#%d", l.File, l.Document), l, got, err)
+		}
+	}
+	c.report(t, "corpus create")
+	if c.match < 1300 {
+		t.Errorf("only %d objects replayed", c.match)
+	}
+}
+
+func isRejected(err error) bool {
+	var r *crdschema.RejectedError
+	return errors.As(err, &r)
+}
+
+// readBack is the stored object u names, read through the client.
+func readBack(t *testing.T, c client.Client, u *unstructured.Unstructured) map[string]any {
+	t.Helper()
+	got := &unstructured.Unstructured{}
+	got.SetGroupVersionKind(u.GroupVersionKind())
+	if err := c.Get(context.Background(), client.ObjectKeyFromObject(u), got); err != nil {
+		t.Fatalf("%s %q: %v", u.GetKind(), u.GetName(), err)
+	}
+	return got.Object
+}
+
+// TestConformanceUpdates replays the update cases of
+// ../shared/conformance/random-20261123/update-* through Update (and
+// Status().Update for the --subresource status batches): the stored
+// object is put into the fake as stored, the new object sent with its
+// resourceVersion, and the fake stores exactly the expected object or
+// rejects the update with the expected causes.
+func TestConformanceUpdates(t *testing.T) {
+	root := sharedDir(t, "conformance", "random-20261123")
+	batches, _ := filepath.Glob(filepath.Join(root, "update-*"))
+	if len(batches) == 0 {
+		t.Fatal("no update batches")
+	}
+	var c tally
+	for _, dir := range batches {
+		args, err := os.ReadFile(filepath.Join(dir, "args.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		status := strings.Contains(string(args), "--subresource\nstatus")
+		crds, all := validCRDs(t, filepath.Join(dir, "crds"))
+		old := storedObjects(t, all, filepath.Join(dir, "old.yaml"))
+		for _, l := range readExpected(t, filepath.Join(dir, "expected.jsonl")) {
+			where := fmt.Sprintf("%s/%s#%d", filepath.Base(dir), l.File, l.Document)
+			obj := document(t, filepath.Join(dir, l.File), l.Document)
+			s, err := crdschema.Route(all, obj)
+			if isRejected(err) || crds == nil {
+				c.skipped++
+				continue
+			}
+			var stored map[string]any
+			if err == nil {
+				stored = old[keyOf(s, obj)]
+			}
+			got, err := replayUpdate(t, crds, obj, stored, status)
+			c.check(t, where, l, got, err)
+		}
+	}
+	c.report(t, "conformance updates")
+}
+
+// replayUpdate stores old (when there is one) as stored, then sends obj as
+// an update (a create without old).
+func replayUpdate(t *testing.T, crds *crdfake.CRDs, obj, old map[string]any, status bool) (map[string]any, error) {
+	t.Helper()
+	ctx := context.Background()
+	u := &unstructured.Unstructured{Object: obj}
+	b := fake.NewClientBuilder()
+	if old != nil {
+		o := &unstructured.Unstructured{Object: old}
+		// The fake keys objects by namespace as given; the update finds
+		// its stored object under the same key, "default" or not.
+		o.SetNamespace(u.GetNamespace())
+		b = b.WithObjects(o)
+	}
+	cl, err := build(crds, b)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case old == nil && !status:
+		err = cl.Create(ctx, u)
+	case old == nil:
+		err = cl.Status().Update(ctx, u)
+	default:
+		cur := &unstructured.Unstructured{}
+		cur.SetGroupVersionKind(u.GroupVersionKind())
+		if err := cl.Get(ctx, client.ObjectKeyFromObject(u), cur); err == nil {
+			u.SetResourceVersion(cur.GetResourceVersion())
+		}
+		if status {
+			err = cl.Status().Update(ctx, u)
+		} else {
+			err = cl.Update(ctx, u)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return readBack(t, cl, u), nil
+}
+
+// build builds the client; a stored object the fake's tracker refuses
+// (malformed metadata) is an error rather than a panic.
+func build(crds *crdfake.CRDs, b *fake.ClientBuilder) (c client.Client, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the fake cannot store the old object: %v", r)
+		}
+	}()
+	return crds.Builder(b, nil).Build(), nil
+}
+
+type objectKey struct{ apiVersion, kind, namespace, name string }
+
+// keyOf is the key the command matches new and stored objects by.
+func keyOf(s *crdschema.Schema, obj map[string]any) objectKey {
+	md, _ := obj["metadata"].(map[string]any)
+	k := objectKey{}
+	k.apiVersion, _ = obj["apiVersion"].(string)
+	k.kind, _ = obj["kind"].(string)
+	k.name, _ = md["name"].(string)
+	if s.Namespaced() {
+		if k.namespace, _ = md["namespace"].(string); k.namespace == "" {
+			k.namespace = "default"
+		}
+	}
+	return k
+}
+
+// storedObjects reads the stored objects of a batch; of two with the same
+// key the first is kept.
+func storedObjects(t *testing.T, crds []*crdschema.CRD, path string) map[objectKey]map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, _ := crdschema.ReadDocuments(path, data)
+	out := map[objectKey]map[string]any{}
+	for _, d := range docs {
+		s, err := crdschema.Route(crds, d.Object)
+		if err != nil {
+			continue
+		}
+		if k := keyOf(s, d.Object); out[k] == nil {
+			out[k] = d.Object
+		}
+	}
+	return out
+}
