@@ -441,3 +441,16 @@ func TestRegressions(t *testing.T) {
 		report(t, filepath.Base(abs), replayDirs(t, verb, []string{abs}, nil))
 	}
 }
+
+// TestConformanceConvert replays the convert batches: the public random
+// set (multi-version CRDs, strategies None and Webhook) and every corpus
+// example read at each served version of its project's CRDs.
+func TestConformanceConvert(t *testing.T) {
+	report(t, "convert batches", replayBatches(t, "convert", nil))
+	shared := requireShared(t)
+	dirs, _ := filepath.Glob(filepath.Join(shared, "conformance", "corpus-*", "convert-*"))
+	if len(dirs) == 0 {
+		shareddata.Missing(t, filepath.Join(shared, "conformance", "corpus-*", "convert-*"))
+	}
+	report(t, "corpus convert batches", replayDirs(t, "convert", dirs, nil))
+}
