@@ -105,6 +105,10 @@ func (c *checker) object(i int, original map[string]any, raw any) (map[string]an
 // converted object: a JSON object with a non-empty string kind.
 func decodeObject(raw any) (map[string]any, error) {
 	m, ok := raw.(map[string]any)
+	if raw == nil {
+		// A null RawExtension holds no bytes.
+		return nil, fmt.Errorf("unexpected end of JSON input")
+	}
 	if !ok {
 		return nil, fmt.Errorf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(raw))
 	}

@@ -28,15 +28,18 @@ type Converter struct {
 	// does not answer in time fails the conversion.
 	Timeout time.Duration
 
-	call func(ctx context.Context, objects []map[string]any, desiredAPIVersion string) ([]any, *field.Error)
+	// call sends objects to the webhook and returns its converted objects,
+	// or the error (its message complete) that fails the conversion of
+	// objects of gvk (as the apiserver's messages render it).
+	call func(ctx context.Context, objects []map[string]any, desiredAPIVersion, gvk string) ([]any, *field.Error)
 }
 
 // FromFunc is a Converter calling f.
 func FromFunc(f Func) *Converter {
-	return &Converter{call: func(ctx context.Context, objects []map[string]any, desired string) ([]any, *field.Error) {
+	return &Converter{call: func(ctx context.Context, objects []map[string]any, desired, gvk string) ([]any, *field.Error) {
 		out, err := f(ctx, objects, desired)
 		if err != nil {
-			return nil, failed("response.result", "%v", err)
+			return nil, failed("response.result", "conversion webhook for %s failed: %v", gvk, err)
 		}
 		return out, nil
 	}}
@@ -73,6 +76,10 @@ func (c *Converter) Convert(ctx context.Context, objects []map[string]any, desir
 		return out, nil
 	}
 	ck := checker{gvk: gvkString(objects[0]), desired: desiredAPIVersion, list: len(objects) > 1}
+	if ck.list {
+		// The apiserver converts a list read at the desired version.
+		ck.gvk = groupVersion(desiredAPIVersion) + ", Kind=" + str(objects[0]["kind"]) + "List"
+	}
 	answer, err := c.callSafely(ctx, send, desiredAPIVersion, ck.gvk)
 	if err != nil {
 		return nil, err
@@ -110,14 +117,11 @@ func (c *Converter) callSafely(ctx context.Context, objects []map[string]any, de
 				done <- answer{err: failed("response", "conversion webhook for %s failed: the converter panicked converting %s: %v", gvk, names(objects), p)}
 			}
 		}()
-		objs, err := c.call(ctx, objects, desired)
+		objs, err := c.call(ctx, objects, desired, gvk)
 		done <- answer{objs, err}
 	}()
 	select {
 	case a := <-done:
-		if a.err != nil && a.err.Field == "response.result" {
-			a.err.Detail = fmt.Sprintf("conversion webhook for %s failed: %s", gvk, a.err.Detail)
-		}
 		return a.objs, a.err
 	case <-ctx.Done():
 		return nil, failed("response", "conversion webhook for %s failed: no answer converting %s: %v", gvk, names(objects), ctx.Err())

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/conversion"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
@@ -217,4 +218,44 @@ func routeStored(crds []*crdschema.CRD, obj map[string]any) (*crdschema.CRD, err
 	return nil, err
 }
 
-func runReviews(o *convertOptions, in *inputs, stdout, stderr io.Writer) int { return 2 }
+// reviewLine is one line of convert --review's output.
+type reviewLine struct {
+	File     string      `json:"file"`
+	Document int         `json:"document"`
+	Line     int         `json:"line"`
+	Objects  any         `json:"objects"`
+	Errors   []jsonError `json:"errors"`
+}
+
+// runReviews checks every ConversionReview document (convert --review).
+func runReviews(o *convertOptions, in *inputs, stdout, stderr io.Writer) int {
+	p := newPrinter("json", "convert", stdout, stderr)
+	docs, inputOK, err := readDocs(o.operands, in, stderr)
+	if err != nil {
+		reportError(stderr, err)
+		return 2
+	}
+	if len(docs) == 0 && inputOK {
+		return noObjects("convert --review", stderr)
+	}
+	status := 0
+	for _, d := range docs {
+		jsonvalue.KeepFloats(d.Object)
+		objects, ferr := conversion.CheckReview(d.Object)
+		line := reviewLine{File: d.File, Document: d.Index, Line: d.Line, Errors: []jsonError{}}
+		if ferr != nil {
+			status = 1
+			line.Errors = toJSONErrors(field.ErrorList{ferr})
+		} else {
+			line.Objects = objects
+		}
+		if err := p.print(outcome{}, line); err != nil {
+			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+			return 2
+		}
+	}
+	if !inputOK {
+		return 2
+	}
+	return status
+}
