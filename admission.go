@@ -15,19 +15,24 @@ import (
 )
 
 // Warnings returns the warnings the apiserver sends with the request: the
-// deprecation warning of a deprecated version first, then the pruned
-// fields of a request with fieldValidation=Warn, in its wording
+// deprecation warning of a deprecated version first, then (not for a
+// read: CRD.Read) the pruned fields of a request with fieldValidation=Warn,
+// in its wording
 // (`unknown field "spec.foo"`): what an admission webhook puts in its
 // response's warnings, and kubectl prints as "Warning: ...".
 func (r Result) Warnings() []string {
-	if len(r.Pruned) == 0 && r.Deprecation == "" {
+	pruned := r.Pruned
+	if r.read {
+		pruned = nil
+	}
+	if len(pruned) == 0 && r.Deprecation == "" {
 		return nil
 	}
-	out := make([]string, 0, len(r.Pruned)+1)
+	out := make([]string, 0, len(pruned)+1)
 	if r.Deprecation != "" {
 		out = append(out, r.Deprecation)
 	}
-	for _, p := range r.Pruned {
+	for _, p := range pruned {
 		out = append(out, "unknown field "+strconv.Quote(p))
 	}
 	return out

@@ -50,7 +50,7 @@ func (c *CRD) ReadWith(ctx context.Context, stored map[string]any, version strin
 		return refused(ferr)
 	}
 	out, pruned, errs := st.Read(ctx, obj, to, conv)
-	r := Result{Pruned: []string{}, Deprecation: c.deprecation(to)}
+	r := Result{Pruned: []string{}, Deprecation: c.deprecation(to), read: true}
 	if len(errs) > 0 {
 		errorsort.Sort(errs)
 		r.Errors = errs

@@ -1,14 +1,17 @@
 package crdschema_test
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/conversion"
 )
 
 // cronTabVersions is the CronTab of the Kubernetes docs with two versions
@@ -159,5 +162,37 @@ func TestReadErrors(t *testing.T) {
 				t.Fatalf("got object %v, errors %v; want one %s at %s", r.Object, r.Errors, c.typ, c.field)
 			}
 		})
+	}
+}
+
+// TestReadWithWebhook: a Webhook CRD reads other versions only through a
+// converter, whose answer is then pruned with the requested version's
+// schema.
+func TestReadWithWebhook(t *testing.T) {
+	crd := loadTestCRD(t, strings.Replace(cronTabVersions, "  versions:\n", "  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: \"https://example.com/convert\"}\n  versions:\n", 1))
+	stored := yamlObject(t, `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: x, image: i}}`)
+	r := crd.Read(stored, "v1")
+	if r.Object != nil || len(r.Errors) != 1 || r.Errors[0].Type != field.ErrorTypeInternal || r.Errors[0].Field != "apiVersion" {
+		t.Fatalf("without converter: %v", r.Errors)
+	}
+	convert := conversion.FromFunc(func(_ context.Context, objects []map[string]any, desired string) ([]any, error) {
+		o := objects[0]
+		o["apiVersion"] = desired
+		spec := o["spec"].(map[string]any)
+		spec["suspend"] = true
+		spec["image2"] = spec["image"] // unknown to v1: pruned
+		return []any{o}, nil
+	})
+	r = crd.ReadWith(context.Background(), stored, "v1", convert)
+	if len(r.Errors) > 0 {
+		t.Fatal(r.Errors)
+	}
+	got, _ := json.Marshal(r.Object)
+	want := `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"generation":1,"name":"c1","namespace":"default"},"spec":{"cronSpec":"x","replicas":1,"suspend":true}}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if want := []string{"spec.image", "spec.image2"}; !reflect.DeepEqual(r.Pruned, want) {
+		t.Errorf("pruned %v, want %v", r.Pruned, want)
 	}
 }

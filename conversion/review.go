@@ -94,8 +94,8 @@ func (a reviewAnswer) converted(_ context.Context, _ []map[string]any, _, gvk st
 	fail := func(at, format string, args ...any) ([]any, *field.Error) {
 		return nil, failed(at, "conversion webhook for %s failed: %s", gvk, fmt.Sprintf(format, args...))
 	}
-	if kind := str(a.review["kind"]); a.v1 && kind != "ConversionReview" {
-		return fail("apiVersion", "expected webhook response of %s, Kind=ConversionReview, got %s, Kind=%s", reviewV1, reviewV1, kind)
+	if av, kind := str(a.review["apiVersion"]), str(a.review["kind"]); a.v1 && (av != reviewV1 || kind != "ConversionReview") {
+		return fail("apiVersion", "expected webhook response of %s, Kind=ConversionReview, got %s, Kind=%s", reviewV1, groupVersion(av), kind)
 	}
 	v, found := a.review["response"]
 	if !found || v == nil {
