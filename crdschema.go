@@ -159,6 +159,7 @@ func (c *CRD) AnyVersion(name string) (*Schema, error) {
 	}
 	s.crd, s.version, s.rootPath = c, name, c.schemaPath(name)
 	s.namespaced = c.crd.Spec.Scope != "Cluster"
+	s.deprecation = c.deprecation(name)
 	if sub := c.crd.SubresourcesFor(name); sub != nil {
 		s.scale = sub.Scale
 		s.status = sub.Status != nil
@@ -206,6 +207,8 @@ type Schema struct {
 	scale                 *model.Scale
 	// status is set when the version has the status subresource.
 	status bool
+	// deprecation is the warning requests to a deprecated version get.
+	deprecation string
 
 	checkOnce sync.Once
 	errs      field.ErrorList
@@ -312,7 +315,8 @@ type Result struct {
 }
 
 // Apply does to obj what the apiserver does to a create request
-// (fieldValidation=Warn): prune, drop non-nullable nulls without default,
+// (fieldValidation=Warn; a request to a deprecated version gets
+// Result.Deprecation): prune, drop non-nullable nulls without default,
 // coerce metadata (rejecting malformed metadata), default, drop .status
 // when the version has the status subresource, validate. Result.Object is
 // what the response shows: the stored object read back through the
@@ -342,9 +346,9 @@ func (s *Schema) apply(obj map[string]any) Result {
 	pruned, rejected := s.coerce(obj)
 	if len(rejected) > 0 {
 		errorsort.Sort(rejected)
-		return Result{Pruned: []string{}, Errors: rejected}
+		return Result{Pruned: []string{}, Errors: rejected, Deprecation: s.deprecation}
 	}
-	r := Result{Object: obj, Pruned: sortedUnique(pruned)}
+	r := Result{Object: obj, Pruned: sortedUnique(pruned), Deprecation: s.deprecation}
 	s.applyDefaults(obj)
 	dropped := s.prepareForCreate(obj)
 	r.Errors = s.validate(obj)

@@ -30,13 +30,6 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
-// convertLine is one line of convert's -o json output: prune's shape, and
-// the deprecation warning of a deprecated --to version.
-type convertLine struct {
-	objectResult
-	Warnings []string `json:"warnings,omitempty"`
-}
-
 // parseConvertArgs parses convert's flags, which may come before, between
 // or after the operands.
 func parseConvertArgs(args []string, stderr io.Writer) (*convertOptions, error) {
@@ -169,7 +162,7 @@ func convertObjects(o *convertOptions, in *inputs, stdout, stderr io.Writer) int
 }
 
 // convertDocument routes one stored object to its CRD and reads it at to.
-func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (outcome, convertLine) {
+func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (outcome, objectResult) {
 	kind, name := documentKindName(d.Object)
 	oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
 	var r crdschema.Result
@@ -188,12 +181,8 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	if pruned == nil {
 		pruned = []string{}
 	}
-	oc.object, oc.pruned, oc.errs = object, pruned, r.Errors
-	line := convertLine{objectResult: objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: object, Pruned: pruned, Errors: toJSONErrors(r.Errors)}}
-	if r.Deprecation != "" {
-		line.Warnings = []string{r.Deprecation}
-	}
-	return oc, line
+	oc.object, oc.pruned, oc.errs, oc.deprecation = object, pruned, r.Errors, r.Deprecation
+	return oc, objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: object, Pruned: pruned, Errors: toJSONErrors(r.Errors), Warnings: deprecationWarnings(r.Deprecation)}
 }
 
 // routeStored finds the CRD a stored object belongs to: the first CRD the

@@ -63,6 +63,8 @@ type outcome struct {
 	pruned   []string
 	errs     field.ErrorList // sorted
 	skipped  string          // why the document was skipped; "" when it was not
+	// deprecation is the warning of a request to a deprecated version.
+	deprecation string
 }
 
 // label is "Kind/name", "Kind" or "document N" for the human formats.
@@ -78,14 +80,22 @@ func (o outcome) label() string {
 	return "document " + strconv.Itoa(o.document)
 }
 
-// warnings are the pruned fields the apiserver would warn about: those of
-// an object it stores. (Under --strict the same fields reject the object
-// and are errors instead.)
+// warnings are the warnings the apiserver would send, as it words them:
+// the deprecation warning of a request to a deprecated version, then the
+// pruned fields of an object it stores. (Under --strict the same fields
+// reject the object and are errors instead.)
 func (o outcome) warnings() []string {
-	if o.object == nil {
-		return nil
+	var out []string
+	if o.deprecation != "" {
+		out = append(out, o.deprecation)
 	}
-	return o.pruned
+	if o.object == nil {
+		return out
+	}
+	for _, p := range o.pruned {
+		out = append(out, warningText(p))
+	}
+	return out
 }
 
 // where is "file:line" for the human formats.
@@ -163,8 +173,8 @@ func (p textPrinter) print(o outcome, _ any) error {
 	for _, e := range o.errs {
 		fmt.Fprintf(&b, "%s: %s: %s\n", o.where(), o.label(), errorText(e))
 	}
-	for _, path := range o.warnings() {
-		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.where(), o.label(), warningText(path))
+	for _, w := range o.warnings() {
+		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.where(), o.label(), w)
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
@@ -186,8 +196,8 @@ func (p githubPrinter) print(o outcome, _ any) error {
 	for _, e := range o.errs {
 		fmt.Fprintf(&b, "::error %s::%s\n", props, ghData(o.label()+": "+errorText(e)))
 	}
-	for _, path := range o.warnings() {
-		fmt.Fprintf(&b, "::warning %s::%s\n", props, ghData(o.label()+": "+warningText(path)))
+	for _, w := range o.warnings() {
+		fmt.Fprintf(&b, "::warning %s::%s\n", props, ghData(o.label()+": "+w))
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
@@ -311,8 +321,8 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 	}
 	if ws := o.warnings(); len(ws) > 0 {
 		var out strings.Builder
-		for _, path := range ws {
-			fmt.Fprintf(&out, "warning: %s\n", warningText(path))
+		for _, w := range ws {
+			fmt.Fprintf(&out, "warning: %s\n", w)
 		}
 		c.SystemOut = out.String()
 	}
