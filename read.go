@@ -164,3 +164,57 @@ func (c *CRD) deprecation(version string) string {
 	}
 	return ""
 }
+
+// Write is what a create (old nil) or an update of old puts into etcd: obj
+// is applied at the version its apiVersion names (served) as the request
+// is (Schema.Apply, or Schema.ApplyUpdate of old read at that version, old
+// being an object as stored), then converted to the storage version
+// through the storage's converter (conv for strategy Webhook), which
+// prunes with the storage version's schema: fields the storage version
+// does not declare are lost on the way in. Result.Object is the object as
+// stored (nil when the request is rejected, or the conversion fails);
+// Result.Pruned lists the request's unknown fields and those the storage
+// version drops. Neither obj nor old is changed.
+func (c *CRD) Write(ctx context.Context, obj, old map[string]any, conv *conversion.Converter) Result {
+	if obj == nil {
+		obj = map[string]any{}
+	}
+	if err := routingTypeMeta(obj); err != nil {
+		return refused(err)
+	}
+	_, version := splitAPIVersion(obj["apiVersion"].(string))
+	if _, _, err := c.readTarget(obj, version); err != nil {
+		return refused(err)
+	}
+	s, err := c.Version(version)
+	if err != nil {
+		return refused(field.InternalError(field.NewPath("kind"), err))
+	}
+	var r Result
+	if old == nil {
+		r = s.Apply(obj)
+	} else {
+		cur := c.ReadWith(ctx, old, version, conv)
+		if cur.Object == nil {
+			for _, e := range cur.Errors {
+				e.Detail = "the stored object cannot be read: " + e.Detail
+			}
+			return Result{Pruned: []string{}, Errors: cur.Errors, Deprecation: s.deprecation}
+		}
+		r = s.ApplyUpdate(obj, cur.Object)
+	}
+	if r.Object == nil || len(r.Errors) > 0 {
+		return r
+	}
+	st, err := c.storage()
+	if err != nil {
+		return refused(field.InternalError(field.NewPath("kind"), err))
+	}
+	stored, pruned, errs := st.Convert(ctx, r.Object, c.StorageVersion(), conv)
+	if len(errs) > 0 {
+		errorsort.Sort(errs)
+		return Result{Pruned: r.Pruned, Errors: errs, Deprecation: r.Deprecation}
+	}
+	r.Object, r.Pruned = stored, sortedUnique(append(r.Pruned, pruned...))
+	return r
+}

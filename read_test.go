@@ -196,3 +196,40 @@ func TestReadWithWebhook(t *testing.T) {
 		t.Errorf("pruned %v, want %v", r.Pruned, want)
 	}
 }
+
+// TestWrite: a create at v1 is stored at v1beta1, losing what v1beta1
+// does not declare; an update of the stored object at v1 likewise.
+func TestWrite(t *testing.T) {
+	crd := loadTestCRD(t, cronTabVersions)
+	obj := yamlObject(t, `{apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: x, suspend: true, bogus: 1}}`)
+	r := crd.Write(context.Background(), obj, nil, nil)
+	if len(r.Errors) > 0 {
+		t.Fatal(r.Errors)
+	}
+	got, _ := json.Marshal(r.Object)
+	want := `{"apiVersion":"stable.example.com/v1beta1","kind":"CronTab","metadata":{"name":"c1","namespace":"default"},"spec":{"cronSpec":"x"}}`
+	if string(got) != want {
+		t.Errorf("create: got  %s\nwant %s", got, want)
+	}
+	if want := []string{"spec.bogus", "spec.suspend"}; !reflect.DeepEqual(r.Pruned, want) {
+		t.Errorf("create: pruned %v, want %v", r.Pruned, want)
+	}
+	if r.Deprecation == "" {
+		t.Errorf("create at deprecated v1: no warning")
+	}
+	stored := r.Object
+	upd := yamlObject(t, `{apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: z}}`)
+	r = crd.Write(context.Background(), upd, stored, nil)
+	if len(r.Errors) > 0 {
+		t.Fatal(r.Errors)
+	}
+	got, _ = json.Marshal(r.Object)
+	want = `{"apiVersion":"stable.example.com/v1beta1","kind":"CronTab","metadata":{"name":"c1","namespace":"default"},"spec":{"cronSpec":"z"}}`
+	if string(got) != want {
+		t.Errorf("update: got  %s\nwant %s", got, want)
+	}
+	r = crd.Write(context.Background(), yamlObject(t, `{apiVersion: stable.example.com/v2, kind: CronTab, metadata: {name: c1}}`), nil, nil)
+	if len(r.Errors) != 1 || r.Errors[0].Field != "apiVersion" {
+		t.Errorf("not served: %v", r.Errors)
+	}
+}

@@ -78,15 +78,31 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 		return nil, nil, errs
 	}
 	defaulting.Default(stored, s.versions[from].Defaults)
-	out, errs := s.convert(ctx, stored, from, to, conv)
-	if len(errs) > 0 {
-		return nil, nil, errs
-	}
-	more, errs := s.coerce(out, s.versions[to].Schema, false)
+	out, more, errs := s.Convert(ctx, stored, to, conv)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
 	return out, append(pruned, more...), nil
+}
+
+// Convert is the storage's converter alone: obj, an object at the version
+// its apiVersion names (already pruned and defaulted there), converted to
+// version to and then pruned and coerced with to's schema (malformed
+// metadata or embedded resources fail; no defaults). It is what a create
+// or an update goes through on its way to etcd (to is then the storage
+// version), and steps 3 and 4 of Read. obj may be changed; the result
+// (nil on error) may share with it. The unknown-field paths dropped at to
+// are returned unsorted.
+func (s *Storage) Convert(ctx context.Context, obj map[string]any, to string, conv *Converter) (map[string]any, []string, field.ErrorList) {
+	out, errs := s.convert(ctx, obj, versionOf(obj), to, conv)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	pruned, errs := s.coerce(out, s.versions[to].Schema, false)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return out, pruned, nil
 }
 
 // coerce is the apiserver's unstructuredSchemaCoercer on obj with schema
