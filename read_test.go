@@ -233,3 +233,28 @@ func TestWrite(t *testing.T) {
 		t.Errorf("not served: %v", r.Errors)
 	}
 }
+
+// BenchmarkRead reads a stored CronTab at the other version (the storage
+// read path: prune, coerce, default, convert, prune).
+func BenchmarkRead(b *testing.B) {
+	crd, err := crdschema.LoadCRD([]byte(cronTabVersions))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var stored map[string]any
+	if err := yaml.Unmarshal([]byte(`
+apiVersion: stable.example.com/v1beta1
+kind: CronTab
+metadata: {name: c1, namespace: default, creationTimestamp: "2026-11-20T10:00:00Z", generation: 3, labels: {app: cron}}
+spec: {cronSpec: "* * * * */5", image: my-image, replicas: 2, template: {apiVersion: v1, kind: Pod, metadata: {name: p}}}
+status: {replicas: 2, labelSelector: app=cron}
+`), &stored); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := crd.Read(stored, "v1"); r.Object == nil {
+			b.Fatal(r.Errors)
+		}
+	}
+}

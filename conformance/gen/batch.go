@@ -37,16 +37,21 @@ type Batch struct {
 	// Status makes the updates status updates (--subresource status).
 	Old    *Input
 	Status bool
+	// To is convert's --to version.
+	To string
 }
 
 // Verbs are the command's verbs, in the order of the contract; update is
 // apply --old (see UpdateBatch).
-var Verbs = []string{"check", "prune", "default", "apply", "update"}
+var Verbs = []string{"check", "prune", "default", "apply", "update", "convert"}
 
 // Batch returns a batch of n cases for verb.
 func (g *Gen) Batch(verb string, n int) *Batch {
-	if verb == "update" {
+	switch verb {
+	case "update":
 		return g.UpdateBatch(n)
+	case "convert":
+		return g.ConvertBatch(n)
 	}
 	b := &Batch{Verb: verb}
 	if verb == "check" {
@@ -194,6 +199,9 @@ func (b *Batch) Write(dir string) ([]string, error) {
 			args = append(args, "--crd", c.FileName())
 		}
 		all = append(all, b.CRDs...)
+	}
+	if b.Verb == "convert" {
+		args = append(args, "--to", b.To)
 	}
 	args = append(args, "-o", "json")
 	for _, c := range b.Cases {

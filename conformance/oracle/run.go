@@ -32,7 +32,8 @@ type Env struct {
 const usage = `usage:
   oracle check [-o text|json] PATH...
   oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...
-  oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...`
+  oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...
+  oracle convert --crd PATH... --to [GROUP/]VERSION [-o yaml|json] OBJECTS...`
 
 // Run runs the command with the given arguments (without the program name)
 // and returns its exit status.
@@ -70,6 +71,8 @@ type options struct {
 	olds []string
 	// subresource is --subresource's value ("status").
 	subresource string
+	// to is convert's --to version.
+	to string
 }
 
 func parseFlags(verb string, args []string) (*options, error) {
@@ -77,7 +80,7 @@ func parseFlags(verb string, args []string) (*options, error) {
 	switch verb {
 	case "check":
 		o.output = "text"
-	case string(verbPrune), string(verbDefault), string(verbApply):
+	case string(verbPrune), string(verbDefault), string(verbApply), string(verbConvert):
 		o.output = "yaml"
 	default:
 		return nil, fmt.Errorf("unknown verb %q", verb)
@@ -128,6 +131,12 @@ func parseFlags(verb string, args []string) (*options, error) {
 			}
 			hasSchema = true
 			o.schema = v
+		case name == "to" && verb == string(verbConvert):
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			o.to = v
 		case name == "no-cel":
 			o.noCEL = true
 		case name == "old" && verb == string(verbApply):
@@ -158,6 +167,9 @@ func parseFlags(verb string, args []string) (*options, error) {
 		}
 		if len(o.olds) > 0 && hasSchema {
 			return nil, errors.New("--old needs --crd")
+		}
+		if verb == string(verbConvert) && (o.to == "" || hasSchema) {
+			return nil, errors.New("convert needs --to and --crd")
 		}
 		if o.subresource != "" && len(o.olds) == 0 {
 			return nil, errors.New("--subresource needs --old")
@@ -370,6 +382,7 @@ func (r *runner) objects(ctx context.Context, v objectVerb) int {
 			crds = append(crds, c)
 		}
 		router = newRouter(crds)
+		router.to = r.opts.to
 	}
 
 	var stored storedObjects
