@@ -83,14 +83,14 @@ func (c *CRD) readTarget(obj map[string]any, version string) (string, *conversio
 	case len(c.Errors()) > 0:
 		return notFound("kind", "%s", (&RejectedError{CRD: c.Name(), APIVersion: obj["apiVersion"].(string), Kind: kind, Errors: c.Errors()}).Error())
 	}
-	if g, v, ok := strings.Cut(version, "/"); ok {
-		if g != group {
-			return notFound("apiVersion", "the object is of group %q, not of group %q", group, g)
-		}
-		version = v
-	}
 	if _, defined := c.serves(from); !defined {
 		return notFound("apiVersion", "no matches for kind %q in version %q: CustomResourceDefinition %q does not define version %q", kind, obj["apiVersion"], c.Name(), from)
+	}
+	if g, v, ok := strings.Cut(version, "/"); ok {
+		if g != group {
+			return notFound("apiVersion", "the object is of group %q, not of --to group %q", group, g)
+		}
+		version = v
 	}
 	if served, _ := c.serves(version); !served {
 		return notFound("apiVersion", "CustomResourceDefinition %q does not serve version %q (serves %s)", c.Name(), version, strings.Join(c.ServedVersions(), ", "))

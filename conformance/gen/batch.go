@@ -43,7 +43,7 @@ type Batch struct {
 
 // Verbs are the command's verbs, in the order of the contract; update is
 // apply --old (see UpdateBatch).
-var Verbs = []string{"check", "prune", "default", "apply", "update", "convert"}
+var Verbs = []string{"check", "prune", "default", "apply", "update", "convert", "review"}
 
 // Batch returns a batch of n cases for verb.
 func (g *Gen) Batch(verb string, n int) *Batch {
@@ -52,6 +52,8 @@ func (g *Gen) Batch(verb string, n int) *Batch {
 		return g.UpdateBatch(n)
 	case "convert":
 		return g.ConvertBatch(n)
+	case "review":
+		return g.ReviewBatch(n)
 	}
 	b := &Batch{Verb: verb}
 	if verb == "check" {
@@ -179,6 +181,9 @@ func stripRaw(v any) any {
 // arguments (relative to dir) that run it with JSON output.
 func (b *Batch) Write(dir string) ([]string, error) {
 	args := []string{b.Verb}
+	if b.Verb == "review" {
+		args = []string{"convert", "--review"}
+	}
 	var all []*Input
 	if b.Verb == "update" {
 		args[0] = "apply"

@@ -52,6 +52,9 @@ type outputLine struct {
 	Errors   []errorLine `json:"errors"`
 	// Operation is CREATE or UPDATE on lines of apply --old.
 	Operation string `json:"operation"`
+	// Objects are convert --review's converted objects; parseLines
+	// compares them as the line's object.
+	Objects []interface{} `json:"objects"`
 }
 
 type lineKey struct {
@@ -70,6 +73,9 @@ func parseLines(data []byte) ([]outputLine, error) {
 		var l outputLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			return nil, fmt.Errorf("%v in %q", err, sc.Text())
+		}
+		if l.Objects != nil {
+			l.Object = map[string]interface{}{"objects": l.Objects}
 		}
 		out = append(out, l)
 	}

@@ -105,10 +105,8 @@ func (r *router) readTarget(obj map[string]interface{}) (*checkedCRD, string, st
 		return nil, "", "", ferr
 	}
 	to := r.to
-	if g, v, ok := strings.Cut(to, "/"); ok {
-		if g != gvk.Group {
-			return nil, "", "", notFound("apiVersion", fmt.Sprintf("the object is of group %q, not of --to group %q", gvk.Group, g))
-		}
+	group, v, toGroup := strings.Cut(to, "/")
+	if toGroup {
 		to = v
 	}
 	defined, served := false, false
@@ -123,6 +121,9 @@ func (r *router) readTarget(obj map[string]interface{}) (*checkedCRD, string, st
 	sort.Strings(servedNames)
 	if !defined {
 		return nil, "", "", notFound("apiVersion", fmt.Sprintf("no matches for kind %q in version %q: CustomResourceDefinition %q does not define version %q", gvk.Kind, gvk.GroupVersion().String(), c.Name, gvk.Version))
+	}
+	if toGroup && group != gvk.Group {
+		return nil, "", "", notFound("apiVersion", fmt.Sprintf("the object is of group %q, not of --to group %q", gvk.Group, group))
 	}
 	if !served {
 		return nil, "", "", notFound("apiVersion", fmt.Sprintf("CustomResourceDefinition %q does not serve version %q (serves %s)", c.Name, to, strings.Join(servedNames, ", ")))

@@ -33,7 +33,8 @@ const usage = `usage:
   oracle check [-o text|json] PATH...
   oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...
   oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...
-  oracle convert --crd PATH... --to [GROUP/]VERSION [-o yaml|json] OBJECTS...`
+  oracle convert --crd PATH... --to [GROUP/]VERSION [-o yaml|json] OBJECTS...
+  oracle convert --review -o json PATH...`
 
 // Run runs the command with the given arguments (without the program name)
 // and returns its exit status.
@@ -58,6 +59,9 @@ func Run(ctx context.Context, env Env, args []string) int {
 	if verb == "check" {
 		return r.check(ctx)
 	}
+	if opts.review {
+		return r.reviews()
+	}
 	return r.objects(ctx, objectVerb(verb))
 }
 
@@ -71,8 +75,9 @@ type options struct {
 	olds []string
 	// subresource is --subresource's value ("status").
 	subresource string
-	// to is convert's --to version.
-	to string
+	// to is convert's --to version; review is convert --review.
+	to     string
+	review bool
 }
 
 func parseFlags(verb string, args []string) (*options, error) {
@@ -131,6 +136,8 @@ func parseFlags(verb string, args []string) (*options, error) {
 			}
 			hasSchema = true
 			o.schema = v
+		case name == "review" && verb == string(verbConvert):
+			o.review = true
 		case name == "to" && verb == string(verbConvert):
 			v, err := needValue()
 			if err != nil {
@@ -162,13 +169,17 @@ func parseFlags(verb string, args []string) (*options, error) {
 		if o.output != "yaml" && o.output != "json" {
 			return nil, fmt.Errorf("-o must be yaml or json, not %q", o.output)
 		}
-		if hasSchema == (len(o.crds) > 0) {
+		if o.review {
+			if len(o.crds) > 0 || hasSchema || o.to != "" || o.output != "json" {
+				return nil, errors.New("convert --review takes ConversionReviews only, and -o json")
+			}
+		} else if hasSchema == (len(o.crds) > 0) {
 			return nil, errors.New("exactly one of --crd and --schema is required")
 		}
 		if len(o.olds) > 0 && hasSchema {
 			return nil, errors.New("--old needs --crd")
 		}
-		if verb == string(verbConvert) && (o.to == "" || hasSchema) {
+		if verb == string(verbConvert) && !o.review && (o.to == "" || hasSchema) {
 			return nil, errors.New("convert needs --to and --crd")
 		}
 		if o.subresource != "" && len(o.olds) == 0 {
