@@ -17,9 +17,10 @@ import (
 
 // apiBudget is the most exported identifiers the public packages may have
 // together: half of the 294 the module had before the redesign of issue 11
-// (147), plus the 21 of conversion (issue 21: CRD.Read,
-// CRD.ReadWith, CRD.Write, Result.Deprecation and package conversion).
-const apiBudget = 168
+// (147), plus the 26 of conversion (issue 21: CRD.Read,
+// CRD.ReadWith, CRD.Write, CRD.RoundTrip, Loss, Result.Deprecation and
+// package conversion).
+const apiBudget = 173
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

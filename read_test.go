@@ -258,3 +258,23 @@ status: {replicas: 2, labelSelector: app=cron}
 		}
 	}
 }
+
+// TestRoundTrip: a CronTab created at v1beta1 (storage), read at v1,
+// written back at v1 and read at v1beta1 loses image (v1 does not declare
+// it): the write at v1 prunes nothing, the read at v1 did.
+func TestRoundTrip(t *testing.T) {
+	crd := loadTestCRD(t, cronTabVersions)
+	obj := yamlObject(t, `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: x, image: nginx, replicas: 3}}`)
+	losses, errs := crd.RoundTrip(context.Background(), obj, "v1", nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := []crdschema.Loss{{Path: "spec.image", Step: "read at v1"}}
+	if !reflect.DeepEqual(losses, want) {
+		t.Errorf("got %+v, want %+v", losses, want)
+	}
+	losses, errs = crd.RoundTrip(context.Background(), obj, "v2", nil)
+	if len(errs) != 1 || errs[0].Field != "apiVersion" || !strings.HasPrefix(errs[0].Detail, "read at v2: ") || losses != nil {
+		t.Errorf("not served: %v %v", losses, errs)
+	}
+}
