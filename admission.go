@@ -15,16 +15,13 @@ import (
 )
 
 // Warnings returns the warnings the apiserver sends with the request: the
-// deprecation warning of a deprecated version first, then (not for a
-// read: CRD.Read) the pruned fields of a request with fieldValidation=Warn,
-// in its wording
+// deprecation warning of a deprecated version first, then the pruned
+// fields of a request with fieldValidation=Warn (a read, CRD.Read, is
+// warned only about the deprecation), in its wording
 // (`unknown field "spec.foo"`): what an admission webhook puts in its
 // response's warnings, and kubectl prints as "Warning: ...".
 func (r Result) Warnings() []string {
 	pruned := r.Pruned
-	if r.read {
-		pruned = nil
-	}
 	if len(pruned) == 0 && r.Deprecation == "" {
 		return nil
 	}

@@ -308,10 +308,6 @@ type Result struct {
 	// "GROUP/VERSION KIND is deprecated; use ..."); "" otherwise.
 	// Warnings lists it first.
 	Deprecation string
-
-	// read is set for a read (CRD.Read): its pruned fields are not
-	// warned about.
-	read bool
 }
 
 // Apply does to obj what the apiserver does to a create request

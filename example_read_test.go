@@ -11,7 +11,7 @@ import (
 // (replicas) is applied, the requested version's (suspend) is not; image,
 // which v1 does not declare, is lost on the way; the generation the object
 // lacks is repaired; v1 is deprecated, which the request is warned about (a read is not warned about pruned
-// fields).
+// fields: Result.Deprecation is its only warning).
 func ExampleCRD_Read() {
 	crd, err := crdschema.LoadCRD([]byte(cronTabVersions))
 	if err != nil {
@@ -25,9 +25,9 @@ func ExampleCRD_Read() {
 	}, "v1")
 	fmt.Println(r.Object["apiVersion"], r.Object["metadata"], r.Object["spec"])
 	fmt.Println("pruned:", r.Pruned)
-	fmt.Println("warnings:", r.Warnings())
+	fmt.Println("warning:", r.Deprecation)
 	// Output:
 	// stable.example.com/v1 map[generation:1 name:nightly namespace:default] map[cronSpec:0 3 * * * replicas:1]
 	// pruned: [spec.image]
-	// warnings: [stable.example.com/v1 CronTab is deprecated]
+	// warning: stable.example.com/v1 CronTab is deprecated
 }

@@ -21,7 +21,9 @@ import (
 // 1) and defaulted with the stored version's schema, converted (strategy
 // None: only apiVersion changes), then pruned and coerced with the
 // requested version's schema, whose defaults are not applied.
-// Result.Pruned lists the unknown fields dropped on both sides.
+// Result.Pruned lists the unknown fields dropped on both sides; the
+// apiserver warns a GET only about a deprecated version
+// (Result.Deprecation), not about them.
 //
 // A CRD with strategy Webhook serves an object at another version only
 // through a converter (ReadWith); Read reports an InternalError at
@@ -50,7 +52,7 @@ func (c *CRD) ReadWith(ctx context.Context, stored map[string]any, version strin
 		return refused(ferr)
 	}
 	out, pruned, errs := st.Read(ctx, obj, to, conv)
-	r := Result{Pruned: []string{}, Deprecation: c.deprecation(to), read: true}
+	r := Result{Pruned: []string{}, Deprecation: c.deprecation(to)}
 	if len(errs) > 0 {
 		errorsort.Sort(errs)
 		r.Errors = errs

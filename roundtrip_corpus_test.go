@@ -26,7 +26,12 @@ func TestCorpusRoundTrips(t *testing.T) {
 	seen := map[string]int{}
 	for _, ex := range projects {
 		project := filepath.Base(filepath.Dir(ex))
-		crds := loadDir(t, filepath.Join(filepath.Dir(ex), "crds"), true)
+		var crds []*crdschema.CRD
+		for _, d := range loadDir(t, filepath.Join(filepath.Dir(ex), "crds"), true) {
+			if c, err := d.CRD(); err == nil {
+				crds = append(crds, c)
+			}
+		}
 		for _, d := range loadDir(t, ex, false) {
 			crd := owner(crds, d.Object)
 			if crd == nil || len(crd.ServedVersions()) < 2 {
@@ -99,12 +104,11 @@ func loadDir(t *testing.T, dir string, crdsOnly bool) []crdschema.Document {
 }
 
 // owner is the accepted CRD of an object's group and kind.
-func owner(docs []crdschema.Document, obj map[string]any) *crdschema.CRD {
+func owner(crds []*crdschema.CRD, obj map[string]any) *crdschema.CRD {
 	av, _ := obj["apiVersion"].(string)
 	group, _, _ := strings.Cut(av, "/")
-	for i := range docs {
-		c, err := docs[i].CRD()
-		if err == nil && c.GroupKind().Group == group && c.GroupKind().Kind == obj["kind"] && len(c.Errors()) == 0 {
+	for _, c := range crds {
+		if c.GroupKind().Group == group && c.GroupKind().Kind == obj["kind"] && len(c.Errors()) == 0 {
 			return c
 		}
 	}
