@@ -15,17 +15,22 @@ import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
-// Warnings returns the warnings the apiserver sends for a request with
-// fieldValidation=Warn (its default when the request names none), in its
-// wording and order: the fields a request body (ApplyJSON) holds twice
+// Warnings returns the warnings the apiserver sends for a request, in its
+// wording and order: the deprecation warning of a deprecated version first,
+// then, under fieldValidation=Warn (its default when the request names
+// none), the fields a request body (ApplyJSON) holds twice
 // (`duplicate field "spec.replicas"`), then the pruned fields
-// (`unknown field "spec.foo"`). This is what an admission webhook puts in
-// its response's warnings, and kubectl prints as "Warning: ...".
+// (`unknown field "spec.foo"`); a read (CRD.Read) is warned only about the
+// deprecation. This is what an admission webhook puts in its response's
+// warnings, and kubectl prints as "Warning: ...".
 func (r Result) Warnings() []string {
-	if len(r.Pruned) == 0 && len(r.Duplicates) == 0 {
+	if len(r.Pruned) == 0 && len(r.Duplicates) == 0 && r.Deprecation == "" {
 		return nil
 	}
-	out := make([]string, 0, len(r.Duplicates)+len(r.Pruned))
+	out := make([]string, 0, len(r.Duplicates)+len(r.Pruned)+1)
+	if r.Deprecation != "" {
+		out = append(out, r.Deprecation)
+	}
 	for _, p := range r.Duplicates {
 		out = append(out, "duplicate field "+strconv.Quote(p))
 	}

@@ -17,8 +17,8 @@ import (
 
 // apiBudget is the most exported identifiers the public packages may have
 // together (issue 11 halved it to 147; later additions are named in the
-// commits that made them).
-const apiBudget = 232
+// commits that made them; issue 21's conversion added 26).
+const apiBudget = 258
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and
@@ -62,6 +62,9 @@ func exportedIdentifiers(t *testing.T, root string) []string {
 			}
 			if p != root && strings.HasPrefix(d.Name(), ".") {
 				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); p != root && err == nil {
+				return filepath.SkipDir // a separate module (crdfake)
 			}
 			return nil
 		}

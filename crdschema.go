@@ -9,6 +9,7 @@ import (
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/conversion"
 	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/check"
 	"github.com/crdschema/crdschema/internal/errorsort"
@@ -41,6 +42,9 @@ type CRD struct {
 	// compiled so far (guarded by mu), shared by versions with the same
 	// rules on nodes of the same type.
 	rules *cel.CompileCache
+	// store is the storage read path's view of the CRD (guarded by mu),
+	// built on first use.
+	store *conversion.Storage
 }
 
 // LoadCRD reads a CustomResourceDefinition (apiextensions.k8s.io/v1 or
@@ -179,6 +183,7 @@ func (c *CRD) compiledVersion(name string) (*Schema, error) {
 	}
 	s.crd, s.version, s.rootPath = c, name, c.schemaPath(name)
 	s.namespaced = c.crd.Spec.Scope != "Cluster"
+	s.deprecation = c.deprecation(name)
 	if sub := c.crd.SubresourcesFor(name); sub != nil {
 		s.scale = sub.Scale
 		s.status = sub.Status != nil
@@ -226,6 +231,8 @@ type Schema struct {
 	scale                 *model.Scale
 	// status is set when the version has the status subresource.
 	status bool
+	// deprecation is the warning requests to a deprecated version get.
+	deprecation string
 
 	checkOnce sync.Once
 	errs      field.ErrorList
@@ -326,10 +333,16 @@ type Result struct {
 	// Warnings), errors under Strict. Apply, which takes a decoded object,
 	// leaves it empty.
 	Duplicates []string
+	// Deprecation is the warning the apiserver sends with every request to
+	// a version marked deprecated (its deprecationWarning, or the default
+	// "GROUP/VERSION KIND is deprecated; use ..."); "" otherwise.
+	// Warnings lists it first.
+	Deprecation string
 }
 
 // Apply does to obj what the apiserver does to a create request
-// (fieldValidation=Warn): prune, drop non-nullable nulls without default,
+// (fieldValidation=Warn; a request to a deprecated version gets
+// Result.Deprecation): prune, drop non-nullable nulls without default,
 // coerce metadata (rejecting malformed metadata), default, drop .status
 // when the version has the status subresource, validate. Result.Object is
 // what the response shows: the stored object read back through the
@@ -359,9 +372,9 @@ func (s *Schema) apply(obj map[string]any) Result {
 	pruned, rejected := s.coerce(obj)
 	if len(rejected) > 0 {
 		errorsort.Sort(rejected)
-		return Result{Pruned: []string{}, Errors: rejected}
+		return Result{Pruned: []string{}, Errors: rejected, Deprecation: s.deprecation}
 	}
-	r := Result{Object: obj, Pruned: sortedUnique(pruned)}
+	r := Result{Object: obj, Pruned: sortedUnique(pruned), Deprecation: s.deprecation}
 	s.applyDefaults(obj)
 	dropped := s.prepareForCreate(obj)
 	r.Errors = s.validate(obj)

@@ -92,9 +92,9 @@ func (s *Schema) applyUpdate(obj, old map[string]any, statusOnly bool) Result {
 	pruned, rejected := s.coerce(obj)
 	if len(rejected) > 0 {
 		errorsort.Sort(rejected)
-		return Result{Pruned: []string{}, Errors: rejected}
+		return Result{Pruned: []string{}, Errors: rejected, Deprecation: s.deprecation}
 	}
-	var r Result
+	r := Result{Deprecation: s.deprecation}
 	r.Pruned = sortedUnique(pruned)
 	s.applyDefaults(obj)
 

@@ -519,3 +519,88 @@ func TestRegressions(t *testing.T) {
 		report(t, filepath.Base(abs), replayDirs(t, verb, []string{abs}, nil))
 	}
 }
+
+// TestConformanceConvert replays the convert batches: the public random
+// set (multi-version CRDs, strategies None and Webhook) and every corpus
+// example read at each served version of its project's CRDs.
+func TestConformanceConvert(t *testing.T) {
+	report(t, "convert batches", replayBatches(t, "convert", nil))
+	shared := requireShared(t)
+	dirs, _ := filepath.Glob(filepath.Join(shared, "conformance", "corpus-*", "convert-*"))
+	if len(dirs) == 0 {
+		shareddata.Missing(t, filepath.Join(shared, "conformance", "corpus-*", "convert-*"))
+	}
+	report(t, "corpus convert batches", replayDirs(t, "convert", dirs, nil))
+}
+
+// TestConformanceReview replays the convert --review batches: the
+// converted objects equal as JSON, the same (type, field) error pairs.
+func TestConformanceReview(t *testing.T) {
+	report(t, "review batches", replayReviewBatches(t))
+}
+
+// reviewLine is one line of convert --review.
+type reviewResult struct {
+	File     string          `json:"file"`
+	Document int             `json:"document"`
+	Objects  json.RawMessage `json:"objects"`
+	Errors   []jsonError     `json:"errors"`
+}
+
+func replayReviewBatches(t *testing.T) *tally {
+	shared := requireShared(t)
+	dirs, _ := filepath.Glob(filepath.Join(shared, "conformance", "random-*", "review-*"))
+	if len(dirs) == 0 {
+		shareddata.Missing(t, filepath.Join(shared, "conformance", "random-*", "review-*"))
+	}
+	tl := &tally{}
+	parse := func(data []byte) map[string]reviewResult {
+		m := map[string]reviewResult{}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) == 0 {
+				continue
+			}
+			var r reviewResult
+			if err := json.Unmarshal(l, &r); err != nil {
+				t.Fatalf("bad JSON line %q: %v", l, err)
+			}
+			m[r.File+"#"+strconv.Itoa(r.Document)] = r
+		}
+		return m
+	}
+	for _, dir := range dirs {
+		argsData, _ := os.ReadFile(filepath.Join(dir, "args.txt"))
+		wantData, _ := os.ReadFile(filepath.Join(dir, "expected.jsonl"))
+		exitData, _ := os.ReadFile(filepath.Join(dir, "exit.txt"))
+		wantExit, _ := strconv.Atoi(strings.TrimSpace(string(exitData)))
+		got, status := runIn(t, dir, strings.Fields(string(argsData)))
+		name := filepath.Base(dir)
+		if status != wantExit {
+			tl.fail("%s: exit %d, want %d", name, status, wantExit)
+		}
+		gm := parse(got)
+		for k, w := range parse(wantData) {
+			tl.docs++
+			g, ok := gm[k]
+			switch {
+			case !ok:
+				tl.fail("%s/%s: missing output line", name, k)
+			case !jsonEqual(g.Objects, w.Objects):
+				tl.fail("%s/%s: objects\n got %s\nwant %s (errors %v, want %v)", name, k, g.Objects, w.Objects, g.Errors, w.Errors)
+			case !sameKeys(pairSet(line{}, g.Errors, allErrors), pairSet(line{}, w.Errors, allErrors)):
+				tl.fail("%s/%s: errors\n got %v\nwant %v", name, k, g.Errors, w.Errors)
+			default:
+				gp, wp := pairSet(line{}, g.Errors, allErrors), pairSet(line{}, w.Errors, allErrors)
+				for e, d := range wp {
+					if gp[e] != d {
+						if os.Getenv("DETAILDEBUG") != "" {
+							fmt.Printf("DETAIL %s %s\n got %s\nwant %s\n", k, e, gp[e], d)
+						}
+						tl.detailDiffs++
+					}
+				}
+			}
+		}
+	}
+	return tl
+}

@@ -25,6 +25,8 @@ usage:
   crdschema prune|default [--crd PATH... | --schema PATH] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply [--crd PATH... | --schema PATH] [--strict] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply --crd PATH... --old PATH... [--subresource status] [-o ...] OBJECTS...
+  crdschema convert --crd PATH... --to [GROUP/]VERSION [-o yaml|json] OBJECTS...
+  crdschema convert --review PATH... [-o json]
   crdschema help [VERB]
   crdschema version
 
@@ -108,6 +110,35 @@ Examples:
   # CI lint of a repository mixing Deployments, CRDs, custom resources, a Helm chart,
   # workflows: every error annotated on the line of its field
   crdschema apply --skip-unknown-kinds --strict -o github .
+`,
+	"convert": `usage: crdschema convert --crd PATH... --to [GROUP/]VERSION [-o yaml|json] OBJECTS...
+       crdschema convert --review PATH... [-o json]
+
+Reads every OBJECT, a custom resource as stored in etcd at the version its
+apiVersion names (defined by its CRD, served or not), as the apiserver serves
+it on a GET at the --to version (served): pruned with the stored version's
+schema, metadata coerced (malformed fields dropped, a missing generation set
+to 1), defaulted with the stored version's schema, converted (strategy None:
+only apiVersion changes), pruned with the --to version's schema, whose
+defaults are not applied. Objects of CRDs with strategy Webhook that are not
+already at --to need the webhook: an error.
+
+With --review, every document is a ConversionReview (v1 or v1beta1) holding
+the request the apiserver sent and the webhook's response: prints whether the
+apiserver accepts the answer, and the objects it continues with (other
+metadata changes reverted, only labels and annotations kept).
+
+Flags:
+  --crd PATH           CRDs the objects belong to (repeatable; files or directories)
+  --to VERSION         the version to read at: VERSION (in each object's group) or GROUP/VERSION
+  -o, --output FORMAT  yaml (default): the served objects on stdout, the rest on stderr;
+                       json: one JSON line per object (the contract of docs/cli.md)
+  --review             check ConversionReviews instead (no --crd, no --to; -o json)
+  --max-input-bytes N  refuse an input (a file, or stdin) larger than N bytes: default 64Mi
+
+Examples:
+  crdschema convert --crd crontab-crd.yaml --to v1 stored.yaml
+  crdschema convert --review -o json reviews/
 `,
 }
 

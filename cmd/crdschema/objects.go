@@ -21,6 +21,8 @@ type result struct {
 	errs   field.ErrorList
 	// update is set when the object updated a stored one (--old).
 	update bool
+	// deprecation is the warning of a request to a deprecated version.
+	deprecation string
 }
 
 // objectResult is one line of the object verbs' -o json output.
@@ -37,6 +39,9 @@ type objectResult struct {
 	Errors []jsonError `json:"errors"`
 	// Operation is "CREATE" or "UPDATE" with --old, absent otherwise.
 	Operation string `json:"operation,omitempty"`
+	// Warnings holds the deprecation warning of a request to a
+	// deprecated version (apply, convert --to), absent otherwise.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -233,9 +238,8 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 	if pruned == nil {
 		pruned = []string{} // the contract's JSON has "pruned": []
 	}
-	oc.object, oc.pruned, oc.errs = r.object, pruned, r.errs
-
-	res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs)}
+	oc.object, oc.pruned, oc.errs, oc.deprecation = r.object, pruned, r.errs, r.deprecation
+	res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs), Warnings: deprecationWarnings(r.deprecation)}
 	if run.stored != nil {
 		res.Operation = "CREATE"
 		if r.update {
@@ -243,6 +247,15 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 		}
 	}
 	return oc, res, len(r.errs) > 0
+}
+
+// deprecationWarnings is the warnings field of a line: the deprecation
+// warning, or none.
+func deprecationWarnings(deprecation string) []string {
+	if deprecation == "" {
+		return nil
+	}
+	return []string{deprecation}
 }
 
 func skippedLine(oc outcome) skippedResult {

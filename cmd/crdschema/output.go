@@ -84,6 +84,8 @@ type outcome struct {
 	notes []string
 	// update marks a CRD checked as an update of a stored one (check --old).
 	update bool
+	// deprecation is the warning of a request to a deprecated version.
+	deprecation string
 }
 
 // errWhere is "file:line:column" of error i for the human formats.
@@ -149,15 +151,19 @@ func (o outcome) label() string {
 // ("" when none) and its text.
 type warning struct{ path, text string }
 
-// warnings are what the apiserver would warn about, in its order: for a
-// CRD or schema its notes; for an object it stores (fieldValidation=Warn,
-// its default) the fields the request holds twice, then the pruned
-// fields. (Under --strict the same fields reject the object and are errors
-// instead.)
+// warnings are what the apiserver would warn about, in its order (as
+// Result.Warnings orders them): for a CRD or schema its notes; for an
+// object the deprecation warning of a request to a deprecated version,
+// then, for an object it stores (fieldValidation=Warn, its default), the
+// fields the request holds twice, then the pruned fields. (Under --strict
+// the same fields reject the object and are errors instead.)
 func (o outcome) warnings() []warning {
 	var out []warning
 	for _, n := range o.notes {
 		out = append(out, warning{"", n})
+	}
+	if o.deprecation != "" {
+		out = append(out, warning{"", o.deprecation})
 	}
 	if o.object == nil {
 		// No object stored: none of its fields is warned about.

@@ -27,7 +27,7 @@ func strictResult(r result, d crdschema.Document) result {
 	if len(errs) == 0 {
 		return r
 	}
-	return result{pruned: r.pruned, errs: errs}
+	return result{pruned: r.pruned, errs: errs, deprecation: r.deprecation}
 }
 
 // duplicateFields finds the keys that occur twice in one JSON object of the

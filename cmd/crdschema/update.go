@@ -85,5 +85,5 @@ func runUpdate(s *crdschema.Schema, d crdschema.Document, stored map[objectKey]m
 	if r.Object != nil {
 		object = r.Object
 	}
-	return result{object: object, pruned: r.Pruned, errs: r.Errors, update: true}
+	return result{object: object, pruned: r.Pruned, errs: r.Errors, update: true, deprecation: r.Deprecation}
 }

@@ -19,5 +19,5 @@ func runVerb(verb string, s *crdschema.Schema, d crdschema.Document) result {
 	if r.Object != nil {
 		object = r.Object
 	}
-	return result{object: object, pruned: r.Pruned, errs: r.Errors}
+	return result{object: object, pruned: r.Pruned, errs: r.Errors, deprecation: r.Deprecation}
 }

@@ -38,11 +38,13 @@ type Batch struct {
 	// updates status updates (--subresource status).
 	Old    *Input
 	Status bool
+	// To is convert's --to version.
+	To string
 }
 
 // Verbs are the command's verbs, in the order of the contract; update is
 // apply --old (see UpdateBatch).
-var Verbs = []string{"check", "prune", "default", "apply", "update"}
+var Verbs = []string{"check", "prune", "default", "apply", "update", "convert", "review"}
 
 // Batch returns a batch of n cases for verb.
 func (g *Gen) Batch(verb string, n int) *Batch {
@@ -53,6 +55,10 @@ func (g *Gen) Batch(verb string, n int) *Batch {
 		return g.WarningsBatch(n)
 	case "crd-update":
 		return g.CRDUpdateBatch(n)
+	case "convert":
+		return g.ConvertBatch(n)
+	case "review":
+		return g.ReviewBatch(n)
 	}
 	b := &Batch{Verb: verb}
 	if verb == "check" {
@@ -180,6 +186,9 @@ func stripRaw(v any) any {
 // arguments (relative to dir) that run it with JSON output.
 func (b *Batch) Write(dir string) ([]string, error) {
 	args := []string{b.Verb}
+	if b.Verb == "review" {
+		args = []string{"convert", "--review"}
+	}
 	var all []*Input
 	if b.Verb == "check" && b.Old != nil {
 		args = append(args, "--old", b.Old.FileName())
@@ -204,6 +213,9 @@ func (b *Batch) Write(dir string) ([]string, error) {
 			args = append(args, "--crd", c.FileName())
 		}
 		all = append(all, b.CRDs...)
+	}
+	if b.Verb == "convert" {
+		args = append(args, "--to", b.To)
 	}
 	args = append(args, "-o", "json")
 	for _, c := range b.Cases {

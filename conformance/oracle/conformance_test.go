@@ -56,6 +56,9 @@ type outputLine struct {
 	// Warnings are check's warnings (nil in answers recorded before the
 	// third edition).
 	Warnings []string `json:"warnings"`
+	// Objects are convert --review's converted objects; parseLines
+	// compares them as the line's object.
+	Objects []interface{} `json:"objects"`
 }
 
 type lineKey struct {
@@ -74,6 +77,9 @@ func parseLines(data []byte) ([]outputLine, error) {
 		var l outputLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			return nil, fmt.Errorf("%v in %q", err, sc.Text())
+		}
+		if l.Objects != nil {
+			l.Object = map[string]interface{}{"objects": l.Objects}
 		}
 		out = append(out, l)
 	}

@@ -24,6 +24,8 @@ const (
 	verbPrune   objectVerb = "prune"
 	verbDefault objectVerb = "default"
 	verbApply   objectVerb = "apply"
+	// verbConvert reads stored objects at the --to version.
+	verbConvert objectVerb = "convert"
 )
 
 // objectResult is the outcome of one verb on one object.
@@ -46,6 +48,8 @@ type coerceOptions struct {
 	pruneUnknown        bool
 	pruneNulls          bool
 	dropInvalidMetadata bool
+	// repairGeneration sets a zero generation to 1 (the storage decoder).
+	repairGeneration bool
 }
 
 // coerce is the apiserver's unstructuredSchemaCoercer.apply
@@ -96,6 +100,9 @@ func coerce(u map[string]interface{}, s *structuralschema.Structural, gk schema.
 			return nil, field.ErrorList{ferr}
 		}
 		paths = append(paths, p...)
+		if opts.repairGeneration && objectMeta.Generation == 0 {
+			objectMeta.Generation = 1
+		}
 	}
 	if foundKind {
 		u["kind"] = kind
@@ -160,6 +167,9 @@ func coerceErrors(pth *field.Path, x interface{}, s *structuralschema.Structural
 // process runs a verb on one object; with stored objects (apply --old) an
 // object matching one is an update of it.
 func (r *router) process(ctx context.Context, v objectVerb, doc Document, stored storedObjects, statusOnly bool) objectResult {
+	if v == verbConvert {
+		return r.convert(doc)
+	}
 	res := objectResult{Doc: doc}
 	if stored != nil {
 		res.Operation = "CREATE"

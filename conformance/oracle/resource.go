@@ -183,6 +183,9 @@ type router struct {
 
 	mu     sync.Mutex
 	served map[*checkedCRD]map[string]*servedVersion
+
+	// to is convert's --to version.
+	to string
 }
 
 // newRouter returns a router among CRDs (in the order given: the first

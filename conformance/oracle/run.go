@@ -33,7 +33,9 @@ type Env struct {
 const usage = `usage:
   oracle check [--old PATH]... [-o text|json] PATH...
   oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...
-  oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...`
+  oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...
+  oracle convert --crd PATH... --to [GROUP/]VERSION [-o yaml|json] OBJECTS...
+  oracle convert --review -o json PATH...`
 
 // Run runs the command with the given arguments (without the program name)
 // and returns its exit status.
@@ -58,6 +60,9 @@ func Run(ctx context.Context, env Env, args []string) int {
 	if verb == "check" {
 		return r.check(ctx)
 	}
+	if opts.review {
+		return r.reviews()
+	}
 	return r.objects(ctx, objectVerb(verb))
 }
 
@@ -71,6 +76,9 @@ type options struct {
 	olds []string
 	// subresource is --subresource's value ("status").
 	subresource string
+	// to is convert's --to version; review is convert --review.
+	to     string
+	review bool
 }
 
 func parseFlags(verb string, args []string) (*options, error) {
@@ -78,7 +86,7 @@ func parseFlags(verb string, args []string) (*options, error) {
 	switch verb {
 	case "check":
 		o.output = "text"
-	case string(verbPrune), string(verbDefault), string(verbApply):
+	case string(verbPrune), string(verbDefault), string(verbApply), string(verbConvert):
 		o.output = "yaml"
 	default:
 		return nil, fmt.Errorf("unknown verb %q", verb)
@@ -129,6 +137,14 @@ func parseFlags(verb string, args []string) (*options, error) {
 			}
 			hasSchema = true
 			o.schema = v
+		case name == "review" && verb == string(verbConvert):
+			o.review = true
+		case name == "to" && verb == string(verbConvert):
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			o.to = v
 		case name == "no-cel":
 			o.noCEL = true
 		case name == "old" && (verb == string(verbApply) || verb == "check"):
@@ -154,11 +170,18 @@ func parseFlags(verb string, args []string) (*options, error) {
 		if o.output != "yaml" && o.output != "json" {
 			return nil, fmt.Errorf("-o must be yaml or json, not %q", o.output)
 		}
-		if hasSchema == (len(o.crds) > 0) {
+		if o.review {
+			if len(o.crds) > 0 || hasSchema || o.to != "" || o.output != "json" {
+				return nil, errors.New("convert --review takes ConversionReviews only, and -o json")
+			}
+		} else if hasSchema == (len(o.crds) > 0) {
 			return nil, errors.New("exactly one of --crd and --schema is required")
 		}
 		if len(o.olds) > 0 && hasSchema {
 			return nil, errors.New("--old needs --crd")
+		}
+		if verb == string(verbConvert) && !o.review && (o.to == "" || hasSchema) {
+			return nil, errors.New("convert needs --to and --crd")
 		}
 		if o.subresource != "" && len(o.olds) == 0 {
 			return nil, errors.New("--subresource needs --old")
@@ -403,6 +426,7 @@ func (r *runner) objects(ctx context.Context, v objectVerb) int {
 			crds = append(crds, c)
 		}
 		router = newRouter(crds)
+		router.to = r.opts.to
 	}
 
 	var stored storedObjects

@@ -28,6 +28,8 @@ type line struct {
 	Operation string `json:"operation"`
 	// Warnings are check's warnings.
 	Warnings []string `json:"warnings"`
+	// Objects are the converted objects of convert --review.
+	Objects json.RawMessage `json:"objects"`
 }
 
 // fieldError is one error of a line.
@@ -100,6 +102,8 @@ func compareOutputs(verb string, oracle, got []byte) ([]Diff, error) {
 				diffs = append(diffs, Diff{Key: k, Class: verb + ": warnings differ", Text: fmt.Sprintf("oracle %q, crdschema %q", e.Warnings, a.Warnings)})
 			}
 			diffs = append(diffs, compareCheck(k, e, a)...)
+		} else if verb == "review" {
+			diffs = append(diffs, compareReview(k, e, a)...)
 		} else {
 			if e.Operation != a.Operation {
 				diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: operation %s where the oracle says %s", verb, a.Operation, e.Operation), Text: "operation " + a.Operation})
@@ -255,6 +259,20 @@ func compareCheck(k string, e, a *line) []Diff {
 // isNull reports whether a raw object is absent or null.
 func isNull(r json.RawMessage) bool {
 	return len(bytes.TrimSpace(r)) == 0 || string(bytes.TrimSpace(r)) == "null"
+}
+
+// compareReview compares two lines of convert --review: the objects equal
+// as JSON, the same (type, field) error pairs.
+func compareReview(k string, e, a *line) []Diff {
+	var diffs []Diff
+	eo, err1 := decodeNumbers(e.Objects)
+	ao, err2 := decodeNumbers(a.Objects)
+	if err1 != nil || err2 != nil {
+		diffs = append(diffs, Diff{Key: k, Class: "review: undecodable objects", Text: fmt.Sprint(err1, err2)})
+	} else if p, what, ok := firstDiff(eo, ao, ""); !ok {
+		diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("review: objects differ (%s) at %s", what, normPath(p)), Text: fmt.Sprintf("objects differ at %s (%s)", p, what)})
+	}
+	return append(diffs, errorDiffs("review", k, e.Errors, a.Errors)...)
 }
 
 // compareObject compares two lines of prune, default or apply.

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/conversion"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+)
+
+// convertOptions are the parsed arguments of convert.
+type convertOptions struct {
+	crds     multiFlag
+	to       string
+	output   string
+	review   bool
+	maxInput int64
+	operands []string
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// parseConvertArgs parses convert's flags, which may come before, between
+// or after the operands.
+func parseConvertArgs(args []string, stderr io.Writer) (*convertOptions, error) {
+	o := &convertOptions{maxInput: defaultMaxInput}
+	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, verbUsage("convert")) }
+	fs.Var(&o.crds, "crd", "CRD file or directory (repeatable)")
+	fs.StringVar(&o.to, "to", "", "the version to read at: VERSION or GROUP/VERSION")
+	fs.StringVar(&o.output, "o", "", "output format: yaml or json (--review: json)")
+	fs.StringVar(&o.output, "output", "", "output format (same as -o)")
+	fs.BoolVar(&o.review, "review", false, "check ConversionReviews (request and the webhook's answer)")
+	maxInput := fs.String("max-input-bytes", "", "size limit of one input")
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		o.operands = append(o.operands, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if *maxInput != "" {
+		n, err := parseSize(*maxInput)
+		if err != nil {
+			return nil, fmt.Errorf("flag --max-input-bytes: %v", err)
+		}
+		o.maxInput = n
+	}
+	return o, checkConvertOptions(o)
+}
+
+func checkConvertOptions(o *convertOptions) error {
+	switch {
+	case len(o.operands) == 0 && o.review:
+		return errors.New("no ConversionReview PATH given")
+	case len(o.operands) == 0:
+		return errors.New("no OBJECTS given")
+	case o.review && (len(o.crds) > 0 || o.to != ""):
+		return errors.New("--review takes ConversionReviews only: no --crd, no --to")
+	case o.review && o.output != "" && o.output != "json":
+		return fmt.Errorf("--review: -o must be json, not %q", o.output)
+	case o.review:
+		o.output = "json"
+		return stdinOnce(o.operands)
+	case len(o.crds) == 0:
+		return errors.New("--crd is required")
+	case o.to == "" || strings.Count(o.to, "/") > 1:
+		return fmt.Errorf("--to must be VERSION or GROUP/VERSION, not %q", o.to)
+	case o.output == "":
+		o.output = "yaml"
+	case o.output != "yaml" && o.output != "json":
+		return fmt.Errorf("-o must be yaml or json, not %q", o.output)
+	}
+	return stdinOnce(o.operands, o.crds)
+}
+
+// runConvert is the convert verb: stored objects read at another version
+// (the storage read path), or ConversionReviews checked (--review).
+func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseConvertArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, verbHelp["convert"])
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "crdschema convert: %v\n%s", err, verbUsage("convert"))
+		return 2
+	}
+	in := &inputs{stdin: stdin, max: o.maxInput}
+	if o.review {
+		return runReviews(o, in, stdout, stderr)
+	}
+	return convertObjects(o, in, stdout, stderr)
+}
+
+// readDocs reads the documents of paths, reporting unreadable parts on
+// stderr (ok false).
+func readDocs(paths []string, in *inputs, stderr io.Writer) (docs []crdschema.Document, ok bool, err error) {
+	files, err := expandPaths(paths)
+	if err != nil {
+		return nil, false, err
+	}
+	ok = true
+	for _, f := range files {
+		ds, readOK := readInput(f, in, stderr)
+		ok = ok && readOK
+		docs = append(docs, ds...)
+	}
+	return docs, ok, nil
+}
+
+// convertObjects reads every object at --to.
+func convertObjects(o *convertOptions, in *inputs, stdout, stderr io.Writer) int {
+	p := newPrinter(o.output, "convert", stdout, stderr)
+	stderr = withInputErrors(p, stderr, stdout, "convert")
+	docs, inputOK, err := readDocs(o.operands, in, stderr)
+	if err == nil && len(docs) == 0 && inputOK {
+		return noObjects("convert", stderr)
+	}
+	var crds []*crdschema.CRD
+	crdsOK := true
+	if err == nil {
+		crds, crdsOK, err = loadCRDs(o.crds, in, stderr)
+	}
+	if err != nil {
+		reportError(stderr, err)
+		return 2
+	}
+	status := 0
+	for _, d := range docs {
+		oc, line := convertDocument(crds, d, o.to)
+		if len(oc.errs) > 0 {
+			status = 1
+		}
+		if err := p.print(oc, line); err != nil {
+			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+			return 2
+		}
+	}
+	if err := p.finish(); err != nil {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		return 2
+	}
+	if !inputOK || !crdsOK {
+		return 2
+	}
+	return status
+}
+
+// convertDocument routes one stored object to its CRD and reads it at to.
+func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (outcome, objectResult) {
+	kind, name := documentKindName(d.Object)
+	oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
+	var r crdschema.Result
+	crd, routeErr := routeStored(crds, d.Object)
+	if routeErr != nil {
+		r.Errors = field.ErrorList{routingError(routeErr)}
+	} else {
+		jsonvalue.KeepFloats(d.Object) // as the object verbs do
+		r = crd.Read(d.Object, to)
+	}
+	var object any
+	if r.Object != nil {
+		object = r.Object
+	}
+	pruned := r.Pruned
+	if pruned == nil {
+		pruned = []string{}
+	}
+	oc.object, oc.pruned, oc.errs, oc.deprecation = object, pruned, r.Errors, r.Deprecation
+	return oc, objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: object, Pruned: pruned, Errors: toJSONErrors(r.Errors), Warnings: deprecationWarnings(r.Deprecation)}
+}
+
+// routeStored finds the CRD a stored object belongs to: the first CRD the
+// apiserver would accept that defines the object's group and kind. Unlike
+// a request, a stored object may be at a version that is not served (the
+// CRD's Read checks that it is defined).
+func routeStored(crds []*crdschema.CRD, obj map[string]any) (*crdschema.CRD, error) {
+	_, err := crdschema.Route(crds, obj)
+	var ns *crdschema.NotServedError
+	if err != nil && !errors.As(err, &ns) {
+		return nil, err
+	}
+	group, _, _ := strings.Cut(obj["apiVersion"].(string), "/")
+	if !strings.Contains(obj["apiVersion"].(string), "/") {
+		group = ""
+	}
+	for _, c := range crds {
+		if gk := c.GroupKind(); gk.Group == group && gk.Kind == obj["kind"] && len(c.Errors()) == 0 {
+			return c, nil
+		}
+	}
+	return nil, err
+}
+
+// reviewLine is one line of convert --review's output.
+type reviewLine struct {
+	File     string      `json:"file"`
+	Document int         `json:"document"`
+	Line     int         `json:"line"`
+	Objects  any         `json:"objects"`
+	Errors   []jsonError `json:"errors"`
+}
+
+// runReviews checks every ConversionReview document (convert --review).
+func runReviews(o *convertOptions, in *inputs, stdout, stderr io.Writer) int {
+	p := newPrinter("json", "convert", stdout, stderr)
+	docs, inputOK, err := readDocs(o.operands, in, stderr)
+	if err != nil {
+		reportError(stderr, err)
+		return 2
+	}
+	if len(docs) == 0 && inputOK {
+		return noObjects("convert --review", stderr)
+	}
+	status := 0
+	for _, d := range docs {
+		jsonvalue.KeepFloats(d.Object)
+		objects, ferr := conversion.CheckReview(d.Object)
+		line := reviewLine{File: d.File, Document: d.Index, Line: d.Line, Errors: []jsonError{}}
+		if ferr != nil {
+			status = 1
+			line.Errors = toJSONErrors(field.ErrorList{ferr})
+		} else {
+			line.Objects = objects
+		}
+		if err := p.print(outcome{}, line); err != nil {
+			fmt.Fprintf(stderr, "crdschema: %v\n", err)
+			return 2
+		}
+	}
+	if !inputOK {
+		return 2
+	}
+	return status
+}

@@ -1,0 +1,75 @@
+package gen_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/crdschema/crdschema/conformance/gen"
+	"github.com/crdschema/crdschema/conformance/oracle"
+)
+
+// TestConvertBatchReachesTheReadPath checks that generated convert batches
+// are not all routing errors: the oracle accepts their CRDs and serves a
+// good share of the objects, many of them losing fields on the way.
+func TestConvertBatchReachesTheReadPath(t *testing.T) {
+	served, pruned, total := 0, 0, 0
+	for seed := int64(1); seed <= 10; seed++ {
+		dir := t.TempDir()
+		args, err := gen.New(seed).Batch("convert", 30).Write(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		oracle.Run(context.Background(), oracle.Env{Dir: dir, Stdout: &out}, args)
+		for _, l := range strings.Split(out.String(), "\n") {
+			if l == "" {
+				continue
+			}
+			total++
+			if !strings.Contains(l, `"object":null`) {
+				served++
+			}
+			if !strings.Contains(l, `"pruned":[]`) {
+				pruned++
+			}
+		}
+	}
+	t.Logf("%d objects, %d served, %d losing fields", total, served, pruned)
+	if served*4 < total || pruned*10 < total {
+		t.Errorf("%d objects: only %d served, %d losing fields", total, served, pruned)
+	}
+}
+
+// TestReviewBatchMixesFaults checks that generated reviews are accepted
+// and rejected, the rejections at several places.
+func TestReviewBatchMixesFaults(t *testing.T) {
+	accepted, total := 0, 0
+	fields := map[string]bool{}
+	for seed := int64(1); seed <= 10; seed++ {
+		dir := t.TempDir()
+		args, err := gen.New(seed).Batch("review", 30).Write(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		oracle.Run(context.Background(), oracle.Env{Dir: dir, Stdout: &out}, args)
+		for _, l := range strings.Split(out.String(), "\n") {
+			if l == "" {
+				continue
+			}
+			total++
+			if strings.Contains(l, `"errors":[]`) {
+				accepted++
+			} else if i := strings.Index(l, `"field":"`); i >= 0 {
+				f := l[i+9:]
+				fields[f[:strings.IndexByte(f, '"')]] = true
+			}
+		}
+	}
+	t.Logf("%d reviews, %d accepted, rejected at %d distinct fields", total, accepted, len(fields))
+	if accepted*5 < total || accepted == total || len(fields) < 8 {
+		t.Errorf("%d reviews, %d accepted, rejected at %v", total, accepted, fields)
+	}
+}
