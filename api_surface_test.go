@@ -16,8 +16,10 @@ import (
 )
 
 // apiBudget is the most exported identifiers the public packages may have
-// together: half of the 294 the module had before the redesign of issue 11.
-const apiBudget = 147
+// together: half of the 294 the module had before the redesign of issue 11,
+// plus 11 for what the apiserver serves (issue 22: CRD.OpenAPI,
+// CRD.Versions, serving.OpenAPI and serving.Resource with its 7 fields).
+const apiBudget = 158
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

@@ -25,6 +25,7 @@ usage:
   crdschema prune|default [--crd PATH... | --schema PATH] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply [--crd PATH... | --schema PATH] [--strict] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply --crd PATH... --old PATH... [--subresource status] [-o ...] OBJECTS...
+  crdschema openapi [--crd PATH...] [-o json|yaml] [PATH...]
   crdschema help [VERB]
   crdschema version
 
@@ -36,6 +37,24 @@ is a stable contract: docs/cli.md in the module.
 
 // verbHelp is the full help of each verb.
 var verbHelp = map[string]string{
+	"openapi": `usage: crdschema openapi [--crd PATH...] [-o json|yaml] [PATH...]
+
+Prints, for every served version of every CustomResourceDefinition (in file,
+document and spec.versions order), the OpenAPI definitions the apiserver
+publishes for the kind and its List kind: v3 (/openapi/v3/apis/GROUP/VERSION,
+components.schemas) and v2 (/openapi/v2, definitions: no defaults, no
+junctors, nullable and preserve-unknown-fields subtrees dropped). A CRD the
+apiserver would reject gets one line with its errors and no definitions.
+CRD PATHs may be given with --crd or as plain arguments.
+
+Flags:
+  --crd PATH  a CRD file or directory (repeatable)
+  -o FORMAT   json (default): one JSON line per CRD version (docs/cli.md); yaml: a YAML stream
+
+Examples:
+  crdschema openapi config/crd/bases
+  crdschema openapi -o yaml --crd crontab.yaml
+`,
 	"check": `usage: crdschema check [--skip-non-crds] [-o text|json|github|junit] PATH...
 
 Reports, for every CustomResourceDefinition (apiextensions.k8s.io/v1 or

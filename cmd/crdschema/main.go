@@ -39,6 +39,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCheck(args[1:], stdin, stdout, stderr)
 	case "prune", "default", "apply":
 		return runObjects(args[0], args[1:], stdin, stdout, stderr)
+	case "openapi":
+		return runOpenAPI(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0
