@@ -14,17 +14,21 @@ import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
-// Warnings returns the warnings the apiserver sends for the pruned fields
-// of a request with fieldValidation=Warn, in its wording
+// Warnings returns the warnings the apiserver sends with the request: the
+// deprecation warning of a deprecated version first, then the pruned
+// fields of a request with fieldValidation=Warn, in its wording
 // (`unknown field "spec.foo"`): what an admission webhook puts in its
 // response's warnings, and kubectl prints as "Warning: ...".
 func (r Result) Warnings() []string {
-	if len(r.Pruned) == 0 {
+	if len(r.Pruned) == 0 && r.Deprecation == "" {
 		return nil
 	}
-	out := make([]string, len(r.Pruned))
-	for i, p := range r.Pruned {
-		out[i] = "unknown field " + strconv.Quote(p)
+	out := make([]string, 0, len(r.Pruned)+1)
+	if r.Deprecation != "" {
+		out = append(out, r.Deprecation)
+	}
+	for _, p := range r.Pruned {
+		out = append(out, "unknown field "+strconv.Quote(p))
 	}
 	return out
 }

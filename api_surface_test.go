@@ -16,10 +16,12 @@ import (
 )
 
 // apiBudget is the most exported identifiers the public packages may have
-// together: half of the 294 the module had before the redesign of issue 11,
-// plus 11 for what the apiserver serves (issue 22: CRD.OpenAPI,
-// CRD.Versions, serving.OpenAPI and serving.Resource with its 7 fields).
-const apiBudget = 158
+// together: half of the 294 the module had before the redesign of issue 11
+// (147), plus the 15 of the storage read path (issue 21: CRD.Read,
+// CRD.ReadWith, Result.Deprecation and package conversion), plus 11 for
+// what the apiserver serves (issue 22: CRD.OpenAPI, CRD.Versions,
+// serving.OpenAPI and serving.Resource with its 7 fields).
+const apiBudget = 173
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

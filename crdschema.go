@@ -9,6 +9,7 @@ import (
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/conversion"
 	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/check"
 	"github.com/crdschema/crdschema/internal/errorsort"
@@ -36,6 +37,9 @@ type CRD struct {
 	// compiled so far (guarded by mu), shared by versions with the same
 	// rules on nodes of the same type.
 	rules *cel.CompileCache
+	// store is the storage read path's view of the CRD (guarded by mu),
+	// built on first use.
+	store *conversion.Storage
 }
 
 // LoadCRD reads a CustomResourceDefinition (apiextensions.k8s.io/v1 or
@@ -296,6 +300,11 @@ type Result struct {
 	// decoded document is), is refused without a stack overflow: no
 	// Object, one FieldValueInvalid error with field "".
 	Errors field.ErrorList
+	// Deprecation is the warning the apiserver sends with every request to
+	// a version marked deprecated (its deprecationWarning, or the default
+	// "GROUP/VERSION KIND is deprecated; use ..."); "" otherwise.
+	// Warnings lists it first.
+	Deprecation string
 }
 
 // Apply does to obj what the apiserver does to a create request

@@ -1,0 +1,156 @@
+package conversion
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/embedded"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// Version is what the storage needs of one version of a CRD.
+type Version struct {
+	// Schema is the version's structural schema: objects at the version
+	// are pruned with it and their embedded resources coerced by it. Nil
+	// for a version without schema.
+	Schema *structural.Schema
+	// Defaults is the schema objects read at the version are defaulted
+	// with (the apiserver's: defaults pruned and coerced, see
+	// defaulting.PruneDefaults); nil applies no defaults.
+	Defaults *structural.Schema
+}
+
+// Storage is the storage of one CRD's custom resources: its group, the
+// schemas of every version it defines (served or not) and its conversion
+// strategy. It is immutable and safe for concurrent use.
+type Storage struct {
+	name, group           string
+	versions              map[string]Version
+	preserveUnknownFields bool
+	webhook               bool
+}
+
+// NewStorage is the storage of the CRD named name (its metadata.name, for
+// messages) of group, defining versions (by name); preserveUnknownFields
+// is spec.preserveUnknownFields (v1beta1 CRDs: nothing is pruned); webhook
+// is set for the conversion strategy Webhook (otherwise None: conversion
+// only sets apiVersion). versions must not be changed afterwards.
+func NewStorage(name, group string, versions map[string]Version, preserveUnknownFields, webhook bool) *Storage {
+	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook}
+}
+
+// Read is what the apiserver serves for stored, an object as stored in
+// etcd at the version its apiVersion names, on a request at version to
+// (the apiserver's versioning codec with the CRD's schema-coercing
+// decoder, defaulter and converter):
+//
+//  1. with the stored version's schema: coerce the root metadata,
+//     malformed fields dropped; prune; drop non-nullable nulls without
+//     default; coerce embedded resources, malformed parts dropped; a
+//     missing (or zero) metadata.generation becomes 1;
+//  2. apply the stored version's defaults;
+//  3. convert to version to (strategy Webhook: through conv; without one,
+//     only objects already at version to can be read);
+//  4. with to's schema: coerce metadata (malformed metadata fails); prune;
+//     drop nulls; coerce embedded resources (a malformed one fails the
+//     read).
+//
+// to's defaults are not applied. Read changes stored in place and returns
+// the served object (nil on error), the unknown-field paths dropped in
+// steps 1 and 4 (unsorted, possibly repeated), and the errors. The caller
+// checks that stored is of the storage's group and kind and that its
+// version is defined, and to served.
+func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, conv *Converter) (map[string]any, []string, field.ErrorList) {
+	from := versionOf(stored)
+	if _, found := stored["metadata"]; !found {
+		// The decoder repairs the generation of the ObjectMeta it did not
+		// find: a nil pointer dereference, answered with a 500.
+		return nil, nil, field.ErrorList{field.InternalError(field.NewPath("metadata"),
+			fmt.Errorf("the storage decoder panics on an object without metadata: runtime error: invalid memory address or nil pointer dereference"))}
+	}
+	pruned, errs := s.coerce(stored, s.versions[from].Schema, true)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	defaulting.Default(stored, s.versions[from].Defaults)
+	out, errs := s.convert(ctx, stored, from, to, conv)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	more, errs := s.coerce(out, s.versions[to].Schema, false)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return out, append(pruned, more...), nil
+}
+
+// coerce is the apiserver's unstructuredSchemaCoercer on obj with schema
+// sch, in place; onRead is the storage decoder's (malformed metadata
+// dropped, generation repaired), otherwise the converter's.
+func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead bool) ([]string, field.ErrorList) {
+	opts := embedded.CoerceOptions{DropMalformed: onRead, ReturnPaths: true}
+	metaPaths, err := embedded.CoerceResourceMeta(obj, opts)
+	if err != nil {
+		return nil, field.ErrorList{err}
+	}
+	var paths []string
+	if !s.preserveUnknownFields {
+		paths = prune.Prune(obj, sch, prune.Options{ResourceRoot: true, ReturnPaths: true, DropNulls: true})
+	}
+	embeddedPaths, errs := embedded.CoerceEmbedded(obj, sch, opts)
+	if len(errs) > 0 {
+		// The apiserver stops at the first malformed resource it meets.
+		return nil, errs[:1]
+	}
+	if onRead {
+		repairGeneration(obj)
+	}
+	out := append(metaPaths, paths...)
+	return append(out, embeddedPaths...), nil
+}
+
+// repairGeneration sets a missing metadata.generation to 1, as the storage
+// decoder does for very old objects (coercion already dropped a zero one).
+func repairGeneration(obj map[string]any) {
+	meta, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		meta = map[string]any{}
+		obj["metadata"] = meta
+	}
+	if _, ok := meta["generation"]; !ok {
+		meta["generation"] = int64(1)
+	}
+}
+
+// convert is step 3 of Read: obj, read at version from, converted to
+// version to.
+func (s *Storage) convert(ctx context.Context, obj map[string]any, from, to string, conv *Converter) (map[string]any, field.ErrorList) {
+	desired := s.group + "/" + to
+	if !s.webhook || from == to {
+		obj["apiVersion"] = desired
+		return obj, nil
+	}
+	if conv == nil {
+		return nil, field.ErrorList{field.InternalError(field.NewPath("apiVersion"),
+			fmt.Errorf("converting %s/%s to %s needs the conversion webhook of CustomResourceDefinition %q", s.group, from, desired, s.name))}
+	}
+	out, err := conv.Convert(ctx, []map[string]any{obj}, desired)
+	if err != nil {
+		return nil, field.ErrorList{err}
+	}
+	return out[0], nil
+}
+
+// versionOf is the version part of obj's apiVersion.
+func versionOf(obj map[string]any) string {
+	av, _ := obj["apiVersion"].(string)
+	if i := strings.LastIndexByte(av, '/'); i >= 0 {
+		return av[i+1:]
+	}
+	return av
+}

@@ -1,0 +1,166 @@
+package crdschema
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/conversion"
+	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/kubeversion"
+)
+
+// Read is what the apiserver serves for stored, an object as stored in
+// etcd, on a GET at version (a version name, or GROUP/VERSION): the
+// storage read path of the CRD's custom resource storage. stored's
+// apiVersion names the version it is stored at, which the CRD must define
+// (served or not); version must be served. The object is pruned, its
+// metadata coerced (malformed fields dropped, a missing generation set to
+// 1) and defaulted with the stored version's schema, converted (strategy
+// None: only apiVersion changes), then pruned and coerced with the
+// requested version's schema, whose defaults are not applied.
+// Result.Pruned lists the unknown fields dropped on both sides.
+//
+// A CRD with strategy Webhook serves an object at another version only
+// through a converter (ReadWith); Read reports an InternalError at
+// apiVersion for it. Errors: FieldValueNotFound at kind (another kind, or
+// a CRD the apiserver would reject) or apiVersion (another group, a
+// version not defined or, for version, not served); an InternalError at
+// metadata when stored has no metadata (the apiserver's decoder panics);
+// FieldValueInvalid at metadata when it is not an object, and at an
+// embedded resource malformed under the requested version's schema.
+// stored is not changed.
+func (c *CRD) Read(stored map[string]any, version string) Result {
+	return c.ReadWith(context.Background(), stored, version, nil)
+}
+
+// ReadWith is Read converting through conv, the conversion webhook of a
+// CRD with strategy Webhook (nil: none), whose answers are checked and
+// restored as the apiserver does before the object is pruned at the
+// requested version. ctx bounds the webhook call.
+func (c *CRD) ReadWith(ctx context.Context, stored map[string]any, version string, conv *conversion.Converter) Result {
+	obj, err := copyObject(stored)
+	if err != nil {
+		return refused(err)
+	}
+	to, st, ferr := c.readTarget(obj, version)
+	if ferr != nil {
+		return refused(ferr)
+	}
+	out, pruned, errs := st.Read(ctx, obj, to, conv)
+	r := Result{Pruned: []string{}, Deprecation: c.deprecation(to)}
+	if len(errs) > 0 {
+		errorsort.Sort(errs)
+		r.Errors = errs
+		return r
+	}
+	r.Object, r.Pruned = out, sortedUnique(pruned)
+	return r
+}
+
+// readTarget checks a stored object and a requested version for a read
+// and returns the requested version's name and the CRD's storage.
+func (c *CRD) readTarget(obj map[string]any, version string) (string, *conversion.Storage, *field.Error) {
+	var none *conversion.Storage
+	if obj == nil {
+		obj = map[string]any{}
+	}
+	if err := routingTypeMeta(obj); err != nil {
+		return "", none, err
+	}
+	group, from := splitAPIVersion(obj["apiVersion"].(string))
+	notFound := func(at string, format string, args ...any) (string, *conversion.Storage, *field.Error) {
+		return "", none, &field.Error{Type: field.ErrorTypeNotFound, Field: at, BadValue: field.OmitValueType{}, Detail: fmt.Sprintf(format, args...)}
+	}
+	kind := obj["kind"].(string)
+	switch {
+	case kind != c.crd.Spec.Names.Kind:
+		return notFound("kind", "CustomResourceDefinition %q defines kind %q, not %q", c.Name(), c.crd.Spec.Names.Kind, kind)
+	case group != c.crd.Spec.Group:
+		return notFound("apiVersion", "CustomResourceDefinition %q defines group %q, not %q", c.Name(), c.crd.Spec.Group, group)
+	case len(c.Errors()) > 0:
+		return notFound("kind", "%s", (&RejectedError{CRD: c.Name(), APIVersion: obj["apiVersion"].(string), Kind: kind, Errors: c.Errors()}).Error())
+	}
+	if g, v, ok := strings.Cut(version, "/"); ok {
+		if g != group {
+			return notFound("apiVersion", "the object is of group %q, not of group %q", group, g)
+		}
+		version = v
+	}
+	if _, defined := c.serves(from); !defined {
+		return notFound("apiVersion", "no matches for kind %q in version %q: CustomResourceDefinition %q does not define version %q", kind, obj["apiVersion"], c.Name(), from)
+	}
+	if served, _ := c.serves(version); !served {
+		return notFound("apiVersion", "CustomResourceDefinition %q does not serve version %q (serves %s)", c.Name(), version, strings.Join(c.ServedVersions(), ", "))
+	}
+	st, err := c.storage()
+	if err != nil {
+		return "", none, field.InternalError(field.NewPath("kind"), err)
+	}
+	return version, st, nil
+}
+
+// splitAPIVersion splits an apiVersion into group and version.
+func splitAPIVersion(av string) (group, version string) {
+	if g, v, ok := strings.Cut(av, "/"); ok {
+		return g, v
+	}
+	return "", av
+}
+
+// storage is the CRD's custom resource storage: every defined version's
+// schemas and the conversion strategy, built on first use.
+func (c *CRD) storage() (*conversion.Storage, error) {
+	c.mu.Lock()
+	st := c.store
+	c.mu.Unlock()
+	if st != nil {
+		return st, nil
+	}
+	versions := map[string]conversion.Version{}
+	for _, v := range c.crd.Spec.Versions {
+		s, err := c.AnyVersion(v.Name)
+		if err != nil {
+			return nil, err
+		}
+		versions[v.Name] = conversion.Version{Schema: s.s, Defaults: s.v.served}
+	}
+	preserve := c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields
+	webhook := c.crd.Spec.Conversion != nil && c.crd.Spec.Conversion.Strategy == "Webhook"
+	st = conversion.NewStorage(c.Name(), c.crd.Spec.Group, versions, preserve, webhook)
+	c.mu.Lock()
+	c.store = st
+	c.mu.Unlock()
+	return st, nil
+}
+
+// deprecation is the warning a request to version gets: the version's
+// deprecationWarning, or the apiserver's default text; "" when the version
+// is not deprecated.
+func (c *CRD) deprecation(version string) string {
+	for _, v := range c.crd.Spec.Versions {
+		if v.Name != version || !v.Deprecated {
+			continue
+		}
+		if v.DeprecationWarning != nil {
+			return *v.DeprecationWarning
+		}
+		msg := fmt.Sprintf("%s/%s %s is deprecated", c.crd.Spec.Group, v.Name, c.crd.Spec.Names.Kind)
+		// The apiserver points at the highest-priority served version that
+		// is not deprecated and has a higher priority than this one.
+		var better []string
+		for _, o := range c.crd.Spec.Versions {
+			if o.Served && !o.Deprecated && kubeversion.Compare(version, o.Name) < 0 {
+				better = append(better, o.Name)
+			}
+		}
+		if len(better) > 0 {
+			kubeversion.Sort(better)
+			msg += fmt.Sprintf("; use %s/%s %s", c.crd.Spec.Group, better[0], c.crd.Spec.Names.Kind)
+		}
+		return msg
+	}
+	return ""
+}
