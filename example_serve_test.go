@@ -2,6 +2,7 @@ package crdschema_test
 
 import (
 	"fmt"
+	"time"
 
 	crdschema "github.com/crdschema/crdschema"
 )
@@ -29,4 +30,47 @@ func ExampleCRD_OpenAPI() {
 	// definitions: 2 2
 	// v3: map[default:1 maximum:10 minimum:1 type:integer]
 	// v2: map[maximum:10 minimum:1 type:integer]
+}
+
+// Columns shows the row `kubectl get` prints for a stored object: the
+// Name column and, as the version declares no printer columns, the
+// default Age column, counted to the given clock.
+func ExampleCRD_Columns() {
+	crd, err := crdschema.LoadCRD([]byte(cronTabCRD))
+	if err != nil {
+		panic(err)
+	}
+	stored := map[string]any{
+		"apiVersion": "stable.example.com/v1",
+		"kind":       "CronTab",
+		"metadata":   map[string]any{"name": "nightly", "creationTimestamp": "2026-11-20T10:00:00Z"},
+		"spec":       map[string]any{"image": "backup"},
+	}
+	now := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	columns, cells, errs := crd.Columns(stored, now)
+	for i, c := range columns {
+		fmt.Printf("%s (%s): %v\n", c.Name, c.Type, cells[i])
+	}
+	fmt.Println("errors:", len(errs))
+	// Output:
+	// Name (string): nightly
+	// Age (date): 4d14h
+	// errors: 0
+}
+
+// Scale shows that a version without the scale subresource has no
+// /scale endpoint.
+func ExampleCRD_Scale() {
+	crd, err := crdschema.LoadCRD([]byte(cronTabCRD))
+	if err != nil {
+		panic(err)
+	}
+	_, errs := crd.Scale(map[string]any{
+		"apiVersion": "stable.example.com/v1",
+		"kind":       "CronTab",
+		"metadata":   map[string]any{"name": "nightly"},
+	})
+	fmt.Println(errs)
+	// Output:
+	// [: Not found: version v1 of CustomResourceDefinition "crontabs.stable.example.com" has no scale subresource]
 }

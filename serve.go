@@ -1,6 +1,11 @@
 package crdschema
 
 import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/serving"
@@ -57,4 +62,70 @@ func (c *CRD) Versions() []string {
 		out[i] = v.Name
 	}
 	return out
+}
+
+// Columns returns the table `kubectl get` prints for stored, an object as
+// stored in etcd, on a GET at its own version (which must be served):
+// the column definitions (Name, then the version's printer columns, or the
+// default Age column) and the object's cells, computed after the storage
+// read path (Read) with ages counted to now. A failed read gives its
+// errors; an object with a top-level items array, which the apiserver's
+// table code takes for a list, an InternalError at items. stored is not
+// changed.
+func (c *CRD) Columns(stored map[string]any, now time.Time) ([]serving.Column, []any, field.ErrorList) {
+	apiVersion, _ := stored["apiVersion"].(string)
+	r := c.Read(stored, apiVersion)
+	if len(r.Errors) > 0 {
+		return nil, nil, r.Errors
+	}
+	_, version := splitAPIVersion(apiVersion)
+	t := serving.NewTable(c.printerColumns(version))
+	cells, err := t.Row(r.Object, now)
+	if err != nil {
+		return nil, nil, field.ErrorList{field.InternalError(field.NewPath("items"), err)}
+	}
+	return t.Columns(), cells, nil
+}
+
+// printerColumns are a version's additionalPrinterColumns: its own, or
+// the ones all versions share.
+func (c *CRD) printerColumns(version string) []serving.Column {
+	cols := c.crd.Spec.AdditionalPrinterColumns
+	for _, v := range c.crd.Spec.Versions {
+		if v.Name == version && v.AdditionalPrinterColumns != nil {
+			cols = v.AdditionalPrinterColumns
+		}
+	}
+	out := make([]serving.Column, len(cols))
+	for i, col := range cols {
+		out[i] = serving.Column{Name: col.Name, Type: col.Type, Format: col.Format, Description: col.Description, Priority: col.Priority, JSONPath: col.JSONPath}
+	}
+	return out
+}
+
+// Scale returns the autoscaling/v1 Scale that GET .../NAME/scale returns
+// for stored, an object as stored in etcd, at its own version (which must
+// be served), after the storage read path (Read). A version without the
+// scale subresource gives a FieldValueNotFound at ""; the other errors
+// are Read's and serving.Scale's. stored is not changed.
+func (c *CRD) Scale(stored map[string]any) (map[string]any, field.ErrorList) {
+	apiVersion, _ := stored["apiVersion"].(string)
+	_, version := splitAPIVersion(apiVersion)
+	sub := c.crd.SubresourcesFor(version)
+	if served, _ := c.serves(version); served && len(c.Errors()) == 0 && (sub == nil || sub.Scale == nil) {
+		return nil, field.ErrorList{{Type: field.ErrorTypeNotFound, BadValue: field.OmitValueType{}, Detail: fmt.Sprintf("version %s of CustomResourceDefinition %q has no scale subresource", version, c.Name())}}
+	}
+	r := c.Read(stored, apiVersion)
+	if len(r.Errors) > 0 {
+		return nil, r.Errors
+	}
+	var selector string
+	if sub.Scale.LabelSelectorPath != nil {
+		selector = *sub.Scale.LabelSelectorPath
+	}
+	scale, err := serving.Scale(r.Object, sub.Scale.SpecReplicasPath, sub.Scale.StatusReplicasPath, selector)
+	if err != nil {
+		return nil, field.ErrorList{err}
+	}
+	return scale, nil
 }

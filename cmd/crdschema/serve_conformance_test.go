@@ -187,3 +187,40 @@ func TestCorpusOpenAPI(t *testing.T) {
 	compareServed("openapi", parseServed(t, got), parseServed(t, want), tl)
 	report(t, "corpus openapi", tl)
 }
+
+// TestConformanceColumns replays the public columns batches.
+func TestConformanceColumns(t *testing.T) {
+	report(t, "columns batches", replayServed(t, "columns"))
+}
+
+// TestConformanceScale replays the public scale batches.
+func TestConformanceScale(t *testing.T) {
+	report(t, "scale batches", replayServed(t, "scale"))
+}
+
+// corpusServed runs verb over every corpus project with examples, as the
+// expected file was made.
+func corpusServed(t *testing.T, verb, expected string, extra ...string) *tally {
+	corpus := filepath.Join(requireShared(t), "corpus")
+	want := readExpected(t, corpus, expected)
+	var got []byte
+	for _, p := range corpusProjects(t, corpus) {
+		args := append([]string{verb}, extra...)
+		args = append(args, "--crd", p+"/crds", "-o", "json", p+"/examples")
+		out, _ := runIn(t, corpus, args)
+		got = append(got, out...)
+	}
+	tl := &tally{}
+	compareServed(verb, parseServed(t, got), parseServed(t, want), tl)
+	return tl
+}
+
+// TestCorpusColumns compares the table of every corpus example.
+func TestCorpusColumns(t *testing.T) {
+	report(t, "corpus columns", corpusServed(t, "columns", "columns.jsonl", "--now", "2026-11-25T00:00:00Z"))
+}
+
+// TestCorpusScale compares the Scale of every corpus example.
+func TestCorpusScale(t *testing.T) {
+	report(t, "corpus scale", corpusServed(t, "scale", "scale.jsonl"))
+}
