@@ -41,7 +41,22 @@ type Batch struct {
 
 // Verbs are the command's verbs, in the order of the contract; update is
 // apply --old (see UpdateBatch).
-var Verbs = []string{"check", "prune", "default", "apply", "update"}
+var Verbs = []string{"check", "prune", "default", "apply", "update", "openapi"}
+
+// openapiBatch is a batch of n case files of CRDs (one, sometimes two per
+// file) given to openapi as plain PATHs.
+func (g *Gen) openapiBatch(n int) *Batch {
+	b := &Batch{Verb: "openapi"}
+	for i := 0; i < n; i++ {
+		in := &Input{Name: fmt.Sprintf("crd%03d", i)}
+		for d := 1 + boolInt(g.chance(0.1)); d > 0; d-- {
+			in.Docs = append(in.Docs, g.CRD().Doc)
+		}
+		g.fileStyle(in)
+		b.Cases = append(b.Cases, in)
+	}
+	return b
+}
 
 // Batch returns a batch of n cases for verb.
 func (g *Gen) Batch(verb string, n int) *Batch {
@@ -49,6 +64,9 @@ func (g *Gen) Batch(verb string, n int) *Batch {
 		return g.UpdateBatch(n)
 	}
 	b := &Batch{Verb: verb}
+	if verb == "openapi" {
+		return g.openapiBatch(n)
+	}
 	if verb == "check" {
 		for i := 0; i < n; i++ {
 			in := &Input{Name: fmt.Sprintf("f%04d", i)}

@@ -31,6 +31,7 @@ type Env struct {
 
 const usage = `usage:
   oracle check [-o text|json] PATH...
+  oracle openapi [--crd PATH...] [-o json|yaml] [PATH...]
   oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...
   oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...`
 
@@ -54,8 +55,11 @@ func Run(ctx context.Context, env Env, args []string) int {
 		return ExitInput
 	}
 	r := &runner{env: env, opts: opts, codec: newCodec()}
-	if verb == "check" {
+	switch verb {
+	case "check":
 		return r.check(ctx)
+	case "openapi":
+		return r.openapi(ctx)
 	}
 	return r.objects(ctx, objectVerb(verb))
 }
@@ -77,12 +81,14 @@ func parseFlags(verb string, args []string) (*options, error) {
 	switch verb {
 	case "check":
 		o.output = "text"
+	case "openapi":
+		o.output = "json"
 	case string(verbPrune), string(verbDefault), string(verbApply):
 		o.output = "yaml"
 	default:
 		return nil, fmt.Errorf("unknown verb %q", verb)
 	}
-	objectVerb := verb != "check"
+	objectVerb := verb != "check" && verb != "openapi"
 	hasSchema := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -112,6 +118,12 @@ func parseFlags(verb string, args []string) (*options, error) {
 				return nil, err
 			}
 			o.output = v
+		case name == "crd" && verb == "openapi":
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			o.paths = append(o.paths, v)
 		case name == "crd" && objectVerb:
 			v, err := needValue()
 			if err != nil {
@@ -162,7 +174,9 @@ func parseFlags(verb string, args []string) (*options, error) {
 		if o.subresource != "" && len(o.olds) == 0 {
 			return nil, errors.New("--subresource needs --old")
 		}
-	} else if o.output != "text" && o.output != "json" {
+	} else if verb == "openapi" && o.output != "yaml" && o.output != "json" {
+		return nil, fmt.Errorf("-o must be json or yaml, not %q", o.output)
+	} else if verb == "check" && o.output != "text" && o.output != "json" {
 		return nil, fmt.Errorf("-o must be text or json, not %q", o.output)
 	}
 	if len(o.paths) == 0 {
