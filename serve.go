@@ -129,3 +129,71 @@ func (c *CRD) Scale(stored map[string]any) (map[string]any, field.ErrorList) {
 	}
 	return scale, nil
 }
+
+// Lint lists what the apiserver accepts in the CRD but cannot work as
+// meant, version by version: printer columns whose JSONPath does not
+// parse (the apiserver silently drops that column and every later one),
+// names a field the schema does not declare, indexes a non-array, or whose
+// type cannot hold its field; scale paths that name no integer (replicas)
+// or string (label selector) field. Each is a FieldValueInvalid at the
+// column's jsonPath or the scale path in the CRD, the path as BadValue and
+// the schema location in the detail. Nil for a CRD the apiserver rejects
+// (see Errors). These are not apiserver errors: the apiserver creates the
+// CRD.
+func (c *CRD) Lint() field.ErrorList {
+	if len(c.Errors()) > 0 {
+		return nil
+	}
+	var out field.ErrorList
+	seen := map[string]bool{}
+	add := func(at *field.Path, fs []serving.Finding) {
+		for _, f := range fs {
+			detail := f.Message
+			if f.Schema != "" {
+				detail += " (at " + f.Schema + ")"
+			}
+			e := field.Invalid(at, f.Path, detail)
+			if key := e.Error(); !seen[key] {
+				seen[key] = true
+				out = append(out, e)
+			}
+		}
+	}
+	for i, v := range c.crd.Spec.Versions {
+		s, err := link.NewStructural(c.crd.SchemaFor(v.Name))
+		if err != nil || s == nil {
+			continue
+		}
+		vp := c.lintBase(i, v.AdditionalPrinterColumns != nil || c.crd.APIVersion == "apiextensions.k8s.io/v1")
+		for _, f := range serving.LintColumns(s, c.printerColumns(v.Name)) {
+			add(vp.Child("additionalPrinterColumns").Index(f.Column).Child("jsonPath"), []serving.Finding{f})
+		}
+		if sub := c.crd.SubresourcesFor(v.Name); sub != nil && sub.Scale != nil {
+			sp := c.lintBase(i, v.Subresources != nil || c.crd.APIVersion == "apiextensions.k8s.io/v1").Child("subresources", "scale")
+			sel := ""
+			if sub.Scale.LabelSelectorPath != nil {
+				sel = *sub.Scale.LabelSelectorPath
+			}
+			for _, f := range serving.LintScale(s, sub.Scale.SpecReplicasPath, sub.Scale.StatusReplicasPath, sel) {
+				name := "labelSelectorPath"
+				switch f.Path {
+				case sub.Scale.SpecReplicasPath:
+					name = "specReplicasPath"
+				case sub.Scale.StatusReplicasPath:
+					name = "statusReplicasPath"
+				}
+				add(sp.Child(name), []serving.Finding{f})
+			}
+		}
+	}
+	return out
+}
+
+// lintBase is where a version's columns and subresources are written:
+// under spec.versions[i], or at the top of a v1beta1 CRD that shares them.
+func (c *CRD) lintBase(i int, own bool) *field.Path {
+	if own {
+		return field.NewPath("spec", "versions").Index(i)
+	}
+	return field.NewPath("spec")
+}
