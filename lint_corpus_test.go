@@ -37,4 +37,10 @@ func TestLintCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d findings in %d CRD files", n, len(files))
+	// velero's podvolumebackups column .status.node (node is under spec)
+	// and openshift's controlplanemachinesets labelSelectorPath
+	// .status.labelSelector (undeclared).
+	if n != 2 {
+		t.Errorf("%d findings, want the 2 known ones", n)
+	}
 }
