@@ -82,7 +82,11 @@ func (c *CRD) Columns(stored map[string]any, now time.Time) ([]serving.Column, [
 	t := serving.NewTable(c.printerColumns(version))
 	cells, err := t.Row(r.Object, now)
 	if err != nil {
-		return nil, nil, field.ErrorList{field.InternalError(field.NewPath("items"), err)}
+		at := field.NewPath("items")
+		if _, list := r.Object["items"].([]any); !list {
+			at = nil
+		}
+		return nil, nil, field.ErrorList{field.InternalError(at, err)}
 	}
 	return t.Columns(), cells, nil
 }

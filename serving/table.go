@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"time"
 
@@ -78,13 +79,20 @@ var errList = errors.New("an object with a top-level items array is a list to th
 // object with a top-level items array, which the apiserver's table code
 // takes for a list (a row per item, or an error for an item that is not
 // an object). obj is not changed.
-func (t *Table) Row(obj map[string]any, now time.Time) ([]any, error) {
+func (t *Table) Row(obj map[string]any, now time.Time) (cells []any, err error) {
+	// client-go's jsonpath has panicked on odd paths before; the
+	// apiserver turns a panic into a 500, this into an error.
+	defer func() {
+		if p := recover(); p != nil {
+			cells, err = nil, fmt.Errorf("the table code panics: %v", p)
+		}
+	}()
 	if _, ok := obj["items"].([]any); ok {
 		return nil, errList
 	}
 	meta, _ := obj["metadata"].(map[string]any)
 	name, _ := meta["name"].(string)
-	cells := make([]any, 1, len(t.columns))
+	cells = make([]any, 1, len(t.columns))
 	cells[0] = name
 	var buf bytes.Buffer
 	for i, p := range t.paths {
