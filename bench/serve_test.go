@@ -101,10 +101,15 @@ func asJSONValue(tb testing.TB, v any) any {
 }
 
 // TestOpenAPIAgrees checks that both sides of BenchmarkOpenAPI publish
-// the same definitions for every served version of every corpus CRD.
+// the same definitions for the served versions of every 8th corpus CRD (the
+// reference takes about a tenth of a second per version; the whole corpus is
+// compared with the apiserver's answers in cmd/crdschema's TestCorpusOpenAPI).
 func TestOpenAPIAgrees(t *testing.T) {
 	n := 0
-	for _, s := range servedCRDs(t, loadCorpus(t)) {
+	for i, s := range servedCRDs(t, loadCorpus(t)) {
+		if i%8 != 0 {
+			continue
+		}
 		for _, v := range s.versions {
 			cs3, cs2, err := s.cs.OpenAPI(v)
 			if err != nil {

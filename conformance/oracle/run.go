@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
@@ -32,6 +33,8 @@ type Env struct {
 const usage = `usage:
   oracle check [-o text|json] PATH...
   oracle openapi [--crd PATH...] [-o json|yaml] [PATH...]
+  oracle columns --crd PATH... [--now RFC3339] [-o json|yaml] OBJECTS...
+  oracle scale --crd PATH... [-o json|yaml] OBJECTS...
   oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...
   oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...`
 
@@ -60,6 +63,8 @@ func Run(ctx context.Context, env Env, args []string) int {
 		return r.check(ctx)
 	case "openapi":
 		return r.openapi(ctx)
+	case "columns", "scale":
+		return r.served(ctx, verb)
 	}
 	return r.objects(ctx, objectVerb(verb))
 }
@@ -74,6 +79,8 @@ type options struct {
 	olds []string
 	// subresource is --subresource's value ("status").
 	subresource string
+	// now is --now (columns): the clock of date cells.
+	now time.Time
 }
 
 func parseFlags(verb string, args []string) (*options, error) {
@@ -83,12 +90,15 @@ func parseFlags(verb string, args []string) (*options, error) {
 		o.output = "text"
 	case "openapi":
 		o.output = "json"
+	case "columns", "scale":
+		o.output = "json"
 	case string(verbPrune), string(verbDefault), string(verbApply):
 		o.output = "yaml"
 	default:
 		return nil, fmt.Errorf("unknown verb %q", verb)
 	}
 	objectVerb := verb != "check" && verb != "openapi"
+	servedVerb := verb == "columns" || verb == "scale"
 	hasSchema := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -124,6 +134,20 @@ func parseFlags(verb string, args []string) (*options, error) {
 				return nil, err
 			}
 			o.paths = append(o.paths, v)
+		case name == "crd" && servedVerb:
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			o.crds = append(o.crds, v)
+		case name == "now" && verb == "columns":
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			if o.now, err = time.Parse(time.RFC3339, v); err != nil {
+				return nil, fmt.Errorf("--now: %v", err)
+			}
 		case name == "crd" && objectVerb:
 			v, err := needValue()
 			if err != nil {
@@ -161,7 +185,14 @@ func parseFlags(verb string, args []string) (*options, error) {
 			return nil, fmt.Errorf("unknown flag %s", a)
 		}
 	}
-	if objectVerb {
+	if servedVerb {
+		if o.output != "yaml" && o.output != "json" {
+			return nil, fmt.Errorf("-o must be yaml or json, not %q", o.output)
+		}
+		if len(o.crds) == 0 {
+			return nil, errors.New("--crd is required")
+		}
+	} else if objectVerb {
 		if o.output != "yaml" && o.output != "json" {
 			return nil, fmt.Errorf("-o must be yaml or json, not %q", o.output)
 		}

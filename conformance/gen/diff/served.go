@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 )
 
@@ -42,50 +43,59 @@ func parseServedLines(data []byte) (map[string]servedLine, []string, error) {
 	return out, order, sc.Err()
 }
 
-// compareOpenAPI compares openapi outputs by the conformance README: per
-// (file, document, version) v3 and v2 equal as JSON; a rejected CRD needs
-// null definitions and an error.
-func compareOpenAPI(oracle, got []byte) ([]Diff, error) {
+// servedFields are the results compared per verb.
+var servedFields = map[string][]string{"openapi": {"v3", "v2"}, "columns": {"columns", "cells"}, "scale": {"scale"}}
+
+// compareServed compares openapi, columns or scale outputs by the
+// conformance README: per (file, document[, version]) the results equal as
+// JSON and the same set of (type, field) error pairs; a null result needs
+// only some error.
+func compareServed(verb string, oracle, got []byte) ([]Diff, error) {
 	exp, order, err := parseServedLines(oracle)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %v", err)
 	}
 	act, actOrder, err := parseServedLines(got)
 	if err != nil {
-		return []Diff{{Key: "*", Class: "openapi: unparsable output", Text: err.Error()}}, nil
+		return []Diff{{Key: "*", Class: verb + ": unparsable output", Text: err.Error()}}, nil
 	}
 	var diffs []Diff
 	for _, k := range order {
 		a, ok := act[k]
 		if !ok {
-			diffs = append(diffs, Diff{Key: k, Class: "openapi: line missing from crdschema's output", Text: "no line for " + k})
+			diffs = append(diffs, Diff{Key: k, Class: verb + ": line missing from crdschema's output", Text: "no line for " + k})
 			continue
 		}
-		if d := compareServedLine(exp[k], a); d != "" {
-			diffs = append(diffs, Diff{Key: k, Class: "openapi: " + d, Text: fmt.Sprintf("%s: %s\noracle: %.2000s\ncrdschema: %.2000s", k, d, exp[k]["v3"], a["v3"])})
+		f := servedFields[verb]
+		if d := compareServedLine(f, exp[k], a); d != "" {
+			diffs = append(diffs, Diff{Key: k, Class: verb + ": " + d, Text: fmt.Sprintf("%s: %s\noracle: %.2000s %s\ncrdschema: %.2000s %s", k, d, exp[k][f[0]], exp[k]["errors"], a[f[0]], a["errors"])})
 		}
 	}
 	for _, k := range actOrder {
 		if _, ok := exp[k]; !ok {
-			diffs = append(diffs, Diff{Key: k, Class: "openapi: extra line in crdschema's output", Text: "extra line for " + k})
+			diffs = append(diffs, Diff{Key: k, Class: verb + ": extra line in crdschema's output", Text: "extra line for " + k})
 		}
 	}
 	return diffs, nil
 }
 
-func compareServedLine(e, a servedLine) string {
-	if string(e["v3"]) == "null" {
-		var errs []fieldError
-		_ = json.Unmarshal(a["errors"], &errs)
-		if string(a["v3"]) != "null" || string(a["v2"]) != "null" || len(errs) == 0 {
-			return "definitions where the oracle rejects the CRD"
+func compareServedLine(fields []string, e, a servedLine) string {
+	var eErrs, aErrs []fieldError
+	_ = json.Unmarshal(e["errors"], &eErrs)
+	_ = json.Unmarshal(a["errors"], &aErrs)
+	if string(e[fields[0]]) == "null" {
+		if string(a[fields[0]]) != "null" || len(aErrs) == 0 {
+			return "a result where the oracle has none"
 		}
 		return ""
 	}
-	for _, f := range []string{"v3", "v2"} {
+	for _, f := range fields {
 		if !sameJSON(e[f], a[f]) {
-			return f + " definitions differ"
+			return f + " differ"
 		}
+	}
+	if !maps.Equal(errorSet(eErrs), errorSet(aErrs)) {
+		return "errors differ"
 	}
 	return ""
 }
