@@ -9,6 +9,7 @@ import (
 	"github.com/crdschema/crdschema/internal/link"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/serving"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // OpenAPI returns the OpenAPI definitions the apiserver publishes for a
@@ -174,21 +175,36 @@ func (c *CRD) Lint() field.ErrorList {
 		}
 		if sub := c.crd.SubresourcesFor(v.Name); sub != nil && sub.Scale != nil {
 			sp := c.lintBase(i, v.Subresources != nil || c.crd.APIVersion == "apiextensions.k8s.io/v1").Child("subresources", "scale")
-			sel := ""
-			if sub.Scale.LabelSelectorPath != nil {
-				sel = *sub.Scale.LabelSelectorPath
-			}
-			for _, f := range serving.LintScale(s, sub.Scale.SpecReplicasPath, sub.Scale.StatusReplicasPath, sel) {
-				name := "labelSelectorPath"
-				switch f.Path {
-				case sub.Scale.SpecReplicasPath:
-					name = "specReplicasPath"
-				case sub.Scale.StatusReplicasPath:
-					name = "statusReplicasPath"
-				}
-				add(sp.Child(name), []serving.Finding{f})
+			for _, f := range lintScale(s, sub.Scale) {
+				add(sp.Child(f.name), []serving.Finding{f.Finding})
 			}
 		}
+	}
+	return out
+}
+
+// scaleFinding is a finding of a scale path and the path's field name.
+type scaleFinding struct {
+	serving.Finding
+	name string
+}
+
+// lintScale lints a version's scale paths, naming each finding's field.
+func lintScale(s *structural.Schema, sc *model.Scale) []scaleFinding {
+	sel := ""
+	if sc.LabelSelectorPath != nil {
+		sel = *sc.LabelSelectorPath
+	}
+	var out []scaleFinding
+	for _, f := range serving.LintScale(s, sc.SpecReplicasPath, sc.StatusReplicasPath, sel) {
+		name := "labelSelectorPath"
+		switch f.Path {
+		case sc.SpecReplicasPath:
+			name = "specReplicasPath"
+		case sc.StatusReplicasPath:
+			name = "statusReplicasPath"
+		}
+		out = append(out, scaleFinding{f, name})
 	}
 	return out
 }
