@@ -80,3 +80,24 @@ func TestLint(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestOpenAPISharesNothing changes a published default and checks that the
+// CRD's next answer is unchanged.
+func TestOpenAPISharesNothing(t *testing.T) {
+	crd, err := crdschema.LoadCRD([]byte(strings.Replace(lintCRD, "image: {type: string}", "image: {type: string}\n              opts: {type: object, x-kubernetes-preserve-unknown-fields: true, default: {a: 1}}", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func() map[string]any {
+		v3, _, err := crd.OpenAPI("v1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := v3["com.example.v1.Widget"].(map[string]any)["properties"].(map[string]any)["spec"].(map[string]any)
+		return spec["properties"].(map[string]any)["opts"].(map[string]any)["default"].(map[string]any)
+	}
+	get()["a"] = "changed"
+	if got := get()["a"]; got != int64(1) {
+		t.Errorf("the default changed to %v", got)
+	}
+}

@@ -1,6 +1,7 @@
 package serving
 
 import (
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/model"
 )
 
@@ -191,10 +192,10 @@ func genericKeywords(out map[string]any, p *model.Props, withDefault bool) {
 		out["nullable"] = true
 	}
 	if withDefault && p.Default != nil && p.Default.Value != nil {
-		out["default"] = p.Default.Value
+		out["default"] = jsonvalue.DeepCopy(p.Default.Value)
 	}
 	if p.Example != nil && !emptyJSON(p.Example.Value) {
-		out["example"] = p.Example.Value
+		out["example"] = jsonvalue.DeepCopy(p.Example.Value)
 	}
 	if d := p.ExternalDocs; d != nil {
 		docs := map[string]any{}
@@ -222,7 +223,7 @@ func valueKeywords(out map[string]any, p *model.Props) {
 	if len(p.Enum) > 0 {
 		enum := make([]any, len(p.Enum))
 		for i, e := range p.Enum {
-			enum[i] = e.Value
+			enum[i] = jsonvalue.DeepCopy(e.Value)
 		}
 		out["enum"] = enum
 	}
