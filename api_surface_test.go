@@ -17,8 +17,9 @@ import (
 
 // apiBudget is the most exported identifiers the public packages may have
 // together (issue 11 halved it to 147; later additions are named in the
-// commits that made them; issue 21's conversion added 26).
-const apiBudget = 258
+// commits that made them; issue 21's conversion added 26, issue 22's
+// serving 33: OpenAPI 11, table and scale 14, their lint 8).
+const apiBudget = 291
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

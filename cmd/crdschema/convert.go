@@ -166,7 +166,7 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	kind, name := documentKindName(d.Object)
 	oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
 	var r crdschema.Result
-	crd, routeErr := routeStored(crds, d.Object)
+	crd, routeErr := routeConverted(crds, d.Object)
 	if routeErr != nil {
 		r.Errors = field.ErrorList{routingError(routeErr)}
 	} else {
@@ -185,11 +185,11 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	return oc, objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: object, Pruned: pruned, Errors: toJSONErrors(r.Errors), Warnings: deprecationWarnings(r.Deprecation)}
 }
 
-// routeStored finds the CRD a stored object belongs to: the first CRD the
+// routeConverted finds the CRD a stored object belongs to: the first CRD the
 // apiserver would accept that defines the object's group and kind. Unlike
 // a request, a stored object may be at a version that is not served (the
 // CRD's Read checks that it is defined).
-func routeStored(crds []*crdschema.CRD, obj map[string]any) (*crdschema.CRD, error) {
+func routeConverted(crds []*crdschema.CRD, obj map[string]any) (*crdschema.CRD, error) {
 	_, err := crdschema.Route(crds, obj)
 	var ns *crdschema.NotServedError
 	if err != nil && !errors.As(err, &ns) {

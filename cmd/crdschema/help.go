@@ -27,6 +27,9 @@ usage:
   crdschema apply --crd PATH... --old PATH... [--subresource status] [-o ...] OBJECTS...
   crdschema convert --crd PATH... --to [GROUP/]VERSION [-o yaml|json] OBJECTS...
   crdschema convert --review PATH... [-o json]
+  crdschema openapi [--crd PATH...] [-o json|yaml] [PATH...]
+  crdschema columns --crd PATH... [--now RFC3339] [-o text|wide|json] OBJECTS...
+  crdschema scale --crd PATH... [-o yaml|json] OBJECTS...
   crdschema help [VERB]
   crdschema version
 
@@ -38,6 +41,56 @@ is a stable contract: docs/cli.md in the module.
 
 // verbHelp is the full help of each verb.
 var verbHelp = map[string]string{
+	"columns": `usage: crdschema columns --crd PATH... [--now RFC3339] [-o text|wide|json] OBJECTS...
+
+Prints the table 'kubectl get' shows for each stored object (an object as
+stored in etcd, at the version its apiVersion names, which must be served),
+after the apiserver's storage read path: the Name column, then the version's
+additionalPrinterColumns (or the default Age column). A column takes the first
+result of its JSONPath; an unparsable JSONPath drops that column and every
+later one, as the apiserver does.
+
+Flags:
+  --crd PATH      a CRD file or directory (repeatable)
+  --now RFC3339   the server's clock for date columns (default: the current time)
+  -o FORMAT       text (default): kubectl's table; wide: with the columns of priority > 0;
+                  json: one JSON line per object (docs/cli.md)
+
+Examples:
+  crdschema columns --crd crds/ examples/
+  crdschema columns --now 2026-11-25T00:00:00Z -o json --crd crontab.yaml my-crontab.yaml
+`,
+	"scale": `usage: crdschema scale --crd PATH... [-o yaml|json] OBJECTS...
+
+Prints the autoscaling/v1 Scale that GET .../NAME/scale returns for each stored
+object, at its own version, after the apiserver's storage read path. The scale
+paths are split at dots (no JSONPath); replicas are truncated to int32.
+
+Flags:
+  --crd PATH  a CRD file or directory (repeatable)
+  -o FORMAT   yaml (default): the Scale objects as a YAML stream; json: one JSON line per object (docs/cli.md)
+
+Examples:
+  crdschema scale --crd crds/ examples/
+`,
+	"openapi": `usage: crdschema openapi [--crd PATH...] [-o json|yaml] [PATH...]
+
+Prints, for every served version of every CustomResourceDefinition (in file,
+document and spec.versions order), the OpenAPI definitions the apiserver
+publishes for the kind and its List kind: v3 (/openapi/v3/apis/GROUP/VERSION,
+components.schemas) and v2 (/openapi/v2, definitions: no defaults, no
+junctors, nullable and preserve-unknown-fields subtrees dropped). A CRD the
+apiserver would reject gets one line with its errors and no definitions.
+CRD PATHs may be given with --crd or as plain arguments.
+
+Flags:
+  --crd PATH  a CRD file or directory (repeatable)
+  -o FORMAT   json (default): one JSON line per CRD version (docs/cli.md); yaml: a YAML stream
+
+Examples:
+  crdschema openapi config/crd/bases
+  crdschema openapi -o yaml --crd crontab.yaml
+`,
 	"check": `usage: crdschema check [--skip-non-crds] [--old PATH]... [-o text|json|github|junit] PATH...
 
 Reports, for every CustomResourceDefinition (apiextensions.k8s.io/v1 or

@@ -38,6 +38,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runObjects(args[0], args[1:], stdin, stdout, stderr)
 	case "convert":
 		return runConvert(args[1:], stdin, stdout, stderr)
+	case "openapi":
+		return runOpenAPI(args[1:], stdin, stdout, stderr)
+	case "columns":
+		return runColumns(args[1:], stdin, stdout, stderr)
+	case "scale":
+		return runScale(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -46,6 +46,26 @@ type Batch struct {
 // apply --old (see UpdateBatch).
 var Verbs = []string{"check", "prune", "default", "apply", "update", "convert", "review"}
 
+// ServedVerbs are the verbs of what the apiserver serves (contract, third
+// edition): openapi on random CRDs, columns and scale on random stored
+// objects of random CRDs (columns with --now fixed).
+var ServedVerbs = []string{"openapi", "columns", "scale"}
+
+// openapiBatch is a batch of n case files of CRDs (one, sometimes two per
+// file) given to openapi as plain PATHs.
+func (g *Gen) openapiBatch(n int) *Batch {
+	b := &Batch{Verb: "openapi"}
+	for i := 0; i < n; i++ {
+		in := &Input{Name: fmt.Sprintf("crd%03d", i)}
+		for d := 1 + boolInt(g.chance(0.1)); d > 0; d-- {
+			in.Docs = append(in.Docs, g.CRD().Doc)
+		}
+		g.fileStyle(in)
+		b.Cases = append(b.Cases, in)
+	}
+	return b
+}
+
 // Batch returns a batch of n cases for verb.
 func (g *Gen) Batch(verb string, n int) *Batch {
 	switch verb {
@@ -61,6 +81,9 @@ func (g *Gen) Batch(verb string, n int) *Batch {
 		return g.ReviewBatch(n)
 	}
 	b := &Batch{Verb: verb}
+	if verb == "openapi" {
+		return g.openapiBatch(n)
+	}
 	if verb == "check" {
 		for i := 0; i < n; i++ {
 			in := &Input{Name: fmt.Sprintf("f%04d", i)}
@@ -78,7 +101,7 @@ func (g *Gen) Batch(verb string, n int) *Batch {
 		}
 		return b
 	}
-	if g.chance(0.3) {
+	if verb != "columns" && verb != "scale" && g.chance(0.3) {
 		s := g.RootSchema()
 		b.Schema = &Input{Name: "schema", Docs: []any{s}}
 		g.fileStyle(b.Schema)
@@ -218,6 +241,9 @@ func (b *Batch) Write(dir string) ([]string, error) {
 		args = append(args, "--to", b.To)
 	}
 	args = append(args, "-o", "json")
+	if b.Verb == "columns" {
+		args = append(args, "--now", "2026-11-25T00:00:00Z")
+	}
 	for _, c := range b.Cases {
 		args = append(args, c.FileName())
 	}

@@ -366,7 +366,7 @@ func TestRandomBatches(t *testing.T) {
 					t.Fatal(err)
 				}
 				stdout, stderr, status := run(dir, args)
-				tl := compareOutputs(args[0] == "check", expected, stdout, t.Errorf)
+				tl := compareVerb(args[0], expected, stdout, t.Errorf)
 				if status != wantExit {
 					tl.Exit++
 					t.Errorf("exit status %d, want %d; stderr:\n%s", status, wantExit, stderr)

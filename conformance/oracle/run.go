@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -32,6 +33,9 @@ type Env struct {
 
 const usage = `usage:
   oracle check [--old PATH]... [-o text|json] PATH...
+  oracle openapi [--crd PATH...] [-o json|yaml] [PATH...]
+  oracle columns --crd PATH... [--now RFC3339] [-o json|yaml] OBJECTS...
+  oracle scale --crd PATH... [-o json|yaml] OBJECTS...
   oracle prune|default|apply (--crd PATH... | --schema PATH) [--no-cel] [-o yaml|json] OBJECTS...
   oracle apply --crd PATH... --old PATH... [--subresource status] [--no-cel] [-o yaml|json] OBJECTS...
   oracle convert --crd PATH... --to [GROUP/]VERSION [-o yaml|json] OBJECTS...
@@ -57,8 +61,13 @@ func Run(ctx context.Context, env Env, args []string) int {
 		return ExitInput
 	}
 	r := &runner{env: env, opts: opts, codec: newCodec()}
-	if verb == "check" {
+	switch verb {
+	case "check":
 		return r.check(ctx)
+	case "openapi":
+		return r.openapi(ctx)
+	case "columns", "scale":
+		return r.served(ctx, verb)
 	}
 	if opts.review {
 		return r.reviews()
@@ -79,6 +88,8 @@ type options struct {
 	// to is convert's --to version; review is convert --review.
 	to     string
 	review bool
+	// now is --now (columns): the clock of date cells.
+	now time.Time
 }
 
 func parseFlags(verb string, args []string) (*options, error) {
@@ -86,12 +97,17 @@ func parseFlags(verb string, args []string) (*options, error) {
 	switch verb {
 	case "check":
 		o.output = "text"
+	case "openapi":
+		o.output = "json"
+	case "columns", "scale":
+		o.output = "json"
 	case string(verbPrune), string(verbDefault), string(verbApply), string(verbConvert):
 		o.output = "yaml"
 	default:
 		return nil, fmt.Errorf("unknown verb %q", verb)
 	}
-	objectVerb := verb != "check"
+	objectVerb := verb != "check" && verb != "openapi"
+	servedVerb := verb == "columns" || verb == "scale"
 	hasSchema := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -121,6 +137,26 @@ func parseFlags(verb string, args []string) (*options, error) {
 				return nil, err
 			}
 			o.output = v
+		case name == "crd" && verb == "openapi":
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			o.paths = append(o.paths, v)
+		case name == "crd" && servedVerb:
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			o.crds = append(o.crds, v)
+		case name == "now" && verb == "columns":
+			v, err := needValue()
+			if err != nil {
+				return nil, err
+			}
+			if o.now, err = time.Parse(time.RFC3339, v); err != nil {
+				return nil, fmt.Errorf("--now: %v", err)
+			}
 		case name == "crd" && objectVerb:
 			v, err := needValue()
 			if err != nil {
@@ -166,7 +202,14 @@ func parseFlags(verb string, args []string) (*options, error) {
 			return nil, fmt.Errorf("unknown flag %s", a)
 		}
 	}
-	if objectVerb {
+	if servedVerb {
+		if o.output != "yaml" && o.output != "json" {
+			return nil, fmt.Errorf("-o must be yaml or json, not %q", o.output)
+		}
+		if len(o.crds) == 0 {
+			return nil, errors.New("--crd is required")
+		}
+	} else if objectVerb {
 		if o.output != "yaml" && o.output != "json" {
 			return nil, fmt.Errorf("-o must be yaml or json, not %q", o.output)
 		}
@@ -186,7 +229,9 @@ func parseFlags(verb string, args []string) (*options, error) {
 		if o.subresource != "" && len(o.olds) == 0 {
 			return nil, errors.New("--subresource needs --old")
 		}
-	} else if o.output != "text" && o.output != "json" {
+	} else if verb == "openapi" && o.output != "yaml" && o.output != "json" {
+		return nil, fmt.Errorf("-o must be json or yaml, not %q", o.output)
+	} else if verb == "check" && o.output != "text" && o.output != "json" {
 		return nil, fmt.Errorf("-o must be text or json, not %q", o.output)
 	}
 	if len(o.paths) == 0 {

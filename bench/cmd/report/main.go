@@ -231,6 +231,8 @@ func render(res map[string]result, raw []byte, benchtime string, count int, took
 	r.p("Prune: `prune.Prune` vs `pruning.PruneWithOptions` (full schema, resource root); PrunePaths: the same returning unknown-field paths. Default: `defaulting.DropNullsAndDefault` (one walk) vs `PruneNonNullableNullsWithoutDefaults` + `Default` (served schema, defaults pruned). Validate: `validation.Validator.Validate` vs `NewSchemaValidator` + `ValidateCustomResource` + `listtype.ValidateListSetsAndMaps`. Pipeline: per object from its JSON bytes, `Schema.ApplyJSON` vs `util/json.Unmarshal` + ObjectMeta round trip + prune with paths + drop nulls + embedded ObjectMeta coercion + default + create validation (ObjectMeta, values, embedded metadata, list types, CEL rules after the blocking-error check). CEL: the examples whose CRD version has `x-kubernetes-validations` rules, `internal/cel.Validator.Validate` vs apiextensions-apiserver's `schema/cel.Validator.Validate` (both compiled once per version, runtime budget 10M).")
 	r.p("")
 
+	r.served()
+
 	r.p("## Updates: value validation with ratcheting")
 	r.p("")
 	r.p("`BenchmarkUpdateValidate` (issue 12): every corpus example after the create pipeline as the stored object, updated by an equal copy (`unchanged`) or by a copy with one leaf under spec changed (`changed`); `valid-*` are the examples whose create validation finds nothing without allocating. `validation.Validator.ValidateUpdate` vs `common.NewCorrelatedObject` + `ValidateCustomResourceUpdate` with `WithRatcheting` + the list-type checks of the old and the new object, as the strategy's `ValidateUpdate` runs them.")
@@ -426,4 +428,29 @@ func goVersion() string {
 		return runtime.Version()
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// served writes the rows of what the apiserver serves (issue 22): the
+// published OpenAPI and the table rows.
+func (r *report) served() {
+	if _, ok := r.get("OpenAPI/corpus/crdschema"); !ok {
+		if _, ok := r.get("Columns/corpus/crdschema"); !ok {
+			return
+		}
+	}
+	r.p("## What the apiserver serves: OpenAPI, table columns")
+	r.p("")
+	r.p("OpenAPI: the v3 and v2 definitions of every served version of every accepted corpus CRD (411 versions), `CRD.OpenAPI` (the kind and its List) vs `builder.BuildOpenAPIV3` + `BuildOpenAPIV2` + `handler.PruneDefaults`, as the OpenAPI controllers run them (they also build the REST paths, which crdschema does not publish). Columns: the row of every routable corpus example with its version's table built once, `serving.Table.Row` vs `tableconvertor` `ConvertToTable`. `TestOpenAPIAgrees` and `TestColumnsAgree` check that both sides give the same answers.")
+	r.p("")
+	r.p("| op | input | crdschema ns/op | B/op | allocs/op | reference ns/op | B/op | allocs/op | ratio |")
+	r.p("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, op := range []string{"OpenAPI", "Columns"} {
+		base := op + "/corpus/"
+		if _, ok := r.get(base + "crdschema"); !ok {
+			continue
+		}
+		x, ok := r.ratio(base+"reference", base+"crdschema")
+		r.p("| %s | corpus | %s | %s | %s |", op, r.cells(base+"crdschema"), r.cells(base+"reference"), fmtX(x, ok))
+	}
+	r.p("")
 }

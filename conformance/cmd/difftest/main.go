@@ -3,7 +3,7 @@
 // the apiserver oracle on them, and reports every difference by the rules of
 // the conformance README, with a minimal reproducer per kind of difference.
 //
-//	go run ./cmd/difftest -seed S -n N [-verbs check,prune,default,apply,update,warnings,crd-update] [-keep DIR]
+//	go run ./cmd/difftest -seed S -n N [-verbs check,prune,default,apply,update,warnings,crd-update,convert,review,openapi,columns,scale] [-keep DIR]
 //
 // A seed of 0 picks one from the clock (and prints it). The binaries are built
 // from the checkout unless -crdschema and -oracle name prebuilt ones. The last
@@ -24,7 +24,7 @@ import (
 func main() {
 	seed := flag.Int64("seed", 0, "generator seed (0: from the clock)")
 	n := flag.Int("n", 200, "number of cases")
-	verbs := flag.String("verbs", "check,prune,default,apply,update,warnings,crd-update", "comma-separated verbs to test (update: apply --old; warnings: check with formats and sets; crd-update: check --old)")
+	verbs := flag.String("verbs", "check,prune,default,apply,update,warnings,crd-update", "comma-separated verbs to test (update: apply --old; warnings: check with formats and sets; crd-update: check --old; also convert, review, openapi, columns, scale)")
 	keep := flag.String("keep", "", "directory for minimal reproducers of each mismatch class")
 	crdschema := flag.String("crdschema", "", "prebuilt crdschema binary (default: build ../cmd/crdschema)")
 	oracle := flag.String("oracle", "", "prebuilt oracle binary (default: build ./cmd/oracle)")

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/serving"
+)
+
+// columnsLine is one line of `crdschema columns -o json`.
+type columnsLine struct {
+	File     string           `json:"file"`
+	Document int              `json:"document"`
+	Columns  []serving.Column `json:"columns"`
+	Cells    []any            `json:"cells"`
+	Errors   []jsonError      `json:"errors"`
+}
+
+func runColumns(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newVerbFlagSet("columns", stderr)
+	var crds pathList
+	fs.Var(&crds, "crd", "a CRD file or directory (repeatable)")
+	output := fs.String("o", "text", "output format: text, wide or json")
+	nowFlag := fs.String("now", "", "the server's clock for ages (RFC 3339); default: the current time")
+	operands, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	now := time.Now()
+	if err == nil && *nowFlag != "" {
+		if now, err = time.Parse(time.RFC3339, *nowFlag); err != nil {
+			err = fmt.Errorf("--now wants an RFC 3339 time such as 2026-11-25T00:00:00Z, not %q", *nowFlag)
+		}
+	}
+	if err == nil {
+		err = storedOptions(*output, []string{"text", "wide", "json"}, crds, operands)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "crdschema columns: %v\n%s", err, verbUsage("columns"))
+		return 2
+	}
+	out := &columnsOutput{format: *output, stdout: stdout, emit: lineWriter("json", stdout)}
+	status := storedRun(crds, operands, stdin, stderr, func(c *crdschema.CRD, d *crdschema.Document, routeErr *field.Error) (bool, error) {
+		line := columnsLine{File: d.File, Document: d.Index}
+		errs := field.ErrorList{}
+		if routeErr != nil {
+			errs = append(errs, routeErr)
+		} else {
+			var fe field.ErrorList
+			line.Columns, line.Cells, fe = c.Columns(d.Object, now)
+			errs = append(errs, fe...)
+		}
+		line.Errors = toJSONErrors(errs)
+		return len(errs) > 0, out.write(line, d.Line)
+	})
+	if err := out.flush(); err != nil && status != 2 {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		return 2
+	}
+	return status
+}
+
+// storedOptions checks the flags of the verbs reading stored objects.
+func storedOptions(output string, formats, crds, operands []string) error {
+	switch {
+	case !slices.Contains(formats, output):
+		return fmt.Errorf("-o must be one of %s, not %q", strings.Join(formats, ", "), output)
+	case len(crds) == 0:
+		return errors.New("no --crd given")
+	case len(operands) == 0:
+		return errors.New("no OBJECTS given")
+	}
+	return stdinOnce(crds, operands)
+}
+
+// storedRun reads the CRDs and the stored objects and calls line for
+// every object with the CRD it routes to, or its routing error. The
+// status is 2 for unreadable input, else 1 when some line has errors.
+func storedRun(crdPaths, objectPaths []string, stdin io.Reader, stderr io.Writer, line func(*crdschema.CRD, *crdschema.Document, *field.Error) (bool, error)) int {
+	in := &inputs{stdin: stdin, max: defaultMaxInput}
+	crds, ok, err := loadCRDs(crdPaths, in, stderr)
+	if err != nil {
+		reportError(stderr, err)
+		return 2
+	}
+	files, err := expandPaths(objectPaths)
+	if err != nil {
+		reportError(stderr, err)
+		return 2
+	}
+	status := 0
+	for _, f := range files {
+		docs, readOK := readInput(f, in, stderr)
+		ok = ok && readOK
+		for i := range docs {
+			d := &docs[i]
+			// As the apiserver's decoder, which keeps 3.0 a float.
+			jsonvalue.KeepFloats(d.Object)
+			c, routeErr := routeStored(crds, d.Object)
+			failed, err := line(c, d, routeErr)
+			if err != nil {
+				fmt.Fprintf(stderr, "crdschema: %v\n", err)
+				return 2
+			}
+			if failed {
+				status = 1
+			}
+		}
+	}
+	if !ok {
+		return 2
+	}
+	return status
+}
+
+// routeStored finds the CRD of a stored object: the first the apiserver
+// accepts for its group and kind, else the first for them (whose read
+// reports the rejection). The object's version need only be defined,
+// which the read checks.
+func routeStored(crds []*crdschema.CRD, obj map[string]any) (*crdschema.CRD, *field.Error) {
+	apiVersion, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	group, _, _ := strings.Cut(apiVersion, "/")
+	if !strings.Contains(apiVersion, "/") {
+		group = ""
+	}
+	var first *crdschema.CRD
+	for _, c := range crds {
+		if gk := c.GroupKind(); gk.Group != group || gk.Kind != kind {
+			continue
+		}
+		if len(c.Errors()) == 0 {
+			return c, nil
+		}
+		if first == nil {
+			first = c
+		}
+	}
+	if first != nil {
+		return first, nil
+	}
+	_, err := crdschema.Route(crds, obj)
+	if err == nil {
+		err = &crdschema.UnknownKindError{APIVersion: apiVersion, Kind: kind}
+	}
+	return nil, routingError(err)
+}
+
+// columnsOutput writes columns lines as JSON or as kubectl's table.
+type columnsOutput struct {
+	format string
+	stdout io.Writer
+	emit   func(any) error
+	// table is the table being printed and header its column names; a
+	// line with other columns starts a new table.
+	table  *tabwriter.Writer
+	header string
+	errs   []string
+}
+
+func (o *columnsOutput) write(line columnsLine, lineNo int) error {
+	if o.format == "json" {
+		return o.emit(line)
+	}
+	for _, e := range line.Errors {
+		o.errs = append(o.errs, fmt.Sprintf("%s:%d: %s: %s", escapeControl(line.File), lineNo, e.Field, e.Detail))
+	}
+	if line.Columns == nil {
+		return nil
+	}
+	var names, cells []string
+	for i, c := range line.Columns {
+		if c.Priority > 0 && o.format != "wide" {
+			continue
+		}
+		names = append(names, escapeControl(strings.ToUpper(c.Name)))
+		cells = append(cells, escapeControl(cellText(line.Cells[i])))
+	}
+	header := strings.Join(names, "\t")
+	if o.table == nil || header != o.header {
+		if err := o.flushTable(); err != nil {
+			return err
+		}
+		o.table = tabwriter.NewWriter(o.stdout, 10, 4, 3, ' ', 0)
+		o.header = header
+		fmt.Fprintln(o.table, header)
+	}
+	_, err := fmt.Fprintln(o.table, strings.Join(cells, "\t"))
+	return err
+}
+
+// cellText is a cell as kubectl prints it: <none> for no value.
+func cellText(v any) string {
+	if v == nil {
+		return "<none>"
+	}
+	return fmt.Sprint(v)
+}
+
+func (o *columnsOutput) flushTable() error {
+	if o.table == nil {
+		return nil
+	}
+	err := o.table.Flush()
+	o.table = nil
+	return err
+}
+
+// flush ends the last table and prints the errors after it.
+func (o *columnsOutput) flush() error {
+	if err := o.flushTable(); err != nil {
+		return err
+	}
+	for _, e := range o.errs {
+		if _, err := fmt.Fprintln(o.stdout, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}

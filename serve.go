@@ -1,0 +1,218 @@
+package crdschema
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/serving"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// OpenAPI returns the OpenAPI definitions the apiserver publishes for a
+// served version: v3 (/openapi/v3/apis/GROUP/VERSION, components.schemas)
+// and v2 (/openapi/v2, definitions), each holding the kind's and the List
+// kind's definition keyed by model name (com.example.stable.v1.CronTab),
+// as JSON values the caller owns. It fails with a *NotServedError when the
+// CRD does not serve the version, and with a *RejectedError when the
+// apiserver would reject the CRD (Errors), which then publishes nothing.
+func (c *CRD) OpenAPI(version string) (v3, v2 map[string]any, err error) {
+	if served, defined := c.serves(version); !served {
+		return nil, nil, &NotServedError{CRD: c.Name(), APIVersion: version, Kind: c.crd.Spec.Names.Kind, Version: version, Defined: defined, Served: c.ServedVersions()}
+	}
+	if errs := c.Errors(); len(errs) > 0 {
+		return nil, nil, &RejectedError{CRD: c.Name(), Errors: errs}
+	}
+	s, err := structural.New(c.crd.SchemaFor(version))
+	if err != nil {
+		return nil, nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
+	}
+	spec := &c.crd.Spec
+	r := serving.Resource{
+		Group: spec.Group, Version: version, Kind: spec.Names.Kind,
+		ListKind: spec.Names.ListKind, Plural: spec.Names.Plural,
+		PreserveUnknownFields: spec.PreserveUnknownFields != nil && *spec.PreserveUnknownFields,
+	}
+	for _, f := range c.selectableFields(version) {
+		r.SelectableFields = append(r.SelectableFields, f.JSONPath)
+	}
+	v3, v2 = serving.OpenAPI(r, s)
+	return v3, v2, nil
+}
+
+// selectableFields are the selectable fields of a version: its own, or
+// the ones all versions share.
+func (c *CRD) selectableFields(version string) []model.SelectableField {
+	for _, v := range c.crd.Spec.Versions {
+		if v.Name == version && v.SelectableFields != nil {
+			return v.SelectableFields
+		}
+	}
+	return c.crd.Spec.SelectableFields
+}
+
+// Versions returns the names of all versions the CRD defines, served or
+// not, in spec.versions order: the order in which the apiserver builds
+// what it publishes for them.
+func (c *CRD) Versions() []string {
+	out := make([]string, len(c.crd.Spec.Versions))
+	for i, v := range c.crd.Spec.Versions {
+		out[i] = v.Name
+	}
+	return out
+}
+
+// Columns returns the table `kubectl get` prints for stored, an object as
+// stored in etcd, on a GET at its own version (which must be served):
+// the column definitions (Name, then the version's printer columns, or the
+// default Age column) and the object's cells, computed after the storage
+// read path (Read) with ages counted to now. A failed read gives its
+// errors; an object with a top-level items array, which the apiserver's
+// table code takes for a list, an InternalError at items. stored is not
+// changed.
+func (c *CRD) Columns(stored map[string]any, now time.Time) ([]serving.Column, []any, field.ErrorList) {
+	apiVersion, _ := stored["apiVersion"].(string)
+	r := c.Read(stored, apiVersion)
+	if len(r.Errors) > 0 {
+		return nil, nil, r.Errors
+	}
+	_, version := splitAPIVersion(apiVersion)
+	t := serving.NewTable(c.printerColumns(version))
+	cells, err := t.Row(r.Object, now)
+	if err != nil {
+		at := field.NewPath("items")
+		if _, list := r.Object["items"].([]any); !list {
+			at = nil
+		}
+		return nil, nil, field.ErrorList{field.InternalError(at, err)}
+	}
+	return t.Columns(), cells, nil
+}
+
+// printerColumns are a version's additionalPrinterColumns: its own, or
+// the ones all versions share.
+func (c *CRD) printerColumns(version string) []serving.Column {
+	cols := c.crd.Spec.AdditionalPrinterColumns
+	for _, v := range c.crd.Spec.Versions {
+		if v.Name == version && v.AdditionalPrinterColumns != nil {
+			cols = v.AdditionalPrinterColumns
+		}
+	}
+	out := make([]serving.Column, len(cols))
+	for i, col := range cols {
+		out[i] = serving.Column{Name: col.Name, Type: col.Type, Format: col.Format, Description: col.Description, Priority: col.Priority, JSONPath: col.JSONPath}
+	}
+	return out
+}
+
+// Scale returns the autoscaling/v1 Scale that GET .../NAME/scale returns
+// for stored, an object as stored in etcd, at its own version (which must
+// be served), after the storage read path (Read). A version without the
+// scale subresource gives a FieldValueNotFound at ""; the other errors
+// are Read's and serving.Scale's. stored is not changed.
+func (c *CRD) Scale(stored map[string]any) (map[string]any, field.ErrorList) {
+	apiVersion, _ := stored["apiVersion"].(string)
+	_, version := splitAPIVersion(apiVersion)
+	sub := c.crd.SubresourcesFor(version)
+	if served, _ := c.serves(version); served && len(c.Errors()) == 0 && (sub == nil || sub.Scale == nil) {
+		return nil, field.ErrorList{{Type: field.ErrorTypeNotFound, BadValue: field.OmitValueType{}, Detail: fmt.Sprintf("version %s of CustomResourceDefinition %q has no scale subresource", version, c.Name())}}
+	}
+	r := c.Read(stored, apiVersion)
+	if len(r.Errors) > 0 {
+		return nil, r.Errors
+	}
+	var selector string
+	if sub.Scale.LabelSelectorPath != nil {
+		selector = *sub.Scale.LabelSelectorPath
+	}
+	scale, err := serving.Scale(r.Object, sub.Scale.SpecReplicasPath, sub.Scale.StatusReplicasPath, selector)
+	if err != nil {
+		return nil, field.ErrorList{err}
+	}
+	return scale, nil
+}
+
+// Lint lists what the apiserver accepts in the CRD but cannot work as
+// meant, version by version: printer columns whose JSONPath does not
+// parse (the apiserver silently drops that column and every later one),
+// names a field the schema does not declare, indexes a non-array, or whose
+// type cannot hold its field; scale paths that name no integer (replicas)
+// or string (label selector) field. Each is a FieldValueInvalid at the
+// column's jsonPath or the scale path in the CRD, the path as BadValue and
+// the schema location in the detail. Nil for a CRD the apiserver rejects
+// (see Errors). These are not apiserver errors: the apiserver creates the
+// CRD.
+func (c *CRD) Lint() field.ErrorList {
+	if len(c.Errors()) > 0 {
+		return nil
+	}
+	var out field.ErrorList
+	seen := map[string]bool{}
+	add := func(at *field.Path, fs []serving.Finding) {
+		for _, f := range fs {
+			detail := f.Message
+			if f.Schema != "" {
+				detail += " (at " + f.Schema + ")"
+			}
+			e := field.Invalid(at, f.Path, detail)
+			if key := e.Error(); !seen[key] {
+				seen[key] = true
+				out = append(out, e)
+			}
+		}
+	}
+	for i, v := range c.crd.Spec.Versions {
+		s, err := structural.New(c.crd.SchemaFor(v.Name))
+		if err != nil || s == nil {
+			continue
+		}
+		vp := c.lintBase(i, v.AdditionalPrinterColumns != nil || c.crd.APIVersion == "apiextensions.k8s.io/v1")
+		for _, f := range serving.LintColumns(s, c.printerColumns(v.Name)) {
+			add(vp.Child("additionalPrinterColumns").Index(f.Column).Child("jsonPath"), []serving.Finding{f})
+		}
+		if sub := c.crd.SubresourcesFor(v.Name); sub != nil && sub.Scale != nil {
+			sp := c.lintBase(i, v.Subresources != nil || c.crd.APIVersion == "apiextensions.k8s.io/v1").Child("subresources", "scale")
+			for _, f := range lintScale(s, sub.Scale) {
+				add(sp.Child(f.name), []serving.Finding{f.Finding})
+			}
+		}
+	}
+	return out
+}
+
+// scaleFinding is a finding of a scale path and the path's field name.
+type scaleFinding struct {
+	serving.Finding
+	name string
+}
+
+// lintScale lints a version's scale paths, naming each finding's field.
+func lintScale(s *structural.Schema, sc *model.Scale) []scaleFinding {
+	sel := ""
+	if sc.LabelSelectorPath != nil {
+		sel = *sc.LabelSelectorPath
+	}
+	var out []scaleFinding
+	for _, f := range serving.LintScale(s, sc.SpecReplicasPath, sc.StatusReplicasPath, sel) {
+		name := "labelSelectorPath"
+		switch f.Path {
+		case sc.SpecReplicasPath:
+			name = "specReplicasPath"
+		case sc.StatusReplicasPath:
+			name = "statusReplicasPath"
+		}
+		out = append(out, scaleFinding{f, name})
+	}
+	return out
+}
+
+// lintBase is where a version's columns and subresources are written:
+// under spec.versions[i], or at the top of a v1beta1 CRD that shares them.
+func (c *CRD) lintBase(i int, own bool) *field.Path {
+	if own {
+		return field.NewPath("spec", "versions").Index(i)
+	}
+	return field.NewPath("spec")
+}
