@@ -288,3 +288,50 @@ func jsonEqual(a, b []byte) bool {
 	}
 	return cmp.Equal(x, y)
 }
+
+// TestWarningsOrderDeprecationDuplicatesPruned pins the order of
+// Result.Warnings when all three kinds meet (convert's deprecation and
+// lint's duplicate fields were written apart): the deprecation warning
+// first, then the fields the body holds twice, then the pruned ones.
+func TestWarningsOrderDeprecationDuplicatesPruned(t *testing.T) {
+	crd, err := crdschema.LoadCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: crontabs.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  versions:
+  - name: v1beta1
+    served: true
+    storage: true
+    deprecated: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := crd.Version("v1beta1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.ApplyJSON([]byte(`{"apiVersion":"stable.example.com/v1beta1","kind":"CronTab","metadata":{"name":"a"},"spec":{"replicas":1,"replicas":2,"bogus":true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"stable.example.com/v1beta1 CronTab is deprecated",
+		`duplicate field "spec.replicas"`,
+		`unknown field "spec.bogus"`,
+	}
+	if diff := cmp.Diff(want, r.Warnings()); diff != "" {
+		t.Errorf("Warnings (-want +got):\n%s", diff)
+	}
+}
