@@ -6,7 +6,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/objpath"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -139,7 +138,7 @@ func (c *coercer) walk(x any, s *structural.Schema) {
 	}
 	switch x := x.(type) {
 	case map[string]any:
-		keys := sortedkeys.Of(x)
+		keys := sortedKeys(x)
 		var before map[string]any
 		if s.EmbeddedResource {
 			// The apiserver walks on below apiVersion, kind and metadata

@@ -1,10 +1,12 @@
 package validation
 
 import (
+	"strings"
+
+	"k8s.io/kube-openapi/pkg/validation/spec"
+
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
-	"k8s.io/kube-openapi/pkg/validation/spec"
-	"strings"
 )
 
 // supportedStringFormats are the string formats the apiserver validates in

@@ -3,7 +3,6 @@ package validation
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/validate"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -145,7 +144,7 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 			return 2
 		}
 		for _, old := range stored {
-			jsonvalue.KeepFloats(old) // as the objects' below
+			crdschema.KeepFloats(old) // as the objects' below
 		}
 	}
 	if !crdsOK {
@@ -213,7 +212,7 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 		// float64 in it was written "3.0", and stays a float in the
 		// apiserver, where the library would take a whole float64 from
 		// encoding/json for an integer.
-		jsonvalue.KeepFloats(d.Object)
+		crdschema.KeepFloats(d.Object)
 		if run.stored != nil {
 			r = runUpdate(s, d, run.stored, o.subresourceSet)
 		} else {

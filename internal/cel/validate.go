@@ -3,12 +3,10 @@ package cel
 import (
 	"context"
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"math"
 	"reflect"
 	"strings"
 
-	"github.com/crdschema/crdschema/structural"
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -17,6 +15,9 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // The runtime limits of rule evaluation: the cost of one evaluation and of

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -12,7 +13,6 @@ import (
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/lazypath"
 	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -268,8 +268,10 @@ func (w *walker) visit(p *model.Props, lp lazypath.Path, ctx nodeContext, isRoot
 			w.child(&p.Items.Array[i], lp, lazypath.Indexed("items", i), sub)
 		}
 	}
-	for _, name := range sortedkeys.Of(p.Dependencies) {
-		w.child(p.Dependencies[name].Schema, lp, lazypath.Keyed("dependencies", name), nested)
+	if len(p.Dependencies) > 0 { // a map iterator allocates, even for nil
+		for _, name := range slices.Sorted(maps.Keys(p.Dependencies)) {
+			w.child(p.Dependencies[name].Schema, lp, lazypath.Keyed("dependencies", name), nested)
+		}
 	}
 
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
