@@ -112,8 +112,8 @@
 // function, and the command imports no internal package. From the bottom:
 //
 //  1. internal helpers with no package of this module below them: jsonfast,
-//     yamlfast, jsonvalue, errorsort, semantic, kubeversion, objpath,
-//     lazypath.
+//     yamlfast, jsonvalue, errorsort, semantic, kubeversion, objpath (the
+//     one path package: object paths and lazy field paths).
 //  2. schema: the schema as written (Props), its readers (Parse, Decode,
 //     ReadDocuments) with the positions and errors of their inputs.
 //  3. intorstring: the x-kubernetes-int-or-string junctor patterns.

@@ -1,10 +1,11 @@
-// Package lazypath gives a recursive schema walk the field.Path of the node
-// it visits, built only when an error needs it: almost no node of a schema
-// has an error, and building a field.Path for every node was most of the
-// walks' allocations. The steps from the root live on a Stack (a slice,
-// so no frame's address is kept); a Path is valid while its node, or a node
-// below it, is being visited.
-package lazypath
+package objpath
+
+// Lazy field paths for the schema walks: the field.Path of the node a
+// recursive walk visits, built only when an error needs it: almost no node
+// of a schema has an error, and building a field.Path for every node was
+// most of the walks' allocations. The steps from the root live on a Stack
+// (a slice, so no frame's address is kept); a Lazy is valid while its
+// node, or a node below it, is being visited.
 
 import "k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -18,14 +19,14 @@ type Step struct {
 	HasIndex bool
 }
 
-// Child is the step .name.
-func Child(name string) Step { return Step{Name: name} }
+// ChildStep is the step .name.
+func ChildStep(name string) Step { return Step{Name: name} }
 
-// Keyed is the step .name[key].
-func Keyed(name, key string) Step { return Step{Name: name, Key: key, HasKey: true} }
+// KeyedStep is the step .name[key].
+func KeyedStep(name, key string) Step { return Step{Name: name, Key: key, HasKey: true} }
 
-// Indexed is the step .name[i].
-func Indexed(name string, i int) Step { return Step{Name: name, Index: i, HasIndex: true} }
+// IndexedStep is the step .name[i].
+func IndexedStep(name string, i int) Step { return Step{Name: name, Index: i, HasIndex: true} }
 
 // Stack holds the steps of the walk and the paths built so far. The zero
 // Stack is ready to use; a walk reuses it from one Root to the next.
@@ -34,39 +35,39 @@ type Stack struct {
 	memo  []*field.Path
 }
 
-// Path is the path of the node at a depth of a Stack. The zero Path is "no
-// path" (IsSet reports false).
-type Path struct {
+// Lazy is the field path of the node at a depth of a Stack. The zero Lazy
+// is "no path" (IsSet reports false).
+type Lazy struct {
 	s     *Stack
 	depth int
 }
 
 // Root starts the stack at root, dropping whatever was on it.
-func (s *Stack) Root(root *field.Path) Path {
+func (s *Stack) Root(root *field.Path) Lazy {
 	s.steps = s.steps[:0]
 	s.memo = append(s.memo[:0], root)
-	return Path{s, 0}
+	return Lazy{s, 0}
 }
 
 // Push returns the path one step below p, replacing whatever path was
 // visited below p before.
-func (p Path) Push(st Step) Path {
+func (p Lazy) Push(st Step) Lazy {
 	d := p.depth + 1
 	p.s.steps = append(p.s.steps[:p.depth], st)
 	p.s.memo = append(p.s.memo[:d], nil)
-	return Path{p.s, d}
+	return Lazy{p.s, d}
 }
 
-// IsSet reports whether p is a path rather than the zero Path.
-func (p Path) IsSet() bool { return p.s != nil }
+// IsSet reports whether p is a path rather than the zero Lazy.
+func (p Lazy) IsSet() bool { return p.s != nil }
 
 // Field returns the field path, building it (and its parents') once.
-func (p Path) Field() *field.Path {
+func (p Lazy) Field() *field.Path {
 	if f := p.s.memo[p.depth]; f != nil || p.depth == 0 {
 		return f
 	}
 	st := p.s.steps[p.depth-1]
-	f := Path{p.s, p.depth - 1}.Field().Child(st.Name)
+	f := Lazy{p.s, p.depth - 1}.Field().Child(st.Name)
 	if st.HasKey {
 		f = f.Key(st.Key)
 	}
