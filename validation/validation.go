@@ -88,7 +88,11 @@ func markLists(s *structural.Schema, lists map[*structural.Schema]bool) bool {
 // openAPIV3Schema): the full schema, junctors included, converted as the
 // apiserver converts it (x-kubernetes-int-or-string becomes the types
 // integer,string; formats the apiserver does not support are dropped). A nil
-// s gives a validator that accepts everything.
+// s gives a validator that accepts everything. The structure (types,
+// nullable, default, properties, items, additionalProperties) is read from
+// the model, the value validations and junctors from each node's Source,
+// so a model written by hand validates as the same model built by
+// structural.New.
 func New(s *structural.Schema) *Validator {
 	if s == nil {
 		return &Validator{}
