@@ -16,10 +16,13 @@ import (
 )
 
 // apiBudget is the most exported identifiers the public packages may have
-// together (issue 11 halved it to 147; later additions are named in the
-// commits that made them; issue 21's conversion added 26, issue 22's
-// serving 33: OpenAPI 11, table and scale 14, their lint 8).
-const apiBudget = 291
+// together. Issue 11 halved it to 147; later additions are named in the
+// commits that made them: the parsed OpenAPI v3 model made public (issue 19,
+// +83: schema.Props and its fields, Parse, ReadDocuments, structural.New,
+// Schema.Source, KeepFloats, SortErrors, prune.DropNulls), Result.Duplicates
+// (issue 20, +1), the CRD warnings and updates (issue 24, +4), conversion
+// (issue 21, +26) and serving (issue 22, +33).
+const apiBudget = 294
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

@@ -445,8 +445,8 @@ func (s *Schema) Default(obj map[string]any) Result {
 // Validate validates obj as the apiserver validates a created object after
 // pruning and defaulting: OpenAPI value validation, ObjectMeta of the root
 // and of embedded resources, list-type set/map uniqueness, the scale
-// subresource's paths. CEL rules are not evaluated. The errors are sorted;
-// obj is not changed.
+// subresource's paths, then the x-kubernetes-validations (CEL) rules. The
+// errors are sorted; obj is not changed.
 func (s *Schema) Validate(obj map[string]any) field.ErrorList {
 	// One walk for a normal object; a too deep one is copyObject's error.
 	if !jsonvalue.IsNormal(obj, jsonvalue.MaxDepth) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // loadCase reads a test case: its first document is a CRD (compiled at its

@@ -103,35 +103,41 @@
 //
 // # The packages
 //
-// Two things are schemas, by stage: a structural.Schema is the structural
-// model of a schema, built once; a [Schema] of this package is that model
-// compiled, ready to apply to objects ([Schema.Structural] returns the
-// model). The schema as written, with every keyword, is internal.
+// Three things are schemas, by stage: a schema.Props is a schema as
+// written, with every keyword; a structural.Schema is its structural model,
+// built once (structural.New); a [Schema] of this package is that model
+// compiled with its CEL rules, ready to apply to objects
+// ([Schema.Structural] returns the model).
 //
-// The public packages, from the bottom:
+// The packages form one-way layers; each imports only packages of the
+// layers below it (deps_test.go holds the list), none has an init
+// function, and the command imports no internal package. From the bottom:
 //
-//   - schema: where inputs come from ([schema.Position]) and the errors of
-//     inputs that cannot be read ([schema.InputError]).
-//   - structural: the structural model (immutable, children by pointer,
-//     per-subtree summaries) and the NonStructural rules 1–4.
-//   - prune: drops unknown fields and reports their paths.
-//   - defaulting: drops non-nullable nulls and applies defaults.
-//   - embedded: coerces and validates the TypeMeta and ObjectMeta of the
-//     resource root and of embedded resources.
-//   - validation: validates values against the full schema (compiled checks
-//     giving kube-openapi's results), list-type set and map uniqueness, and
-//     ratcheting on update.
-//   - intorstring: the x-kubernetes-int-or-string junctor patterns.
-//   - check: the CRD-creation checks of one document, for linting without
+//  1. internal helpers with no package of this module below them: jsonfast,
+//     yamlfast, jsonvalue, errorsort, semantic, kubeversion, objpath (the
+//     one path package: object paths and lazy field paths).
+//  2. schema: the schema as written (Props), its readers (Parse, Decode,
+//     ReadDocuments) with the positions and errors of their inputs.
+//  3. intorstring: the x-kubernetes-int-or-string junctor patterns.
+//  4. structural: the structural model (New; immutable, children by
+//     pointer, per-subtree summaries) and the NonStructural rules 1–4.
+//  5. prune (drops unknown fields, reports their paths; DropNulls), then
+//     defaulting (drops non-nullable nulls and applies defaults), then
+//     embedded (TypeMeta and ObjectMeta of the resource root and of
+//     embedded resources), then validation (the full schema, compiled
+//     checks giving kube-openapi's results; list-type uniqueness;
+//     ratcheting on update). Layers 2–5 are the light chain: no CEL.
+//  6. internal/model (the CRD model and its fast decoders), internal/cel
+//     (CEL compilation, cost checks and evaluation; with the layers above
+//     it, the only code that links cel-go), internal/check (the CRD
+//     checks).
+//  7. this package: CRDs, CEL, updates and the one-call pipeline.
+//  8. check: the CRD-creation checks of one document, for linting without
 //     this package's other work.
+//  9. cmd/crdschema: the command.
 //
-// Under internal/: the typed model and its readers (model), the CRD checks
-// (check), CEL compilation, cost checks and evaluation (cel, the only
-// package besides check and the root that links cel-go and the Kubernetes
-// CEL libraries), and shared helpers.
-//
-//   - cmd/crdschema is the command (check, prune, default, apply, and
-//     apply --old for updates) with a stable -o json contract.
+// The command (check, prune, default, apply, and apply --old for updates)
+// has a stable -o json contract.
 //
 // # Admission webhooks and operators
 //

@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"sort"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/schema"
 )
@@ -123,3 +127,18 @@ func LoadCRDs(name string, data []byte) ([]*CRD, error) {
 	}
 	return out, nil
 }
+
+// KeepFloats marks, in place, the whole-number float64 values of an object
+// read by ReadDocuments so that the calls of this package keep them floats,
+// as the apiserver does: such a value was written with a fraction or an
+// exponent ("3.0", "1e3"), since ReadDocuments reads integers as int64. Each
+// becomes the json.Number of its text with a fraction. Without it, Apply
+// and the other calls take a whole float64 for an integer, as they must for
+// values from encoding/json, which makes every number a float64. The
+// command applies it to every object it reads; maps and slices are walked,
+// never copied.
+func KeepFloats(obj map[string]any) { jsonvalue.KeepFloats(obj) }
+
+// SortErrors sorts errs in place in the one order this package reports
+// field errors in: by field path, then type, then detail (stable).
+func SortErrors(errs field.ErrorList) { errorsort.Sort(errs) }

@@ -3,7 +3,6 @@ package crdschema_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // Hostile inputs: none may panic, memory stays bounded, bad input gets a

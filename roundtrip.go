@@ -3,14 +3,15 @@ package crdschema
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/conversion"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
 )
 
 // Loss is a field a round trip between two versions loses or changes.
@@ -102,7 +103,7 @@ func lossesOf(a, b any, path string, report func(path string, changed bool)) {
 	am, aIsMap := a.(map[string]any)
 	bm, bIsMap := b.(map[string]any)
 	if aIsMap && bIsMap {
-		for _, k := range sortedkeys.Of(am) {
+		for _, k := range slices.Sorted(maps.Keys(am)) {
 			p := joinPath(path, k)
 			if bv, ok := bm[k]; ok {
 				lossesOf(am[k], bv, p, report)
@@ -110,7 +111,7 @@ func lossesOf(a, b any, path string, report func(path string, changed bool)) {
 				report(p, false)
 			}
 		}
-		for _, k := range sortedkeys.Of(bm) {
+		for _, k := range slices.Sorted(maps.Keys(bm)) {
 			if _, ok := am[k]; !ok {
 				report(joinPath(path, k), true)
 			}

@@ -3,7 +3,6 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"strings"
 	"testing"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // deepWideSet is a schema nesting property n depth levels deep, compiled on

@@ -3,7 +3,6 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"sync"
 	"testing"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/defaulting"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/validation"
 )
 

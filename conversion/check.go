@@ -3,14 +3,15 @@ package conversion
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
 )
 
 // totalAnnotationSizeLimit is the apiserver's limit on the size of all
@@ -204,7 +205,7 @@ func restoreStrings(at, fld string, restored map[string]any, v any) *field.Error
 	}
 	changed := len(orig) != len(answer)
 	strs := make(map[string]string, len(answer))
-	for _, k := range sortedkeys.Of(answer) {
+	for _, k := range slices.Sorted(maps.Keys(answer)) {
 		s, ok := answer[k].(string)
 		if !ok {
 			return failed(at, "metadata.%s[%s] must be a string, but is %s in converted object", fld, k, goType(answer[k]))
@@ -235,7 +236,7 @@ func goType(v any) string {
 // (ValidateAnnotations, under the apiserver's path metadata.annotation).
 func validateStrings(fld string, m map[string]string) field.ErrorList {
 	var errs field.ErrorList
-	keys := sortedkeys.Of(m)
+	keys := slices.Sorted(maps.Keys(m))
 	if fld == "labels" {
 		p := field.NewPath("metadata", "labels")
 		for _, k := range keys {

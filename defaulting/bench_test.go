@@ -1,7 +1,6 @@
 package defaulting
 
 import (
-	"github.com/crdschema/crdschema/schema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +8,9 @@ import (
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -102,7 +102,7 @@ func BenchmarkDefault(b *testing.B) {
 			}
 			b.StartTimer()
 			for i, c := range cases {
-				nulls.Drop(objs[i], c.s)
+				prune.DropNulls(objs[i], c.s)
 				Default(objs[i], c.s)
 			}
 		}
@@ -125,13 +125,13 @@ func BenchmarkDefault(b *testing.B) {
 		objs := make([]any, len(cases))
 		for i, c := range cases {
 			objs[i] = jsonvalue.DeepCopy(c.obj)
-			nulls.Drop(objs[i], c.s)
+			prune.DropNulls(objs[i], c.s)
 			Default(objs[i], c.s)
 		}
 		b.ReportAllocs()
 		for b.Loop() {
 			for i, c := range cases {
-				nulls.Drop(objs[i], c.s)
+				prune.DropNulls(objs[i], c.s)
 				Default(objs[i], c.s)
 			}
 		}
@@ -144,7 +144,7 @@ func TestNothingToDefaultAllocatesNothing(t *testing.T) {
 	s := PruneDefaults(mustSchema(t, cronTabSchema), nil)
 	obj := mustObject(t, `{apiVersion: v1, kind: CronTab, metadata: {name: x}, spec: {cronSpec: "1 * * * *", replicas: 2, image: i, other: [1, {a: null}]}}`)
 	if n := testing.AllocsPerRun(100, func() {
-		nulls.Drop(obj, s)
+		prune.DropNulls(obj, s)
 		Default(obj, s)
 	}); n != 0 {
 		t.Errorf("%v allocations, want 0", n)

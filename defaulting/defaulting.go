@@ -17,7 +17,7 @@ package defaulting
 
 import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
-	"github.com/crdschema/crdschema/internal/nulls"
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -129,7 +129,7 @@ func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
 		return
 	}
 	if !s.HasDefaultsBelow() {
-		nulls.Drop(x, s)
+		prune.DropNulls(x, s)
 		return
 	}
 	var apSchema *structural.Schema
@@ -179,7 +179,7 @@ func dropAndDefaultList(x []any, s *structural.Schema) {
 		return
 	}
 	if !s.HasDefaultsBelow() {
-		nulls.Drop(x, s)
+		prune.DropNulls(x, s)
 		return
 	}
 	it := s.Items

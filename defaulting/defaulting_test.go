@@ -3,7 +3,6 @@ package defaulting
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/crdschema/crdschema/schema"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -14,7 +13,8 @@ import (
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/internal/nulls"
+	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -56,7 +56,7 @@ func mustObject(t testing.TB, src string) map[string]any {
 // non-nullable nulls without default, then default, with pruned defaults.
 func apiserver(obj any, s *structural.Schema) {
 	s = PruneDefaults(s, coerceEmbedded)
-	nulls.Drop(obj, s)
+	prune.DropNulls(obj, s)
 	Default(obj, s)
 }
 
@@ -380,9 +380,9 @@ func at(s *structural.Schema, path string) *structural.Schema {
 func TestNilAndOddInputs(t *testing.T) {
 	s := mustSchema(t, cronTabSchema)
 	for _, v := range []any{nil, "x", int64(1), 1.5, true, []any{nil}, map[string]any{"spec": "x"}, map[string]any{"spec": []any{nil}}} {
-		nulls.Drop(v, s)
+		prune.DropNulls(v, s)
 		Default(v, s)
-		nulls.Drop(v, nil)
+		prune.DropNulls(v, nil)
 		Default(v, nil)
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/internal/nulls"
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -41,7 +41,7 @@ func FuzzDefault(f *testing.F) {
 		ps := PruneDefaults(s, nil)
 		combined := jsonvalue.DeepCopy(obj)
 		unpruned, unprunedCombined := jsonvalue.DeepCopy(obj), jsonvalue.DeepCopy(obj)
-		nulls.Drop(obj, ps)
+		prune.DropNulls(obj, ps)
 		Default(obj, ps)
 		once := jsonvalue.DeepCopy(obj)
 
@@ -51,7 +51,7 @@ func FuzzDefault(f *testing.F) {
 		if !reflect.DeepEqual(combined, once) {
 			t.Fatalf("DropNullsAndDefault differs from DropNulls + Default:\n got %v\nwant %v", combined, once)
 		}
-		nulls.Drop(unpruned, s)
+		prune.DropNulls(unpruned, s)
 		Default(unpruned, s)
 		DropNullsAndDefault(unprunedCombined, s)
 		if !reflect.DeepEqual(unprunedCombined, unpruned) {
@@ -65,12 +65,12 @@ func FuzzDefault(f *testing.F) {
 		if !reflect.DeepEqual(obj, once) {
 			t.Fatalf("Default is not idempotent:\n once %v\ntwice %v", once, obj)
 		}
-		nulls.Drop(obj, ps)
+		prune.DropNulls(obj, ps)
 		if !nullInDefaults(ps) && !reflect.DeepEqual(obj, once) {
 			t.Fatalf("pipeline is not idempotent:\n once %v\ntwice %v", once, obj)
 		}
 		dropped := jsonvalue.DeepCopy(obj)
-		nulls.Drop(obj, ps)
+		prune.DropNulls(obj, ps)
 		if !reflect.DeepEqual(obj, dropped) {
 			t.Fatalf("DropNulls is not idempotent:\n once %v\ntwice %v", dropped, obj)
 		}

@@ -5,8 +5,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/objpath"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -58,6 +58,14 @@ func coerceMeta(obj map[string]any, at objpath.Path, opts CoerceOptions, rootRul
 	v, found := obj["metadata"]
 	if !found {
 		return nil, nil
+	}
+	// Go values that encoding/json writes as the same JSON (labels as a
+	// map[string]string, finalizers as a []string, an int generation) are
+	// taken as that JSON, as the apiserver takes the object's JSON.
+	if !jsonvalue.IsNormal(v, jsonvalue.MaxDepth) {
+		if n, err := jsonvalue.Normalize(v, jsonvalue.MaxDepth); err == nil {
+			v = n
+		}
 	}
 	meta, unknown, err := roundTripObjectMeta(v, opts.DropMalformed)
 	if err != nil {
@@ -139,7 +147,7 @@ func (c *coercer) walk(x any, s *structural.Schema) {
 	}
 	switch x := x.(type) {
 	case map[string]any:
-		keys := sortedkeys.Of(x)
+		keys := sortedKeys(x)
 		var before map[string]any
 		if s.EmbeddedResource {
 			// The apiserver walks on below apiVersion, kind and metadata

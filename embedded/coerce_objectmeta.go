@@ -8,7 +8,6 @@ import (
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/objpath"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
 )
 
 // This file reproduces what a round trip through the ObjectMeta Go type
@@ -219,7 +218,7 @@ func (d *metaDecoder) unknownField(k string) {
 // the unstructured converter writes it.
 func (d *metaDecoder) decodeStruct(m map[string]any, s *structSpec) map[string]any {
 	out := map[string]any{}
-	for _, k := range sortedkeys.Of(m) {
+	for _, k := range sortedKeys(m) {
 		if d.hard != nil {
 			return out
 		}
@@ -320,7 +319,7 @@ func (d *metaDecoder) stringMapField(v any, f *fieldSpec) (any, bool) {
 		return nil, false
 	}
 	out := make(map[string]any, len(m))
-	for _, k := range sortedkeys.Of(m) {
+	for _, k := range sortedKeys(m) {
 		s, _ := d.decodeString(m[k], "string")
 		out[k] = s
 	}
@@ -450,7 +449,7 @@ type metaResult struct {
 func roundTrip(m map[string]any, track bool) metaResult {
 	r := metaResult{meta: map[string]any{}}
 	var firstSoft, firstHard error
-	for _, k := range sortedkeys.Of(m) {
+	for _, k := range sortedKeys(m) {
 		f, ok := objectMetaSpec.fields[k]
 		if !ok {
 			if track {

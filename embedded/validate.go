@@ -10,7 +10,6 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/internal/sortedkeys"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -304,7 +303,7 @@ func (m *objectMeta) validate(fldPath *field.Path, requiresNamespace bool, nameF
 func (m *objectMeta) validateLabelsAnnotationsOwners(fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	labels := fldPath.Child("labels")
-	for _, k := range sortedkeys.Of(m.labels) {
+	for _, k := range sortedKeys(m.labels) {
 		for _, msg := range utilvalidation.IsQualifiedName(k) {
 			errs = append(errs, field.Invalid(labels, k, msg))
 		}
@@ -315,7 +314,7 @@ func (m *objectMeta) validateLabelsAnnotationsOwners(fldPath *field.Path) field.
 
 	annotations := fldPath.Child("annotations")
 	size := 0
-	for _, k := range sortedkeys.Of(m.annotations) {
+	for _, k := range sortedKeys(m.annotations) {
 		for _, msg := range utilvalidation.IsQualifiedName(strings.ToLower(k)) {
 			errs = append(errs, field.Invalid(annotations, k, msg))
 		}
@@ -435,7 +434,7 @@ func validateEmbedded(fldPath *field.Path, x any, s *structural.Schema, forceEmb
 		if s.EmbeddedResource || forceEmbedded {
 			errs = append(errs, validateEmbeddedResource(fldPath, x)...)
 		}
-		for _, k := range sortedkeys.Of(x) {
+		for _, k := range sortedKeys(x) {
 			if c, ok := s.Properties[k]; ok {
 				errs = append(errs, validateEmbedded(fldPath.Child(k), x[k], c, false)...)
 			} else if s.AdditionalProperties != nil {

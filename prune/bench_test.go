@@ -3,17 +3,18 @@ package prune_test
 import (
 	"bufio"
 	"encoding/json"
-	"github.com/crdschema/crdschema/schema"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/prune"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
 // corpusObject is an object of the shared corpus with its schema.

@@ -24,7 +24,6 @@
 package prune
 
 import (
-	"github.com/crdschema/crdschema/internal/nulls"
 	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -178,7 +177,7 @@ func (w *walker) keepObject(x map[string]any, s *structural.Schema, embedded boo
 func (w *walker) field(x map[string]any, k string, v any, c *structural.Schema) {
 	switch v := v.(type) {
 	case nil:
-		if w.dropNulls && nulls.Droppable(c) {
+		if w.dropNulls && droppable(c) {
 			delete(x, k)
 		}
 	case map[string]any:
@@ -198,17 +197,17 @@ func (w *walker) metaField(x map[string]any, k string, v any, s *structural.Sche
 	if !w.dropNulls {
 		return
 	}
-	c := nulls.FieldSchema(s, k)
+	c := fieldSchema(s, k)
 	if c == nil {
 		return
 	}
 	if v == nil {
-		if nulls.Droppable(c) {
+		if droppable(c) {
 			delete(x, k)
 		}
 		return
 	}
-	nulls.Drop(v, c)
+	DropNulls(v, c)
 }
 
 // list prunes the items of the list x against s's items; embedded says s

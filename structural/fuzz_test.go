@@ -5,10 +5,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/structural"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // FuzzStructural feeds arbitrary JSON through decoding, the structural model

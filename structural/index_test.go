@@ -2,10 +2,11 @@ package structural_test
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/structural"
 	"strings"
 	"testing"
+
+	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // TestProperty checks Property against the Properties map: every property

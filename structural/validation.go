@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
-	"github.com/crdschema/crdschema/internal/lazypath"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/intorstring"
 	"github.com/crdschema/crdschema/schema"
 )
@@ -49,7 +49,7 @@ func Validate(fldPath *field.Path, s *Schema) field.ErrorList {
 		return nil
 	}
 	var errs field.ErrorList
-	var paths lazypath.Stack
+	var paths objpath.Stack
 	errs = append(errs, validateInvariants(s, atRoot, paths.Root(fldPath))...)
 	errs = append(errs, validateCompleteness(s, fldPath)...)
 	errorsort.Sort(errs)
@@ -57,7 +57,7 @@ func Validate(fldPath *field.Path, s *Schema) field.ErrorList {
 }
 
 // validateInvariants checks one core node and everything below it.
-func validateInvariants(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
+func validateInvariants(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 	if s == nil {
 		return nil
 	}
@@ -79,17 +79,17 @@ func validateInvariants(s *Schema, lvl level, cp lazypath.Path) field.ErrorList 
 
 // validateChildren checks the items, properties and additionalProperties
 // of a core node and everything below them.
-func validateChildren(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
+func validateChildren(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 	var errs field.ErrorList
 	if s.Type == "array" && s.Items == nil {
 		errs = append(errs, field.Required(cp.Field().Child("items"), "must be specified"))
 	}
 	if s.Items != nil {
-		errs = append(errs, validateInvariants(s.Items, atItems, cp.Push(lazypath.Child("items")))...)
+		errs = append(errs, validateInvariants(s.Items, atItems, cp.Push(objpath.ChildStep("items")))...)
 	}
 
 	for _, k := range s.sortedProperties() {
-		errs = append(errs, validateInvariants(s.Properties[k], atField, cp.Push(lazypath.Keyed("properties", k)))...)
+		errs = append(errs, validateInvariants(s.Properties[k], atField, cp.Push(objpath.KeyedStep("properties", k)))...)
 	}
 
 	if s.AdditionalProperties != nil {
@@ -97,7 +97,7 @@ func validateChildren(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
 			errs = append(errs, field.Forbidden(cp.Field().Child("additionalProperties"), "must not be used at the root"))
 		}
 		if s.AdditionalProperties.Schema != nil {
-			errs = append(errs, validateInvariants(s.AdditionalProperties.Schema, atField, cp.Push(lazypath.Child("additionalProperties")))...)
+			errs = append(errs, validateInvariants(s.AdditionalProperties.Schema, atField, cp.Push(objpath.ChildStep("additionalProperties")))...)
 		}
 	}
 	return errs
@@ -105,7 +105,7 @@ func validateChildren(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
 
 // validateExtensions checks the x-kubernetes extensions that exclude each
 // other.
-func validateExtensions(s *Schema, cp lazypath.Path) field.ErrorList {
+func validateExtensions(s *Schema, cp objpath.Lazy) field.ErrorList {
 	var errs field.ErrorList
 	if s.IntOrString && s.PreserveUnknownFields {
 		errs = append(errs, field.Invalid(cp.Field().Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
@@ -118,7 +118,7 @@ func validateExtensions(s *Schema, cp lazypath.Path) field.ErrorList {
 
 // validateType checks that a core node has the type its place and
 // extensions require.
-func validateType(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
+func validateType(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 	var errs field.ErrorList
 	switch {
 	case s.EmbeddedResource && s.Type == "":
@@ -139,7 +139,7 @@ func validateType(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
 
 // validateResource checks the implicit apiVersion, kind and metadata of the
 // root and of every embedded resource.
-func validateResource(s *Schema, lvl level, cp lazypath.Path) field.ErrorList {
+func validateResource(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 	var errs field.ErrorList
 	resource := lvl == atRoot || s.EmbeddedResource
 	if resource {

@@ -1,10 +1,12 @@
 package validation
 
 import (
+	"strings"
+
+	"k8s.io/kube-openapi/pkg/validation/spec"
+
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
-	"k8s.io/kube-openapi/pkg/validation/spec"
-	"strings"
 )
 
 // supportedStringFormats are the string formats the apiserver validates in
@@ -74,17 +76,7 @@ func fromProps(p *schema.Props) *spec.Schema {
 	}
 	out.Format = supportedFormat(out.Type, p.Format)
 
-	for _, l := range []struct {
-		in  []schema.Props
-		out *[]spec.Schema
-	}{{p.AllOf, &out.AllOf}, {p.OneOf, &out.OneOf}, {p.AnyOf, &out.AnyOf}} {
-		for i := range l.in {
-			*l.out = append(*l.out, *fromProps(&l.in[i]))
-		}
-	}
-	if p.Not != nil {
-		out.Not = fromProps(p.Not)
-	}
+	junctorsInto(out, p)
 	out.Properties = propsPtrMap(p.Properties)
 	out.PatternProperties = propsMap(p.PatternProperties)
 	out.Definitions = propsMap(p.Definitions)
@@ -134,33 +126,8 @@ func fromModel(s *structural.Schema) *spec.Schema {
 	if s.HasDefault {
 		out.Default = s.Default
 	}
-	if p := s.Source; p != nil {
-		out.Title = p.Title
-		out.Description = p.Description
-		setValueValidation(out, p)
-		out.Format = supportedFormat(out.Type, p.Format)
-		for _, l := range []struct {
-			in  []schema.Props
-			out *[]spec.Schema
-		}{{p.AllOf, &out.AllOf}, {p.OneOf, &out.OneOf}, {p.AnyOf, &out.AnyOf}} {
-			for i := range l.in {
-				*l.out = append(*l.out, *fromProps(&l.in[i]))
-			}
-		}
-		if p.Not != nil {
-			out.Not = fromProps(p.Not)
-		}
-		// The model drops an empty properties map and an empty items
-		// array; the conversion of the source keeps them.
-		if p.Properties != nil && len(s.Properties) == 0 {
-			out.Properties = map[string]spec.Schema{}
-		}
-		if p.Items != nil && s.Items == nil {
-			out.Items = &spec.SchemaOrArray{Schema: fromProps(p.Items.Schema)}
-			if p.Items.Array != nil {
-				out.Items.Schemas = []spec.Schema{}
-			}
-		}
+	if s.Source != nil {
+		sourceInto(out, s)
 	}
 	if len(s.Properties) > 0 {
 		out.Properties = make(map[string]spec.Schema, len(s.Properties))
@@ -178,6 +145,44 @@ func fromModel(s *structural.Schema) *spec.Schema {
 		out.Items = &spec.SchemaOrArray{Schema: fromModel(s.Items)}
 	}
 	return out
+}
+
+// sourceInto copies into out, converted from the schema of model node s,
+// what fromModel reads from s.Source (not nil).
+func sourceInto(out *spec.Schema, s *structural.Schema) {
+	p := s.Source
+	out.Title = p.Title
+	out.Description = p.Description
+	setValueValidation(out, p)
+	out.Format = supportedFormat(out.Type, p.Format)
+	junctorsInto(out, p)
+	// The model drops an empty properties map and an empty items array;
+	// the conversion of the source keeps them.
+	if p.Properties != nil && len(s.Properties) == 0 {
+		out.Properties = map[string]spec.Schema{}
+	}
+	if p.Items != nil && s.Items == nil {
+		out.Items = &spec.SchemaOrArray{Schema: fromProps(p.Items.Schema)}
+		if p.Items.Array != nil {
+			out.Items.Schemas = []spec.Schema{}
+		}
+	}
+}
+
+// junctorsInto converts the logical junctors of p into out, as fromProps
+// converts them.
+func junctorsInto(out *spec.Schema, p *schema.Props) {
+	for _, l := range []struct {
+		in  []schema.Props
+		out *[]spec.Schema
+	}{{p.AllOf, &out.AllOf}, {p.OneOf, &out.OneOf}, {p.AnyOf, &out.AnyOf}} {
+		for i := range l.in {
+			*l.out = append(*l.out, *fromProps(&l.in[i]))
+		}
+	}
+	if p.Not != nil {
+		out.Not = fromProps(p.Not)
+	}
 }
 
 func propsMap(in map[string]schema.Props) map[string]spec.Schema {

@@ -3,7 +3,6 @@ package validation_test
 import (
 	"flag"
 	"fmt"
-	"github.com/crdschema/crdschema/structural"
 	"hash/fnv"
 	"math"
 	"math/rand"
@@ -18,6 +17,7 @@ import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
 

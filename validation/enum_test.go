@@ -5,10 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // enumList returns a schema {l: [string with an n-value enum]} and an

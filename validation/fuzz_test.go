@@ -1,13 +1,14 @@
 package validation_test
 
 import (
-	"github.com/crdschema/crdschema/structural"
 	"testing"
 
-	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/validation"
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/validation"
 )
 
 // fuzzSeeds pair schemas covering every keyword the compiler implements

@@ -3,7 +3,6 @@ package validation
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/validate"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -88,7 +88,11 @@ func markLists(s *structural.Schema, lists map[*structural.Schema]bool) bool {
 // openAPIV3Schema): the full schema, junctors included, converted as the
 // apiserver converts it (x-kubernetes-int-or-string becomes the types
 // integer,string; formats the apiserver does not support are dropped). A nil
-// s gives a validator that accepts everything.
+// s gives a validator that accepts everything. The structure (types,
+// nullable, default, properties, items, additionalProperties) is read from
+// the model, the value validations and junctors from each node's Source,
+// so a model written by hand validates as the same model built by
+// structural.New.
 func New(s *structural.Schema) *Validator {
 	if s == nil {
 		return &Validator{}

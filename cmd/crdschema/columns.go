@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/serving"
 )
 
@@ -105,7 +104,7 @@ func storedRun(crdPaths, objectPaths []string, stdin io.Reader, stderr io.Writer
 		for i := range docs {
 			d := &docs[i]
 			// As the apiserver's decoder, which keeps 3.0 a float.
-			jsonvalue.KeepFloats(d.Object)
+			crdschema.KeepFloats(d.Object)
 			c, routeErr := routeStored(crds, d.Object)
 			failed, err := line(c, d, routeErr)
 			if err != nil {

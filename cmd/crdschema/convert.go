@@ -11,7 +11,6 @@ import (
 
 	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/conversion"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // convertOptions are the parsed arguments of convert.
@@ -170,7 +169,7 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	if routeErr != nil {
 		r.Errors = field.ErrorList{routingError(routeErr)}
 	} else {
-		jsonvalue.KeepFloats(d.Object) // as the object verbs do
+		crdschema.KeepFloats(d.Object) // as the object verbs do
 		r = crd.Read(d.Object, to)
 	}
 	var object any
@@ -229,7 +228,7 @@ func runReviews(o *convertOptions, in *inputs, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, d := range docs {
-		jsonvalue.KeepFloats(d.Object)
+		crdschema.KeepFloats(d.Object)
 		objects, ferr := conversion.CheckReview(d.Object)
 		line := reviewLine{File: d.File, Document: d.Index, Line: d.Line, Errors: []jsonError{}}
 		if ferr != nil {

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -170,7 +169,7 @@ func (run *objectRun) load(files []inputFile, in *inputs, lint bool, stderr io.W
 	if err == nil && len(o.olds) > 0 {
 		run.stored, err = loadStored(run.crds, o.olds, in)
 		for _, old := range run.stored {
-			jsonvalue.KeepFloats(old) // as the objects' below
+			crdschema.KeepFloats(old) // as the objects' below
 		}
 	}
 	if err != nil {
@@ -222,7 +221,7 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 		// float64 in it was written "3.0", and stays a float in the
 		// apiserver, where the library would take a whole float64 from
 		// encoding/json for an integer.
-		jsonvalue.KeepFloats(d.Object)
+		crdschema.KeepFloats(d.Object)
 		if run.stored != nil {
 			r = runUpdate(s, d, run.stored, o.subresourceSet)
 		} else {

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
-	"github.com/crdschema/crdschema/internal/errorsort"
+	crdschema "github.com/crdschema/crdschema"
 )
 
 // jsonError is an error in the contract's JSON form.
@@ -36,7 +36,7 @@ type jsonError struct {
 // (what follows "Duplicate value: " in the apiserver's message), since the
 // apiserver's own detail for it is empty.
 func toJSONErrors(errs field.ErrorList) []jsonError {
-	errorsort.Sort(errs)
+	crdschema.SortErrors(errs)
 	out := make([]jsonError, 0, len(errs))
 	for _, e := range errs {
 		detail := e.Detail

@@ -1,10 +1,12 @@
 package cel
 
 import (
+	"sync"
+
+	"k8s.io/apiserver/pkg/cel/common"
+
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
-	"k8s.io/apiserver/pkg/cel/common"
-	"sync"
 )
 
 // adapter presents a structural schema node to k8s.io/apiserver's CEL

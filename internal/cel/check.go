@@ -2,7 +2,6 @@ package cel
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"math"
 	"reflect"
 	"slices"
@@ -10,10 +9,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crdschema/crdschema/structural"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
+
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // The limits a CRD create puts on the estimated cost of rules: per

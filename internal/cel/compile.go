@@ -3,7 +3,6 @@ package cel
 import (
 	"errors"
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"strings"
 	"sync"
 	"time"
@@ -11,12 +10,11 @@ import (
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
-
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/library"
 
-	"github.com/crdschema/crdschema/internal/fieldpath"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -173,7 +171,7 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, envs ruleEnvs, 
 		}
 	}
 	if r.FieldPath != "" {
-		if p, err := fieldpath.Resolve(s, r.FieldPath); err == nil {
+		if p, err := ResolveFieldPath(s, r.FieldPath); err == nil {
 			c.fieldPath = p.String()
 		}
 	}

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // mustSchema builds the structural model of a JSON schema.

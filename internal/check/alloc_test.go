@@ -2,14 +2,13 @@ package check
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/structural"
 	"testing"
-
-	"github.com/crdschema/crdschema/internal/cel"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // TestWalkAllocations makes sure the per-node walk allocates nothing per

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // maxSelectableFields is the most selectable fields a version may have.

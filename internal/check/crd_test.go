@@ -2,18 +2,17 @@ package check
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema/internal/errorsort"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // TestCRDGolden checks every CRD of testdata/crd/<case>.yaml and compares

@@ -1,9 +1,10 @@
 package check
 
 import (
+	"testing"
+
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
-	"testing"
 )
 
 // FuzzCheckSchema feeds arbitrary JSON as a bare schema, and wrapped into a

@@ -1,13 +1,14 @@
 package check
 
 import (
+	"os"
+	"path/filepath"
+	"testing"
+
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/shareddata"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
-	"os"
-	"path/filepath"
-	"testing"
 )
 
 // BenchmarkCRDWorkflowsFromYAML is bench/'s crdschema side of

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -10,9 +11,8 @@ import (
 
 	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/errorsort"
-	"github.com/crdschema/crdschema/internal/lazypath"
 	"github.com/crdschema/crdschema/internal/model"
-	"github.com/crdschema/crdschema/internal/sortedkeys"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -176,7 +176,7 @@ type nodeContext struct {
 	// uncorrelatable is the highest ancestor below which old and new
 	// values cannot be correlated (items of a list that is not a map list),
 	// where a rule must not use oldSelf; nil if there is none.
-	uncorrelatable lazypath.Path
+	uncorrelatable objpath.Lazy
 }
 
 func (c nodeContext) forbidDefaults(reason string) nodeContext {
@@ -197,7 +197,7 @@ type walker struct {
 	// visited (see pushSortedKeys).
 	keys []string
 	// paths holds the steps from the root to the node being visited.
-	paths lazypath.Stack
+	paths objpath.Stack
 }
 
 func (w *walker) add(e *field.Error) { w.errs = append(w.errs, e) }
@@ -211,14 +211,14 @@ func (w *walker) node(p *model.Props, path *field.Path, ctx nodeContext, isRoot 
 }
 
 // child checks the node p (if any) at the step st below parent.
-func (w *walker) child(p *model.Props, parent lazypath.Path, st lazypath.Step, ctx nodeContext) {
+func (w *walker) child(p *model.Props, parent objpath.Lazy, st objpath.Step, ctx nodeContext) {
 	if p != nil {
 		w.visit(p, parent.Push(st), ctx, false)
 	}
 }
 
 // visit checks a node and everything below it.
-func (w *walker) visit(p *model.Props, lp lazypath.Path, ctx nodeContext, isRoot bool) {
+func (w *walker) visit(p *model.Props, lp objpath.Lazy, ctx nodeContext, isRoot bool) {
 	start := len(w.errs)
 	w.keywords(p, lp, ctx)
 
@@ -235,8 +235,10 @@ func (w *walker) visit(p *model.Props, lp lazypath.Path, ctx nodeContext, isRoot
 	if p.Items != nil {
 		w.items(p, lp, ctx)
 	}
-	for _, name := range sortedkeys.Of(p.Dependencies) {
-		w.child(p.Dependencies[name].Schema, lp, lazypath.Keyed("dependencies", name), nested)
+	if len(p.Dependencies) > 0 { // a map iterator allocates, even for nil
+		for _, name := range slices.Sorted(maps.Keys(p.Dependencies)) {
+			w.child(p.Dependencies[name].Schema, lp, objpath.KeyedStep("dependencies", name), nested)
+		}
 	}
 
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
@@ -256,7 +258,7 @@ func (w *walker) visit(p *model.Props, lp lazypath.Path, ctx nodeContext, isRoot
 
 // additionalProperties checks the additionalProperties ap of the node p
 // and its schema.
-func (w *walker) additionalProperties(p *model.Props, ap *model.PropsOrBool, lp lazypath.Path, ctx nodeContext) {
+func (w *walker) additionalProperties(p *model.Props, ap *model.PropsOrBool, lp objpath.Lazy, ctx nodeContext) {
 	if len(p.Properties) != 0 && (!ap.Allows || ap.Schema != nil) {
 		w.add(field.Forbidden(lp.Field().Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
 	}
@@ -267,11 +269,11 @@ func (w *walker) additionalProperties(p *model.Props, ap *model.PropsOrBool, lp 
 	if ap.Schema != nil {
 		sub.cel = ctx.cel.AdditionalProperties()
 	}
-	w.child(ap.Schema, lp, lazypath.Child("additionalProperties"), sub)
+	w.child(ap.Schema, lp, objpath.ChildStep("additionalProperties"), sub)
 }
 
 // properties checks the properties of the node p, in name order.
-func (w *walker) properties(p *model.Props, lp lazypath.Path, ctx nodeContext, isRoot bool) {
+func (w *walker) properties(p *model.Props, lp objpath.Lazy, ctx nodeContext, isRoot bool) {
 	keys := pushSortedKeys(w, p.Properties)
 	for i := keys; i < len(w.keys); i++ {
 		name := w.keys[i]
@@ -286,35 +288,35 @@ func (w *walker) properties(p *model.Props, lp lazypath.Path, ctx nodeContext, i
 			}
 		}
 		sub.cel = ctx.cel.Property(name)
-		w.child(p.Properties[name], lp, lazypath.Keyed("properties", name), sub)
+		w.child(p.Properties[name], lp, objpath.KeyedStep("properties", name), sub)
 	}
 	w.keys = w.keys[:keys]
 }
 
 // junctorsAndDefinitions checks the not, allOf, oneOf and anyOf schemas
 // and the definitions of the node p, where CEL rules are not checked.
-func (w *walker) junctorsAndDefinitions(p *model.Props, lp lazypath.Path, nested nodeContext) {
-	w.child(p.Not, lp, lazypath.Child("not"), nested)
+func (w *walker) junctorsAndDefinitions(p *model.Props, lp objpath.Lazy, nested nodeContext) {
+	w.child(p.Not, lp, objpath.ChildStep("not"), nested)
 	for i := range p.AllOf {
-		w.child(&p.AllOf[i], lp, lazypath.Indexed("allOf", i), nested)
+		w.child(&p.AllOf[i], lp, objpath.IndexedStep("allOf", i), nested)
 	}
 	for i := range p.OneOf {
-		w.child(&p.OneOf[i], lp, lazypath.Indexed("oneOf", i), nested)
+		w.child(&p.OneOf[i], lp, objpath.IndexedStep("oneOf", i), nested)
 	}
 	for i := range p.AnyOf {
-		w.child(&p.AnyOf[i], lp, lazypath.Indexed("anyOf", i), nested)
+		w.child(&p.AnyOf[i], lp, objpath.IndexedStep("anyOf", i), nested)
 	}
 	keys := pushSortedKeys(w, p.Definitions)
 	for i := keys; i < len(w.keys); i++ {
 		name := w.keys[i]
 		d := p.Definitions[name]
-		w.child(&d, lp, lazypath.Keyed("definitions", name), nested)
+		w.child(&d, lp, objpath.KeyedStep("definitions", name), nested)
 	}
 	w.keys = w.keys[:keys]
 }
 
 // items checks the items schema (or schemas) of the node p.
-func (w *walker) items(p *model.Props, lp lazypath.Path, ctx nodeContext) {
+func (w *walker) items(p *model.Props, lp objpath.Lazy, ctx nodeContext) {
 	sub := ctx
 	if (p.XListType == nil || *p.XListType != "map") && !sub.uncorrelatable.IsSet() {
 		sub.uncorrelatable = lp
@@ -322,10 +324,10 @@ func (w *walker) items(p *model.Props, lp lazypath.Path, ctx nodeContext) {
 	if p.Items.Schema != nil {
 		sub.cel = ctx.cel.Items()
 	}
-	w.child(p.Items.Schema, lp, lazypath.Child("items"), sub)
+	w.child(p.Items.Schema, lp, objpath.ChildStep("items"), sub)
 	for i := range p.Items.Array {
 		sub.cel = nil
-		w.child(&p.Items.Array[i], lp, lazypath.Indexed("items", i), sub)
+		w.child(&p.Items.Array[i], lp, objpath.IndexedStep("items", i), sub)
 	}
 }
 
@@ -343,7 +345,7 @@ func pushSortedKeys[V any](w *walker, m map[string]V) int {
 
 // keywords checks the keywords of one node that a CRD schema must not use,
 // and defaults where they are forbidden.
-func (w *walker) keywords(p *model.Props, lp lazypath.Path, ctx nodeContext) {
+func (w *walker) keywords(p *model.Props, lp objpath.Lazy, ctx nodeContext) {
 	if w.opts.requireValidPropertyType && p.Type != "" && !contains(openAPIV3Types, p.Type) {
 		w.add(field.NotSupported(lp.Field().Child("type"), p.Type, openAPIV3Types))
 	}
@@ -384,7 +386,7 @@ func (w *walker) keywords(p *model.Props, lp lazypath.Path, ctx nodeContext) {
 }
 
 // mapType checks x-kubernetes-map-type.
-func (w *walker) mapType(p *model.Props, lp lazypath.Path) {
+func (w *walker) mapType(p *model.Props, lp objpath.Lazy) {
 	if p.XMapType == nil {
 		return
 	}
@@ -403,7 +405,7 @@ func (w *walker) mapType(p *model.Props, lp lazypath.Path) {
 
 // listType checks x-kubernetes-list-type, x-kubernetes-list-map-keys and
 // the items of set and map lists.
-func (w *walker) listType(p *model.Props, lp lazypath.Path) {
+func (w *walker) listType(p *model.Props, lp objpath.Lazy) {
 	lt := ""
 	if p.XListType != nil {
 		lt = *p.XListType
@@ -459,7 +461,7 @@ func (w *walker) listType(p *model.Props, lp lazypath.Path) {
 // mapListShape checks the shape of a list with x-kubernetes-list-type=map:
 // keys given, object items, keys naming scalar item properties, no
 // duplicate keys.
-func (w *walker) mapListShape(p, items *model.Props, lp lazypath.Path) {
+func (w *walker) mapListShape(p, items *model.Props, lp objpath.Lazy) {
 	if len(p.XListMapKeys) == 0 {
 		w.add(field.Required(lp.Field().Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
 	}
@@ -493,7 +495,7 @@ func (w *walker) mapListShape(p, items *model.Props, lp lazypath.Path) {
 
 // mapListKeys checks the items of set and map lists: not nullable, and map
 // keys required or defaulted and not nullable.
-func (w *walker) mapListKeys(p, items *model.Props, lt string, lp lazypath.Path) {
+func (w *walker) mapListKeys(p, items *model.Props, lt string, lp objpath.Lazy) {
 	if items.Nullable {
 		w.add(field.Forbidden(lp.Field().Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+lt))
 	}
@@ -522,7 +524,7 @@ func (w *walker) mapListKeys(p, items *model.Props, lt string, lp lazypath.Path)
 // validationRules checks what can be checked of x-kubernetes-validations
 // without compiling CEL: rule, message, messageExpression, reason and
 // fieldPath.
-func (w *walker) validationRules(p *model.Props, lp lazypath.Path) {
+func (w *walker) validationRules(p *model.Props, lp objpath.Lazy) {
 	for i, r := range p.XValidations {
 		rp := func() *field.Path { return lp.Field().Child("x-kubernetes-validations").Index(i) }
 		rule := strings.TrimSpace(r.Rule)

@@ -1,7 +1,7 @@
 package check
 
 import (
-	"github.com/crdschema/crdschema/internal/fieldpath"
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -19,9 +19,9 @@ func fieldPathValid(p *model.Props, path string) bool {
 	if err != nil {
 		return true
 	}
-	_, err = fieldpath.Resolve(s, path)
+	_, err = cel.ResolveFieldPath(s, path)
 	return err == nil
 }
 
-// fieldPathTokens splits a field path into its tokens (fieldpath.Tokens).
-func fieldPathTokens(path string) []string { return fieldpath.Tokens(path) }
+// fieldPathTokens splits a field path into its tokens (cel.FieldPathTokens).
+func fieldPathTokens(path string) []string { return cel.FieldPathTokens(path) }

@@ -2,18 +2,17 @@ package check
 
 import (
 	"fmt"
-	"github.com/crdschema/crdschema/schema"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/crdschema/crdschema/internal/errorsort"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // TestSchemaGolden checks every document of testdata/check/<case>.yaml and

@@ -95,8 +95,8 @@ func IsNormal(v any, maxDepth int) bool {
 		_, isInt := floatAsInt(x)
 		return !isInt && !math.IsNaN(x) && !math.IsInf(x, 0)
 	case map[string]any:
-		if maxDepth <= 0 {
-			return false
+		if maxDepth <= 0 || x == nil {
+			return false // a nil map is JSON null, as encoding/json writes it
 		}
 		for _, e := range x {
 			if !IsNormal(e, maxDepth-1) {
@@ -105,8 +105,8 @@ func IsNormal(v any, maxDepth int) bool {
 		}
 		return true
 	case []any:
-		if maxDepth <= 0 {
-			return false
+		if maxDepth <= 0 || x == nil {
+			return false // a nil slice is JSON null, as encoding/json writes it
 		}
 		for _, e := range x {
 			if !IsNormal(e, maxDepth-1) {
@@ -215,6 +215,9 @@ func normalize(v any, depth int) (any, error) {
 		}
 		return f, nil
 	case map[string]any:
+		if x == nil {
+			return nil, nil // JSON null, as encoding/json writes a nil map
+		}
 		if depth <= 0 {
 			return nil, ErrTooDeep
 		}
@@ -228,6 +231,9 @@ func normalize(v any, depth int) (any, error) {
 		}
 		return out, nil
 	case []any:
+		if x == nil {
+			return nil, nil // JSON null, as encoding/json writes a nil slice
+		}
 		if depth <= 0 {
 			return nil, ErrTooDeep
 		}

@@ -1,11 +1,12 @@
 package model
 
 import (
-	"github.com/crdschema/crdschema/schema"
 	"math"
 	"os"
 	"reflect"
 	"testing"
+
+	"github.com/crdschema/crdschema/schema"
 )
 
 // agreeCRDDocument compares DecodeCRDDocument with DecodeCRD on every

@@ -2,7 +2,11 @@
 // of object keys and list indices that renders itself as the apiserver's
 // unknown-field warnings do (spec.list[0].bar). Pruning and metadata
 // coercion record the fields they remove with it; a Tracker builds those
-// paths without allocating until something is removed.
+// paths without allocating until something is removed. The schema walks
+// (the structural rules, the CRD checks) name the nodes they visit with a
+// Lazy, a field.Path built only when an error needs it (lazy.go). It is
+// the one path package of the library (internal/lazypath folded in;
+// validation's walk keeps its own value-path stack, see its walk.go).
 package objpath
 
 import (

@@ -1,19 +1,20 @@
-// Package nulls holds the apiserver's removal of non-nullable nulls without
-// default, shared by package defaulting (DropNulls) and by package prune,
-// which can do it in its own walk.
-package nulls
+package prune
 
 import "github.com/crdschema/crdschema/structural"
 
-// Droppable reports whether a null object field whose schema is c is
+// The apiserver's removal of non-nullable nulls without default, which
+// prune can do in its own walk (Options.DropNulls) and package defaulting
+// does before defaulting (DropNulls).
+
+// droppable reports whether a null object field whose schema is c is
 // removed: c exists, is not nullable and has no default.
-func Droppable(c *structural.Schema) bool {
+func droppable(c *structural.Schema) bool {
 	return c != nil && !c.Nullable && !c.HasDefault
 }
 
-// FieldSchema is the schema of field k of an object with schema s: its
+// fieldSchema is the schema of field k of an object with schema s: its
 // properties entry, else the additionalProperties schema, else nil.
-func FieldSchema(s *structural.Schema, k string) *structural.Schema {
+func fieldSchema(s *structural.Schema, k string) *structural.Schema {
 	if c, ok := s.Property(k); ok {
 		return c
 	}
@@ -23,10 +24,11 @@ func FieldSchema(s *structural.Schema, k string) *structural.Schema {
 	return nil
 }
 
-// Drop removes, in place, every object field of obj whose value is null and
-// whose schema is Droppable, at any depth. Nulls in arrays are kept, and
-// values without a schema are not looked at.
-func Drop(obj any, s *structural.Schema) {
+// DropNulls removes, in place, every object field of obj whose value is
+// null and whose schema is not nullable and has no default, at any depth,
+// as the apiserver does after pruning a request and before defaulting it.
+// Nulls in arrays are kept, and values without a schema are not looked at.
+func DropNulls(obj any, s *structural.Schema) {
 	switch x := obj.(type) {
 	case map[string]any:
 		dropObject(x, s)
@@ -53,7 +55,7 @@ func dropObject(x map[string]any, s *structural.Schema) {
 		}
 		switch v := v.(type) {
 		case nil:
-			if Droppable(c) {
+			if droppable(c) {
 				delete(x, k)
 			}
 		case map[string]any:

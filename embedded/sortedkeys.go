@@ -1,14 +1,13 @@
-// Package sortedkeys returns the keys of a string-keyed map in order, for
-// walkers that must report in a deterministic order.
-package sortedkeys
+package embedded
 
 import "sort"
 
-// Of returns m's keys, sorted. It allocates one slice, and nothing for an
+// sortedKeys returns m's keys, sorted, for walkers that report in a
+// deterministic order. It allocates one slice, and nothing for an
 // empty map; slices.Sorted(maps.Keys(m)) gives the same keys but allocates
 // its iterator and grows its slice, which the schema walkers, calling this
 // for every node, cannot afford.
-func Of[V any](m map[string]V) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	if len(m) == 0 {
 		return nil
 	}

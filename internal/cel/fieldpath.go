@@ -1,6 +1,7 @@
-// Package fieldpath reads the JSON paths of x-kubernetes-validations
-// fieldPath (and of selectable fields) as the apiserver does.
-package fieldpath
+package cel
+
+// The JSON paths of x-kubernetes-validations fieldPath (and of selectable
+// fields), read as the apiserver reads them.
 
 import (
 	"errors"
@@ -14,12 +15,12 @@ import (
 
 var errInvalidFieldPath = errors.New("invalid field path")
 
-// Resolve walks path, the fieldPath of an x-kubernetes-validations rule,
+// ResolveFieldPath walks path, the fieldPath of an x-kubernetes-validations rule,
 // through s and returns it as a field path relative to s (a step through
 // properties as a child, one through additionalProperties as a key), or an
 // error when it does not name a field.
-func Resolve(s *structural.Schema, path string) (*field.Path, error) {
-	toks := Tokens(path)
+func ResolveFieldPath(s *structural.Schema, path string) (*field.Path, error) {
+	toks := FieldPathTokens(path)
 	var out *field.Path
 	for i := 0; i < len(toks); i++ {
 		var name string
@@ -34,7 +35,7 @@ func Resolve(s *structural.Schema, path string) (*field.Path, error) {
 				return nil, errInvalidFieldPath
 			}
 			var ok bool
-			if name, ok = Unquote(q[1 : len(q)-1]); !ok {
+			if name, ok = UnquoteFieldPath(q[1 : len(q)-1]); !ok {
 				return nil, errInvalidFieldPath
 			}
 			if err := step(&s, &out, name); err != nil {
@@ -83,11 +84,11 @@ func step(s **structural.Schema, out **field.Path, name string) error {
 	return nil
 }
 
-// Tokens splits a field path into the delimiters '.', '[', ']'
+// FieldPathTokens splits a field path into the delimiters '.', '[', ']'
 // (one token each), single-quoted strings (quotes included; a quote
 // preceded by a backslash does not end one, and an unterminated one runs to
 // the end), and the text between them.
-func Tokens(path string) []string {
+func FieldPathTokens(path string) []string {
 	var toks []string
 	for len(path) > 0 {
 		n := len(path)
@@ -114,9 +115,9 @@ func Tokens(path string) []string {
 
 var fieldNameEscape = regexp.MustCompile(`\\.`)
 
-// Unquote resolves the backslash escapes of a quoted field name;
+// UnquoteFieldPath resolves the backslash escapes of a quoted field name;
 // ok is false for an unknown escape.
-func Unquote(s string) (name string, ok bool) {
+func UnquoteFieldPath(s string) (name string, ok bool) {
 	ok = true
 	name = fieldNameEscape.ReplaceAllStringFunc(s, func(m string) string {
 		switch m[1] {
