@@ -61,6 +61,7 @@ var layers = [][]string{
 	{"defaulting"},
 	{"embedded"},
 	{"validation"},
+	{"conversion", "serving"}, // the rooms of issues 21 and 22, on the light chain
 	{"internal/model"},
 	{"internal/cel"},
 	{"internal/check"},

@@ -127,17 +127,23 @@
 //     embedded resources), then validation (the full schema, compiled
 //     checks giving kube-openapi's results; list-type uniqueness;
 //     ratcheting on update). Layers 2–5 are the light chain: no CEL.
-//  6. internal/model (the CRD model and its fast decoders), internal/cel
+//  6. conversion (the storage read path: an object stored at one version
+//     read at another; conversion webhooks and ConversionReview checks) and
+//     serving (the published OpenAPI v2/v3, the kubectl get table, the
+//     scale subresource): the rooms on the light chain, no CEL either.
+//  7. internal/model (the CRD model and its fast decoders), internal/cel
 //     (CEL compilation, cost checks and evaluation; with the layers above
 //     it, the only code that links cel-go), internal/check (the CRD
 //     checks).
-//  7. this package: CRDs, CEL, updates and the one-call pipeline.
-//  8. check: the CRD-creation checks of one document, for linting without
-//     this package's other work.
+//  8. this package: CRDs, CEL, updates and the one-call pipeline; above
+//     it check, the CRD-creation checks of one document, for linting
+//     without this package's other work.
 //  9. cmd/crdschema: the command.
 //
-// The command (check, prune, default, apply, and apply --old for updates)
-// has a stable -o json contract.
+// The command (check with its warnings and check --old for CRD revisions;
+// prune, default, apply and apply --old for updates; convert, openapi,
+// columns and scale for what the apiserver serves) has a stable -o json
+// contract.
 //
 // # Admission webhooks and operators
 //
