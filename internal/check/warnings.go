@@ -16,17 +16,20 @@ import (
 
 // stringFormats are the formats recognised on a string (or untyped) node,
 // with every "-" removed, as the apiserver compares them.
-var stringFormats = map[string]bool{}
+var stringFormats = normalizedSet(
+	"bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac",
+	"uuid", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard",
+	"ssn", "hexcolor", "rgbcolor", "byte", "password", "date", "duration",
+	"datetime", "k8s-short-name", "k8s-long-name",
+)
 
-func init() {
-	for _, f := range []string{
-		"bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac",
-		"uuid", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard",
-		"ssn", "hexcolor", "rgbcolor", "byte", "password", "date", "duration",
-		"datetime", "k8s-short-name", "k8s-long-name",
-	} {
-		stringFormats[strings.ReplaceAll(f, "-", "")] = true
+// normalizedSet is the set of formats with every "-" removed.
+func normalizedSet(formats ...string) map[string]bool {
+	set := make(map[string]bool, len(formats))
+	for _, f := range formats {
+		set[strings.ReplaceAll(f, "-", "")] = true
 	}
+	return set
 }
 
 // formatRecognized reports whether a node of type typ may have format f.
