@@ -22,7 +22,7 @@ func goListDeps(t *testing.T, pkgs ...string) []string {
 // internal/check, the module root and package check (which wraps the root)
 // link cel-go and the apiserver's CEL libraries.
 func TestLightPackagesDoNotLinkCEL(t *testing.T) {
-	for _, pkg := range []string{"./schema", "./structural", "./prune", "./defaulting", "./validation", "./embedded", "./intorstring", "./conversion"} {
+	for _, pkg := range []string{"./schema", "./structural", "./prune", "./defaulting", "./validation", "./embedded", "./intorstring", "./conversion", "./internal/sample"} {
 		for _, dep := range goListDeps(t, pkg) {
 			if strings.HasPrefix(dep, "github.com/google/cel-go") || strings.HasPrefix(dep, "k8s.io/apiserver") || strings.HasPrefix(dep, "cel.dev/") {
 				t.Errorf("%s depends on %s", pkg, dep)

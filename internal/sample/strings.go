@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -33,6 +34,9 @@ func (g *gen) str(p *model.Props) (any, bool) {
 	if p != nil && p.Pattern != "" {
 		return g.fromPattern(p.Pattern, fits)
 	}
+	if re, ok := ruleMatches(p); ok {
+		return g.fromPattern(re, fits)
+	}
 	if p != nil {
 		if s, ok := g.format(p.Format); ok {
 			return s, fits(s)
@@ -49,6 +53,30 @@ func (g *gen) str(p *model.Props) (any, bool) {
 		n = lo
 	}
 	return g.letters(n), true
+}
+
+// ruleMatches returns the regular expression of a CEL rule of the form
+// self.matches('RE') on the node, which acts as a pattern.
+func ruleMatches(p *model.Props) (string, bool) {
+	if p == nil {
+		return "", false
+	}
+	for _, v := range p.XValidations {
+		rule := strings.TrimSpace(v.Rule)
+		inner, ok := strings.CutPrefix(rule, "self.matches(")
+		if !ok || !strings.HasSuffix(inner, ")") {
+			continue
+		}
+		lit := strings.TrimSuffix(inner, ")")
+		if len(lit) < 2 || (lit[0] != '\'' && lit[0] != '"') || lit[len(lit)-1] != lit[0] {
+			continue
+		}
+		body := strings.ReplaceAll(lit[1:len(lit)-1], `"`, `\"`)
+		if re, err := strconv.Unquote(`"` + body + `"`); err == nil {
+			return re, true
+		}
+	}
+	return "", false
 }
 
 // letters is n lowercase letters and digits, starting with a letter.
