@@ -41,6 +41,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runObjects(args[0], args[1:], stdin, stdout, stderr)
 	case "convert":
 		return runConvert(args[1:], stdin, stdout, stderr)
+	case "sample":
+		return runSample(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0
