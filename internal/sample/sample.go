@@ -226,10 +226,11 @@ func (g *gen) integer(p *model.Props) (any, bool) {
 	v := lo + float64(g.r.Int64N(int64(hi-lo)+1))
 	if p != nil && p.MultipleOf != nil && *p.MultipleOf >= 1 {
 		m := *p.MultipleOf
-		v = math.Ceil(lo/m) * m
-		if v > hi {
+		first, last := math.Ceil(lo/m), math.Floor(hi/m)
+		if first > last {
 			return nil, false
 		}
+		v = (first + float64(g.r.Int64N(int64(min(last-first, 1<<20))+1))) * m
 	}
 	return int64(v), true
 }
