@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -93,21 +94,48 @@ func TestRoundTripsFindLosses(t *testing.T) {
 	}
 }
 
-// FuzzRoundTrips runs the round trips of the test CRD for any seed: no
-// step may fail on an object the create accepted.
+// FuzzRoundTrips runs the round trips of the test CRD for any seed: the
+// create of every sample succeeds (Samples keeps only objects the create
+// accepts), and a seed gives the same trips twice. A later step may be
+// rejected: v1's rule on spec.color fails on a v2 object without color
+// written back at v1 (seed 45).
 func FuzzRoundTrips(f *testing.F) {
 	crd := loadSampleCRD(f)
 	f.Add(uint64(0))
 	f.Add(uint64(42))
+	f.Add(uint64(45))
 	f.Fuzz(func(t *testing.T, seed uint64) {
 		trips, err := crd.RoundTrips(context.Background(), seed, 2, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, tr := range trips {
-			if len(tr.Errors) > 0 {
-				t.Errorf("seed %d %s->%s: %v", seed, tr.From, tr.To, tr.Errors)
+			for _, e := range tr.Errors {
+				if strings.HasPrefix(e.Detail, "create: ") {
+					t.Errorf("seed %d %s->%s: a sample's create fails: %v", seed, tr.From, tr.To, e)
+				}
 			}
 		}
+		again, _ := crd.RoundTrips(context.Background(), seed, 2, nil)
+		if !reflect.DeepEqual(trips, again) {
+			t.Errorf("seed %d: two runs differ", seed)
+		}
 	})
+}
+
+// TestRoundTripRejected pins a rejected write-back: a v2 object without
+// spec.color, read at v1 and written back there, fails v1's CEL rule.
+func TestRoundTripRejected(t *testing.T) {
+	trips, err := loadSampleCRD(t).RoundTrips(context.Background(), 45, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range trips {
+		for _, e := range tr.Errors {
+			if tr.From == "v2" && strings.HasPrefix(e.Detail, "write at v1: no such key: color") {
+				return
+			}
+		}
+	}
+	t.Errorf("no write-back at v1 rejected: %+v", trips)
 }
