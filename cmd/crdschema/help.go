@@ -30,6 +30,7 @@ usage:
   crdschema openapi [--crd PATH...] [-o json|yaml] [PATH...]
   crdschema columns --crd PATH... [--now RFC3339] [-o text|wide|json] OBJECTS...
   crdschema scale --crd PATH... [-o yaml|json] OBJECTS...
+  crdschema sample --crd PATH [--version V] [-n N] [--seed S] [--round-trip] [-o yaml|json]
   crdschema help [VERB]
   crdschema version
 
@@ -192,6 +193,37 @@ Flags:
 Examples:
   crdschema convert --crd crontab-crd.yaml --to v1 stored.yaml
   crdschema convert --review -o json reviews/
+`,
+	"sample": `usage: crdschema sample --crd PATH [--version V] [-n N] [--seed S] [--round-trip] [-o yaml|json]
+
+Prints N example objects of a served version of the CRD in PATH (a file
+holding one CRD), generated from the version's schema and kept only when a
+create at that version passes (pruning, defaulting, validation, CEL rules):
+required fields and some optional ones, values of their type, format, enum,
+bounds and pattern, unique set items and map keys, embedded resources,
+int-or-string values, an extra field where unknown fields are preserved. The
+same seed prints the same objects. Exit 1 when fewer than N pass.
+
+With --round-trip, N objects of every served version A are each created at A,
+stored at the storage version, read at every other served version B, written
+back at B and read at A, as the apiserver does (strategy None; a Webhook CRD
+fails its reads: the command has no converter). Prints every field lost or
+changed, with the step that lost it, and every step rejected; exit 1 when
+there is any.
+
+Flags:
+  --crd PATH           the CRD (a file with exactly one CRD)
+  --version V          the served version to sample (default: the preferred version)
+  -n N                 objects per version (default 1)
+  --seed S             the seed, an unsigned integer (default 1)
+  --round-trip         round-trip between every pair of served versions (no --version)
+  -o, --output FORMAT  yaml (default): a YAML stream (--round-trip: one line per field);
+                       json: one JSON line per object (--round-trip: per trip)
+  --max-input-bytes N  refuse a CRD file larger than N bytes: default 64Mi
+
+Examples:
+  crdschema sample --crd crontab-crd.yaml -n 3 --seed 42
+  crdschema sample --crd crontab-crd.yaml --round-trip -n 5
 `,
 }
 

@@ -1,0 +1,64 @@
+package crdschema_test
+
+import (
+	"context"
+	"fmt"
+
+	crdschema "github.com/crdschema/crdschema"
+)
+
+// sampleCRD has two versions; only v1 declares spec.color.
+const sampleCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size, color]
+            properties:
+              size: {type: integer, minimum: 1, maximum: 9}
+              color: {type: string, enum: [red, blue]}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+`
+
+// A seeded example object that a create at v1 accepts.
+func ExampleCRD_Samples() {
+	crd, _ := crdschema.LoadCRD([]byte(sampleCRD))
+	objs, _ := crd.Samples("v1", 1, 1)
+	spec := objs[0]["spec"].(map[string]any)
+	fmt.Println(objs[0]["apiVersion"], len(spec))
+	// Output: example.com/v1 2
+}
+
+// A go test of a CRD's versions: what does a round trip lose?
+func ExampleCRD_RoundTrips() {
+	crd, _ := crdschema.LoadCRD([]byte(sampleCRD))
+	trips, _ := crd.RoundTrips(context.Background(), 1, 1, nil)
+	for _, t := range trips {
+		for _, l := range t.Losses {
+			fmt.Println(t.From, "->", t.To, l.Path, "lost at:", l.Step)
+		}
+	}
+	// Output: v1 -> v2 spec.color lost at: read at v2
+}
