@@ -47,12 +47,12 @@ func TestFromPattern(t *testing.T) {
 
 // TestRuleMatches reads the regular expression of a CEL matches rule.
 func TestRuleMatches(t *testing.T) {
-	p := &schema.Props{XValidations: []model.ValidationRule{{Rule: `self.matches('^[^\\.]+\\.io$')`}}}
+	p := &schema.Props{XValidations: []schema.ValidationRule{{Rule: `self.matches('^[^\\.]+\\.io$')`}}}
 	re, ok := ruleMatches(p)
 	if !ok || re != `^[^\.]+\.io$` {
 		t.Fatalf("got %q %v", re, ok)
 	}
-	if _, ok := ruleMatches(&schema.Props{XValidations: []model.ValidationRule{{Rule: "size(self) > 2"}}}); ok {
+	if _, ok := ruleMatches(&schema.Props{XValidations: []schema.ValidationRule{{Rule: "size(self) > 2"}}}); ok {
 		t.Error("another rule read as a pattern")
 	}
 }
