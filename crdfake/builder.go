@@ -127,11 +127,14 @@ func (s *semantics) deprecation(ctx context.Context, gvk kschema.GroupVersionKin
 	}
 }
 
-// warnPruned sends the warnings of a result's pruned fields.
+// warnPruned sends the warnings of a result's pruned and duplicate
+// fields. A deprecated version's warning is not among them: route sends it
+// once for every request, reads included, as the apiserver does.
 func (s *semantics) warnPruned(ctx context.Context, r crdschema.Result) {
 	if s.warn == nil {
 		return
 	}
+	r.Deprecation = ""
 	for _, w := range r.Warnings() {
 		s.warn.HandleWarningHeaderWithContext(ctx, 299, "-", w)
 	}
