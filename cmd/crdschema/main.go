@@ -45,6 +45,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runColumns(args[1:], stdin, stdout, stderr)
 	case "scale":
 		return runScale(args[1:], stdin, stdout, stderr)
+	case "jsonschema":
+		return runJSONSchema(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0
