@@ -45,8 +45,8 @@ func JSONSchema(r Resource, s *structural.Schema, strict bool) map[string]any {
 	}
 	props["apiVersion"] = map[string]any{"type": "string", "description": apiVersionDoc, "enum": []any{r.Group + "/" + r.Version}}
 	props["kind"] = map[string]any{"type": "string", "description": kindDoc, "enum": []any{r.Kind}}
-	props["metadata"] = objectMeta()
-	out["required"] = appendMissing(out["required"], "apiVersion", "kind")
+	props["metadata"] = objectMeta(true)
+	out["required"] = appendMissing(out["required"], "apiVersion", "kind", "metadata")
 	out["x-kubernetes-group-version-kind"] = gvk(r, r.Kind)
 	return out
 }
@@ -85,7 +85,7 @@ func (c jsConv) node(p *model.Props, nullOK bool) map[string]any {
 	if len(p.Properties) > 0 {
 		props := make(map[string]any, len(p.Properties))
 		for k, child := range p.Properties {
-			props[k] = c.node(child, true)
+			props[k] = c.node(child, !mustBeGiven(p, k))
 		}
 		out["properties"] = props
 	}
@@ -112,7 +112,7 @@ func (c jsConv) embedded(out map[string]any, preserve bool) {
 	props := properties(out)
 	props["apiVersion"] = map[string]any{"type": "string", "description": embeddedAPIVersionDoc}
 	props["kind"] = map[string]any{"type": "string", "description": embeddedKindDoc}
-	props["metadata"] = objectMeta()
+	props["metadata"] = objectMeta(false)
 	out["required"] = appendMissing(out["required"], "apiVersion", "kind")
 	if c.strict && !preserve {
 		if _, ok := out["additionalProperties"]; !ok {
@@ -121,23 +121,44 @@ func (c jsConv) embedded(out map[string]any, preserve bool) {
 	}
 }
 
+// The apiserver's rules for a custom resource's metadata.name (a DNS
+// subdomain, IsDNS1123Subdomain) and for label values
+// (IsValidLabelValue), in the syntax RE2 and ECMA-262 share.
+const (
+	dnsSubdomainPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	labelValuePattern   = `^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`
+)
+
 // objectMeta is the shape of ObjectMeta that JSON Schema can check: the
-// types of its common fields. Its name rules (DNS subdomain, generateName)
-// are listed, not checked; unknown fields are left open.
-func objectMeta() map[string]any {
+// types of its common fields and, at the root (of the object, not of an
+// embedded resource), the rules the apiserver applies on create: name or
+// generateName given, the name a DNS subdomain, label values valid. Label
+// keys' syntax is listed, not checked; unknown fields are left open.
+func objectMeta(root bool) map[string]any {
 	str := func() map[string]any { return map[string]any{"type": []any{"string", "null"}} }
 	strMap := func() map[string]any {
-		return map[string]any{"type": []any{"object", "null"}, "additionalProperties": map[string]any{"type": []any{"string", "null"}}}
+		return map[string]any{"type": []any{"object", "null"}, "additionalProperties": str()}
 	}
-	return map[string]any{
-		"description": objectMetaDoc,
-		"type":        []any{"object", "null"},
-		"properties": map[string]any{
-			"name": str(), "namespace": str(), "generateName": str(),
-			"labels": strMap(), "annotations": strMap(),
-		},
-		"x-kubernetes-not-expressed": []any{"metadata.name and generateName: the apiserver's name rules (a DNS subdomain unless the CRD says otherwise)", "labels and annotations: key and value syntax"},
+	props := map[string]any{
+		"name": str(), "namespace": str(), "generateName": str(),
+		"labels": strMap(), "annotations": strMap(),
 	}
+	out := map[string]any{"description": objectMetaDoc, "type": []any{"object", "null"}, "properties": props}
+	if !root {
+		out["x-kubernetes-not-expressed"] = []any{"the apiserver checks only the types of an embedded resource's metadata fields"}
+		return out
+	}
+	out["type"] = "object"
+	name := props["name"].(map[string]any)
+	name["pattern"], name["maxLength"] = dnsSubdomainPattern, 253
+	labels := props["labels"].(map[string]any)
+	labels["additionalProperties"] = map[string]any{"type": []any{"string", "null"}, "pattern": labelValuePattern, "maxLength": 63}
+	nonEmpty := func(key string) map[string]any {
+		return map[string]any{"required": []any{key}, "properties": map[string]any{key: map[string]any{"type": "string", "minLength": 1}}}
+	}
+	out["anyOf"] = []any{nonEmpty("name"), nonEmpty("generateName")}
+	out["x-kubernetes-not-expressed"] = []any{"generateName: a DNS subdomain prefix", "labels and annotations: key syntax, annotations' total size"}
+	return out
 }
 
 // setTypes sets type: the node's type, ["integer","string"] for
@@ -200,6 +221,21 @@ func jsValueKeywords(out map[string]any, p *model.Props, nullOK bool) {
 // the markers of preserved, embedded and int-or-string nodes.
 func jsExtensions(out map[string]any, p *model.Props) {
 	extensionKeywords(out, p)
+}
+
+// mustBeGiven reports a required property without a default: a null
+// there is dropped and then missing, so null is not accepted.
+func mustBeGiven(p *model.Props, name string) bool {
+	c := p.Properties[name]
+	if c == nil || c.Default != nil && c.Default.Value != nil {
+		return false
+	}
+	for _, r := range p.Required {
+		if r == name {
+			return true
+		}
+	}
+	return false
 }
 
 // setRequired is the node's required without the properties that have a
