@@ -22,8 +22,8 @@ import (
 // Schema.Source, KeepFloats, SortErrors, prune.DropNulls), Result.Duplicates
 // (issue 20, +1), the CRD warnings and updates (issue 24, +4), conversion
 // (issue 21, +26; samples and round trips +8) and serving (issue 22,
-// +33).
-const apiBudget = 302
+// +33; the JSON Schema export +3).
+const apiBudget = 305
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

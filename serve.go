@@ -216,3 +216,31 @@ func (c *CRD) lintBase(i int, own bool) *field.Path {
 	}
 	return field.NewPath("spec")
 }
+
+// JSONSchema returns a JSON Schema (draft-04) of the objects a served
+// version accepts, for kubeconform and yaml-language-server (see
+// serving.JSONSchema for what it says and what it leaves as x- keywords);
+// strict, it also rejects the unknown fields kubectl's --validate=strict
+// rejects. It fails as OpenAPI does: a *NotServedError for a version the
+// CRD does not serve, a *RejectedError for a CRD the apiserver rejects.
+func (c *CRD) JSONSchema(version string, strict bool) (map[string]any, error) {
+	if served, defined := c.serves(version); !served {
+		return nil, &NotServedError{CRD: c.Name(), APIVersion: version, Kind: c.crd.Spec.Names.Kind, Version: version, Defined: defined, Served: c.ServedVersions()}
+	}
+	if errs := c.Errors(); len(errs) > 0 {
+		return nil, &RejectedError{CRD: c.Name(), Errors: errs}
+	}
+	s, err := structural.New(c.crd.SchemaFor(version))
+	if err != nil {
+		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
+	}
+	spec := &c.crd.Spec
+	r := serving.Resource{
+		Group: spec.Group, Version: version, Kind: spec.Names.Kind,
+		ListKind: spec.Names.ListKind, Plural: spec.Names.Plural,
+		PreserveUnknownFields: spec.PreserveUnknownFields != nil && *spec.PreserveUnknownFields,
+	}
+	sub := c.crd.SubresourcesFor(version)
+	r.StatusSubresource = sub != nil && sub.Status != nil
+	return serving.JSONSchema(r, s, strict), nil
+}

@@ -23,6 +23,10 @@ type Resource struct {
 	SelectableFields []string
 	// PreserveUnknownFields is the CRD's spec.preserveUnknownFields.
 	PreserveUnknownFields bool
+	// StatusSubresource is whether the version has the status
+	// subresource, which makes the apiserver drop .status on create
+	// (JSONSchema only).
+	StatusSubresource bool
 }
 
 // modelName is the name a definition is published under: the group's

@@ -31,6 +31,7 @@ usage:
   crdschema columns --crd PATH... [--now RFC3339] [-o text|wide|json] OBJECTS...
   crdschema scale --crd PATH... [-o yaml|json] OBJECTS...
   crdschema sample --crd PATH [--version V] [-n N] [--seed S] [--round-trip] [-o yaml|json]
+  crdschema jsonschema --crd PATH... --out DIR
   crdschema help [VERB]
   crdschema version
 
@@ -73,6 +74,27 @@ Flags:
 
 Examples:
   crdschema scale --crd crds/ examples/
+`,
+	"jsonschema": `usage: crdschema jsonschema --crd PATH... --out DIR
+
+Writes, for every served version of every CustomResourceDefinition, a JSON
+Schema (draft-04) of the objects the apiserver accepts, in the CRDs-catalog
+layout kubeconform and yaml-language-server read: DIR/GROUP/KIND_VERSION.json
+(KIND in lower case), and DIR/GROUP/KIND_VERSION-strict.json, which also
+rejects the unknown fields kubectl's --validate=strict rejects. It prints
+the files written. A CRD the apiserver would reject is reported and nothing
+is written (exit 1); an unreadable input or unwritable DIR exits 2.
+CRD PATHs may be given with --crd or as plain arguments.
+
+Flags:
+  --crd PATH  a CRD file or directory (repeatable)
+  --out DIR   the directory to write to (created when missing)
+
+Examples:
+  crdschema jsonschema --crd config/crd/bases --out schemas
+  kubeconform -schema-location default \
+    -schema-location 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}{{.StrictSuffix}}.json' \
+    -strict manifests/
 `,
 	"openapi": `usage: crdschema openapi [--crd PATH...] [-o json|yaml] [PATH...]
 

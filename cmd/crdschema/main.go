@@ -46,6 +46,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runScale(args[1:], stdin, stdout, stderr)
 	case "sample":
 		return runSample(args[1:], stdin, stdout, stderr)
+	case "jsonschema":
+		return runJSONSchema(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0
