@@ -20,7 +20,7 @@ type schemaFile struct {
 }
 
 func runJSONSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("jsonschema", stderr)
+	fs := newVerbFlagSet("jsonschema", stderr)
 	var crds pathList
 	fs.Var(&crds, "crd", "a CRD file or directory (repeatable)")
 	out := fs.String("out", "", "the directory to write the schemas to")
