@@ -258,6 +258,9 @@ func FuzzPatchAndDecodings(f *testing.F) {
 			return
 		}
 		got := s.Apply(obj)
+		// Only the request body can hold a key twice: a decoded object
+		// has lost the duplicates ApplyJSON reports.
+		want.Duplicates = nil
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("Apply of the UseNumber decoding differs from ApplyJSON (-ApplyJSON +Apply):\n%s", diff)
 		}
