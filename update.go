@@ -130,7 +130,20 @@ func (s *Schema) applyUpdate(obj, old map[string]any, statusOnly bool) Result {
 	if statusRemoved {
 		s.readBack(obj)
 	}
+	dropEmptyMetadata(obj)
 	return r
+}
+
+// dropEmptyMetadata removes a root metadata that is an empty map from the
+// object an update prints. An update's object always names its stored
+// object, so its metadata is empty only when both carry an empty name
+// (name: "" is dropped by the ObjectMeta coercion); the apiserver's answer
+// then shows no metadata at all, where a create shows "metadata": {}
+// (../shared/findings/update-unnamed-stored-object).
+func dropEmptyMetadata(obj map[string]any) {
+	if m, ok := obj["metadata"].(map[string]any); ok && len(m) == 0 {
+		delete(obj, "metadata")
+	}
 }
 
 // validateUpdate is the update validation of the registry (main or status

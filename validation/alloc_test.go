@@ -32,7 +32,7 @@ func allocFixture(t *testing.T) (*validation.Validator, map[string]any) {
 // allocFixtureSchema is a corpus-like schema (nested objects, lists of
 // both list types, int-or-string, formats, patterns, enums, oneOf) and a
 // valid object for it.
-func allocFixtureSchema(t *testing.T) (*structural.Schema, map[string]any) {
+func allocFixtureSchema(t testing.TB) (*structural.Schema, map[string]any) {
 	s := compileSchema(t, map[string]any{
 		"type": "object",
 		"properties": map[string]any{

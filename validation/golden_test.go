@@ -27,7 +27,7 @@ type goldenCase struct {
 	Objects    []any          `json:"objects"`
 }
 
-func compileSchema(t *testing.T, raw any) *structural.Schema {
+func compileSchema(t testing.TB, raw any) *structural.Schema {
 	t.Helper()
 	j, err := kjson.Marshal(raw)
 	if err != nil {

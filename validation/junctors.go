@@ -180,11 +180,11 @@ func (w *walker) probe(n *cnode, p path, v any) (bool, int) {
 // only below the root path "" or a top-level property named IMPORTANT!….
 func mayBeImportant(p path) bool {
 	for _, e := range p {
-		if e.kind != pathProperty {
+		if !e.IsField() {
 			return false
 		}
-		if e.name != "" {
-			return strings.HasPrefix(e.name, importantPrefix)
+		if e.Name() != "" {
+			return strings.HasPrefix(e.Name(), importantPrefix)
 		}
 	}
 	return true

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -22,37 +23,20 @@ type listWalker struct {
 	hashOnly bool
 }
 
-// listStep is one step below base: a key (additionalProperties), a child
-// (properties) or an index.
-type listStep struct {
-	kind  pathKind // pathDotted: Key, pathProperty: Child, pathIndex: Index
-	name  string
-	index int
-}
-
-func (w *listWalker) path(steps []listStep) *field.Path {
-	p := w.base
-	for _, s := range steps {
-		switch s.kind {
-		case pathDotted:
-			p = p.Key(s.name)
-		case pathProperty:
-			p = p.Child(s.name)
-		case pathIndex:
-			p = p.Index(s.index)
-		}
-	}
-	return p
+// path is the field path of the value at steps below base: a Key step
+// (additionalProperties), a Child step (properties) or an Index.
+func (w *listWalker) path(steps objpath.Steps) *field.Path {
+	return steps.Field(w.base)
 }
 
 func (w *listWalker) follow(s *structural.Schema) bool {
 	return s != nil && (w.relevant == nil || w.relevant[s])
 }
 
-func (w *listWalker) object(s *structural.Schema, obj map[string]any, steps []listStep) {
+func (w *listWalker) object(s *structural.Schema, obj map[string]any, steps objpath.Steps) {
 	if ap := s.AdditionalProperties; ap != nil && w.follow(ap.Schema) {
 		for k, v := range obj {
-			w.value(ap.Schema, v, append(steps, listStep{kind: pathDotted, name: k}))
+			w.value(ap.Schema, v, append(steps, objpath.Key(k)))
 		}
 	}
 	if len(s.Properties) == 0 {
@@ -61,19 +45,19 @@ func (w *listWalker) object(s *structural.Schema, obj map[string]any, steps []li
 	if w.relevant != nil && len(s.Properties) < len(obj) {
 		for k, sub := range s.Properties {
 			if v, ok := obj[k]; ok && w.follow(sub) {
-				w.value(sub, v, append(steps, listStep{kind: pathProperty, name: k}))
+				w.value(sub, v, append(steps, objpath.Child(k)))
 			}
 		}
 		return
 	}
 	for k, v := range obj {
 		if sub, ok := s.Properties[k]; ok && w.follow(sub) {
-			w.value(sub, v, append(steps, listStep{kind: pathProperty, name: k}))
+			w.value(sub, v, append(steps, objpath.Child(k)))
 		}
 	}
 }
 
-func (w *listWalker) value(s *structural.Schema, x any, steps []listStep) {
+func (w *listWalker) value(s *structural.Schema, x any, steps objpath.Steps) {
 	switch x := x.(type) {
 	case []any:
 		w.array(s, x, steps)
@@ -84,7 +68,7 @@ func (w *listWalker) value(s *structural.Schema, x any, steps []listStep) {
 	}
 }
 
-func (w *listWalker) array(s *structural.Schema, l []any, steps []listStep) {
+func (w *listWalker) array(s *structural.Schema, l []any, steps objpath.Steps) {
 	switch s.ListType {
 	case "set":
 		w.set(l, steps)
@@ -93,7 +77,7 @@ func (w *listWalker) array(s *structural.Schema, l []any, steps []listStep) {
 	}
 	if w.follow(s.Items) {
 		for i := range l {
-			w.value(s.Items, l[i], append(steps, listStep{kind: pathIndex, index: i}))
+			w.value(s.Items, l[i], append(steps, objpath.Index(i)))
 		}
 	}
 }
@@ -102,7 +86,7 @@ func (w *listWalker) array(s *structural.Schema, l []any, steps []listStep) {
 // (and lists with values that need encoding/json to compare) are hashed.
 const maxQuadratic = 64
 
-func (w *listWalker) set(l []any, steps []listStep) {
+func (w *listWalker) set(l []any, steps objpath.Steps) {
 	if len(l) <= 1 {
 		return
 	}
@@ -123,7 +107,7 @@ func (w *listWalker) set(l []any, steps []listStep) {
 	}
 }
 
-func (w *listWalker) listMap(keys []string, l []any, steps []listStep) {
+func (w *listWalker) listMap(keys []string, l []any, steps objpath.Steps) {
 	for i, x := range l {
 		if _, ok := x.(map[string]any); x != nil && !ok {
 			w.errs = append(w.errs, field.Invalid(w.path(steps).Index(i), x, "must be an object for an array of list-type map"))

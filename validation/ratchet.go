@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -50,42 +51,57 @@ func (r *ratchet) unchanged(p path) bool {
 		return false
 	}
 	for i, e := range p {
-		switch e.kind {
-		case pathProperty, pathDotted:
-			if i == 0 && (e.name == "kind" || e.name == "apiVersion") {
+		var ok bool
+		if e.IsIndex() {
+			if nv, ov, s, ok = r.item(nv, ov, s, e.Position()); !ok {
 				return false
 			}
-			nm, ok1 := nv.(map[string]any)
-			om, ok2 := ov.(map[string]any)
-			if !ok1 || !ok2 {
-				return false
-			}
-			var ok bool
-			if nv, ok = nm[e.name]; !ok {
-				return false
-			}
-			if ov, ok = om[e.name]; !ok {
-				return false
-			}
-			if s = fieldSchema(s, e.name); s == nil {
-				return false
-			}
-		case pathIndex:
-			nl, ok1 := nv.([]any)
-			ol, ok2 := ov.([]any)
-			if !ok1 || !ok2 || e.index >= len(nl) {
-				return false
-			}
-			nv = nl[e.index]
-			if ov = mapListOld(s, ol, nv); ov == nil || s.Items == nil {
-				return false
-			}
-			s = s.Items
-		default:
+			continue
+		}
+		if i == 0 && (e.Name() == "kind" || e.Name() == "apiVersion") {
+			return false
+		}
+		if nv, ov, s, ok = r.field(nv, ov, s, e.Name()); !ok {
 			return false
 		}
 	}
 	return correlatedEqual(ov, nv, s)
+}
+
+// field steps from the correlated values nv and ov with schema s into
+// their field name.
+func (r *ratchet) field(nv, ov any, s *structural.Schema, name string) (any, any, *structural.Schema, bool) {
+	nm, ok1 := nv.(map[string]any)
+	om, ok2 := ov.(map[string]any)
+	if !ok1 || !ok2 {
+		return nil, nil, nil, false
+	}
+	var ok bool
+	if nv, ok = nm[name]; !ok {
+		return nil, nil, nil, false
+	}
+	if ov, ok = om[name]; !ok {
+		return nil, nil, nil, false
+	}
+	if s = fieldSchema(s, name); s == nil {
+		return nil, nil, nil, false
+	}
+	return nv, ov, s, true
+}
+
+// item steps from the correlated lists nv and ov with schema s into the
+// new list's item i and the old item correlated with it.
+func (r *ratchet) item(nv, ov any, s *structural.Schema, i int) (any, any, *structural.Schema, bool) {
+	nl, ok1 := nv.([]any)
+	ol, ok2 := ov.([]any)
+	if !ok1 || !ok2 || i >= len(nl) {
+		return nil, nil, nil, false
+	}
+	nv = nl[i]
+	if ov = mapListOld(s, ol, nv); ov == nil || s.Items == nil {
+		return nil, nil, nil, false
+	}
+	return nv, ov, s.Items, true
 }
 
 // fieldSchema is the schema a field of an object with schema s is
@@ -282,7 +298,7 @@ func listTypeErrors(base *field.Path, s *structural.Schema, obj map[string]any, 
 	if s == nil || obj == nil {
 		return nil
 	}
-	var buf [64]listStep
+	var buf [64]objpath.Element
 	w := listWalker{base: base, relevant: relevant}
 	w.object(s, obj, buf[:0])
 	return w.errs
@@ -306,7 +322,7 @@ func (v *Validator) ValidateValueUpdate(fldPath *field.Path, value, old any) (er
 				errs = append(errs, field.InternalError(fldPath, fmt.Errorf("validation failed: %v", rec)))
 			}
 		}()
-		var buf [64]pathElem
+		var buf [64]objpath.Element
 		w := walker{r: r, ratcheting: true}
 		w.child(v.compiled, buf[:0], value)
 		if !w.unsupported {

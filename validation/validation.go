@@ -12,6 +12,7 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/validate"
 
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -129,7 +130,7 @@ func (v *Validator) Validate(obj any) field.ErrorList {
 	errs := v.ValidateValue(nil, obj)
 	if v != nil && v.lists[v.structural] {
 		if m, ok := obj.(map[string]any); ok && m != nil {
-			var buf [64]listStep
+			var buf [64]objpath.Element
 			w := listWalker{relevant: v.lists}
 			w.object(v.structural, m, buf[:0])
 			errs = append(errs, w.errs...)
@@ -163,7 +164,7 @@ func (v *Validator) validateValue(fldPath *field.Path, value any, useCompiled bo
 		}
 	}()
 	if useCompiled && v.compiled != nil {
-		var buf [64]pathElem
+		var buf [64]objpath.Element
 		w := walker{}
 		w.node(v.compiled, buf[:0], value)
 		if !w.unsupported {

@@ -3,14 +3,13 @@ package validation
 import (
 	"fmt"
 	"reflect"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	openapierrors "k8s.io/kube-openapi/pkg/validation/errors"
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objpath"
 )
 
 // The walk validates a value against a cnode tree and yields the errors
@@ -25,63 +24,16 @@ import (
 // match count the engine's result would have.
 //
 // The walk allocates nothing while the value is valid: paths are
-// a stack of pathElems, turned into the engine's path
+// objpath.Steps (a slice reused depth-first), turned into the engine's path
 // strings only when an error is recorded.
 
 // in is the engine's "in" for body validation.
 const in = "body"
 
-// pathKind says how a path element is joined to its parent's path.
-type pathKind uint8
-
-const (
-	// pathProperty is a specified property: "name" below the root path "",
-	// "parent.name" elsewhere.
-	pathProperty pathKind = iota
-	// pathDotted is "parent.name" even below the root (additional
-	// properties, required keys).
-	pathDotted
-	// pathIndex is "parent[i]".
-	pathIndex
-)
-
-// pathElem is one step of the path to the value being validated.
-type pathElem struct {
-	kind  pathKind
-	name  string
-	index int
-}
-
 // path is the path from the root (the empty path, "") to the value being
-// validated. Children append to it; as the walk is depth-first, siblings
-// reuse the same slot of the backing array, which lives on the stack of
-// ValidateValue for all but very deep values.
-type path []pathElem
-
-// String returns the engine's path string for p.
-func (p path) String() string {
-	if len(p) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	for _, e := range p {
-		switch e.kind {
-		case pathProperty:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(e.name)
-		case pathDotted:
-			b.WriteByte('.')
-			b.WriteString(e.name)
-		case pathIndex:
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(e.index))
-			b.WriteByte(']')
-		}
-	}
-	return b.String()
-}
+// validated, rendered as the engine's path string only when an error is
+// recorded (see objpath.Steps).
+type path = objpath.Steps
 
 // walker holds the errors of one walk. errs is used as a stack: junctors
 // validate a branch by appending its errors and then keep, move or drop
@@ -478,7 +430,7 @@ func (w *walker) array(n *cnode, p path, l []any) int {
 	mc := 0
 	if n.items != nil {
 		for i, x := range l {
-			mc += w.child(n.items, append(p, pathElem{kind: pathIndex, index: i}), x)
+			mc += w.child(n.items, append(p, objpath.Index(i)), x)
 		}
 	}
 	size := int64(len(l))
@@ -587,7 +539,7 @@ func (w *walker) object(n *cnode, p path, m map[string]any) int {
 	if n.hasObjectChildren {
 		for k, x := range m {
 			if c, ok := n.props[k]; ok {
-				mc += w.child(c, append(p, pathElem{kind: pathProperty, name: k}), x)
+				mc += w.child(c, append(p, objpath.Field(k)), x)
 				continue
 			}
 			if n.additionalForbidden {
@@ -595,14 +547,14 @@ func (w *walker) object(n *cnode, p path, m map[string]any) int {
 					w.add(openapierrors.PropertyNotAllowed(p.String(), in, k))
 				}
 			} else if n.additional != nil {
-				mc += w.child(n.additional, append(p, pathElem{kind: pathDotted, name: k}), x)
+				mc += w.child(n.additional, append(p, objpath.Dotted(k)), x)
 			}
 		}
 	}
 	for _, k := range n.required {
 		if _, ok := m[k]; !ok {
 			if w.failed() {
-				w.add(openapierrors.Required(append(p, pathElem{kind: pathDotted, name: k}).String(), in))
+				w.add(openapierrors.Required(append(p, objpath.Dotted(k)).String(), in))
 			}
 		}
 	}

@@ -4,9 +4,10 @@
 // coercion record the fields they remove with it; a Tracker builds those
 // paths without allocating until something is removed. The schema walks
 // (the structural rules, the CRD checks) name the nodes they visit with a
-// Lazy, a field.Path built only when an error needs it (lazy.go). It is
-// the one path package of the library (internal/lazypath folded in;
-// validation's walk keeps its own value-path stack, see its walk.go).
+// Lazy, a field.Path built only when an error needs it (lazy.go); value
+// validation and the list-type checks keep the path of the value they
+// visit as Steps, a slice reused depth-first (steps.go). It is the one
+// path package of the library.
 package objpath
 
 import (
@@ -29,6 +30,10 @@ const (
 	keyElem
 	// indexElem is a list index: "[i]".
 	indexElem
+	// dottedElem is an object key joined with a dot even at the root
+	// (".name"), as the OpenAPI engine writes additionalProperties keys
+	// and required keys.
+	dottedElem
 )
 
 // Element is one step of a Path: an object key or a list index. The key is
@@ -54,6 +59,14 @@ func Key(key string) Element { return Element{kind: keyElem, name: key} }
 
 // Index is the step into a list's i-th item, written "a[i]".
 func Index(i int) Element { return Element{kind: indexElem, index: i} }
+
+// Dotted is the step into an object's key name, written ".name" even at
+// the root (the OpenAPI engine's path of an additionalProperties value or
+// a required key); Steps.Field writes it as Key does.
+func Dotted(name string) Element { return Element{kind: dottedElem, name: name} }
+
+// IsField reports whether e was made by Field.
+func (e Element) IsField() bool { return e.kind == fieldElem }
 
 // IsIndex reports whether e is a list index.
 func (e Element) IsIndex() bool { return e.kind == indexElem }
@@ -170,6 +183,10 @@ func (p Path) String() string {
 			b[i] = '['
 		case e.kind == childElem && e.name == "":
 			i -= copy(b[i-2:], "[]")
+		case e.kind == dottedElem:
+			i -= copy(b[i-len(e.name):], e.name)
+			i--
+			b[i] = '.'
 		default:
 			i -= copy(b[i-len(e.name):], e.name)
 			if x.parent != nil {
@@ -195,6 +212,8 @@ func (e Element) width(first bool) int {
 		return 1 + len(e.name)
 	case keyElem:
 		return 2 + len(e.name)
+	case dottedElem:
+		return 1 + len(e.name)
 	}
 	return 2 + len(strconv.Itoa(e.index))
 }

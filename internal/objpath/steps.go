@@ -1,0 +1,62 @@
+package objpath
+
+import (
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Steps is a path kept as a slice of Elements, for depth-first walks over
+// a value: children append to it and siblings reuse the same slot of the
+// backing array, which a walk can keep on its stack (OpenAPI value
+// validation, list-type uniqueness), so a valid value costs no allocation.
+// The path is rendered only when an error needs it, by String (the
+// OpenAPI engine's path strings) or Field (a field.Path).
+type Steps []Element
+
+// String renders s as the OpenAPI validation engine writes the path of a
+// value: a key joined with a dot (Field and Child: none before the first
+// element; Dotted: even before it), an index in brackets. The root is "".
+// The engine has no Key or Child steps: they are written as Field ones.
+func (s Steps) String() string {
+	if len(s) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range s {
+		switch e.kind {
+		case indexElem:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(e.index))
+			b.WriteByte(']')
+		case dottedElem:
+			b.WriteByte('.')
+			b.WriteString(e.name)
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(e.name)
+		}
+	}
+	return b.String()
+}
+
+// Field returns base extended by s as field.Path writes it: Key and Dotted
+// elements with Key, Field and Child elements with Child, indices with
+// Index.
+func (s Steps) Field(base *field.Path) *field.Path {
+	p := base
+	for _, e := range s {
+		switch e.kind {
+		case indexElem:
+			p = p.Index(e.index)
+		case keyElem, dottedElem:
+			p = p.Key(e.name)
+		default:
+			p = p.Child(e.name)
+		}
+	}
+	return p
+}

@@ -1,0 +1,38 @@
+package objpath
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Steps render as the OpenAPI engine writes value paths and as field.Path
+// writes them; Dotted keeps its leading dot at the root in both renderings
+// of a path.
+func TestSteps(t *testing.T) {
+	for _, c := range []struct {
+		s        Steps
+		str, fld string
+		path     string
+	}{
+		{nil, "", "<nil>", ""},
+		{Steps{Field("spec"), Field("a")}, "spec.a", "spec.a", "spec.a"},
+		{Steps{Dotted("k")}, ".k", "[k]", ".k"},
+		{Steps{Field("spec"), Dotted("a.b"), Index(2)}, "spec.a.b[2]", "spec[a.b][2]", "spec.a.b[2]"},
+		{Steps{Index(0), Field("x")}, "[0].x", "[0].x", "[0].x"},
+		{Steps{Field("spec"), Key("m"), Child("")}, "spec.m.", "spec[m][]", "spec[m][]"},
+	} {
+		if got := c.s.String(); got != c.str {
+			t.Errorf("%v.String() = %q, want %q", c.s, got, c.str)
+		}
+		if got := c.s.Field(nil).String(); got != c.fld {
+			t.Errorf("%v.Field(nil) = %q, want %q", c.s, got, c.fld)
+		}
+		if got := NewPath(c.s...).String(); got != c.path {
+			t.Errorf("NewPath(%v).String() = %q, want %q", c.s, got, c.path)
+		}
+	}
+	if got := (Steps{Index(1)}).Field(field.NewPath("spec", "l")).String(); got != "spec.l[1]" {
+		t.Errorf("Field(spec.l) = %q", got)
+	}
+}
