@@ -54,7 +54,7 @@ var schemaAt = regexp.MustCompile(` \(at ([^()]*)\)$`)
 // columnField matches a printer column's jsonPath field in a CRD.Lint
 // finding: the version's index (absent for the columns of a whole
 // v1beta1 CRD) and the column's.
-var columnField = regexp.MustCompile(`^spec(?:\.versions\[(\d+)\])?\.additionalPrinterColumns\[(\d+)\]\.jsonPath$`)
+var columnField = regexp.MustCompile(`^spec(?:\.versions\[(\d+)\])?\.additionalPrinterColumns\[(\d+)\]\.(?:jsonPath|priority)$`)
 
 // lintFindings converts the findings of CRD.Lint, naming each printer
 // column from the document (obj) as written.
@@ -70,16 +70,17 @@ func lintFindings(errs field.ErrorList, obj map[string]any) []lintFinding {
 			f.Detail = f.Detail[:m[0]]
 		}
 		if m := columnField.FindStringSubmatch(e.Field); m != nil {
-			f.PrinterColumn = columnName(obj, m[1], m[2])
+			f.PrinterColumn, f.Path = column(obj, m[1], m[2], f.Path)
 		}
 		out = append(out, f)
 	}
 	return out
 }
 
-// columnName is the name of printer column col of version v ("" for the
-// columns of the whole CRD), "" when the document does not say.
-func columnName(obj map[string]any, v, col string) string {
+// column is the name of printer column col of version v ("" for the
+// columns of the whole CRD), "" when the document does not say, and its
+// JSONPath when path (the finding's) is "" (a priority's finding).
+func column(obj map[string]any, v, col, path string) (string, string) {
 	spec, _ := obj["spec"].(map[string]any)
 	holder := spec
 	if v != "" {
@@ -87,7 +88,13 @@ func columnName(obj map[string]any, v, col string) string {
 	}
 	c, _ := nth(holder["additionalPrinterColumns"], col).(map[string]any)
 	name, _ := c["name"].(string)
-	return name
+	if path == "" {
+		path, _ = c["jsonPath"].(string)
+	}
+	if path == "" {
+		path, _ = c["JSONPath"].(string)
+	}
+	return name, path
 }
 
 // nth is item i (a decimal index) of a list, nil when there is none.

@@ -100,7 +100,7 @@ v1beta1) or bare OpenAPI v3 schema among the documents, the errors
 and the warnings it would print when accepted. Apart from them, it lints
 what the apiserver accepts but cannot work: printer columns and scale
 paths that can never match the schema, column types that cannot hold
-their field, column JSONPaths that do not parse.
+their field, column JSONPaths that do not parse, negative priorities.
 
 Flags:
   -o, --output FORMAT  text (default): one line per error, "file:line:col: Kind/name: field: message",
