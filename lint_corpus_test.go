@@ -44,3 +44,37 @@ func TestLintCorpus(t *testing.T) {
 		t.Errorf("%d findings, want the 2 known ones", n)
 	}
 }
+
+// TestLintNegativePriority: the apiserver accepts a negative column
+// priority, and kubectl get hides that column as it hides a positive one.
+func TestLintNegativePriority(t *testing.T) {
+	crds, err := crdschema.LoadCRDs("crd.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gizmos.example.com}
+spec:
+  group: example.com
+  names: {plural: gizmos, singular: gizmo, kind: Gizmo, listKind: GizmoList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    additionalPrinterColumns:
+    - {name: Shown, type: string, jsonPath: .spec.a}
+    - {name: Wide, type: string, jsonPath: .spec.a, priority: 1}
+    - {name: Hidden, type: string, jsonPath: .spec.a, priority: -2}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {a: {type: string}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := crds[0].Lint()
+	want := `spec.versions[0].additionalPrinterColumns[2].priority: Invalid value: -2: a negative priority hides the column from kubectl get as a positive one does: only priority 0 shows without -o wide`
+	if len(got) != 1 || got[0].Error() != want {
+		t.Errorf("Lint() = %v, want [%s]", got, want)
+	}
+}

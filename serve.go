@@ -138,7 +138,7 @@ func (c *CRD) Scale(stored map[string]any) (map[string]any, field.ErrorList) {
 // meant, version by version: printer columns whose JSONPath does not
 // parse (the apiserver silently drops that column and every later one),
 // names a field the schema does not declare, indexes a non-array, or whose
-// type cannot hold its field; scale paths that name no integer (replicas)
+// type cannot hold its field, or whose priority is negative; scale paths that name no integer (replicas)
 // or string (label selector) field. Each is a FieldValueInvalid at the
 // column's jsonPath or the scale path in the CRD, the path as BadValue and
 // the schema location in the detail. Nil for a CRD the apiserver rejects
@@ -172,11 +172,31 @@ func (c *CRD) Lint() field.ErrorList {
 		for _, f := range serving.LintColumns(s, c.printerColumns(v.Name)) {
 			add(vp.Child("additionalPrinterColumns").Index(f.Column).Child("jsonPath"), []serving.Finding{f})
 		}
+		out = append(out, negativePriorities(vp, c.printerColumns(v.Name), seen)...)
 		if sub := c.crd.SubresourcesFor(v.Name); sub != nil && sub.Scale != nil {
 			sp := c.lintBase(i, v.Subresources != nil || c.crd.APIVersion == "apiextensions.k8s.io/v1").Child("subresources", "scale")
 			for _, f := range lintScale(s, sub.Scale) {
 				add(sp.Child(f.name), []serving.Finding{f.Finding})
 			}
+		}
+	}
+	return out
+}
+
+// negativePriorities lists the columns with a negative priority: the
+// apiserver accepts it, and kubectl get hides the column without -o wide
+// as it hides a positive one (it shows only priority 0).
+func negativePriorities(vp *field.Path, cols []serving.Column, seen map[string]bool) field.ErrorList {
+	var out field.ErrorList
+	for j, col := range cols {
+		if col.Priority >= 0 {
+			continue
+		}
+		e := field.Invalid(vp.Child("additionalPrinterColumns").Index(j).Child("priority"), col.Priority,
+			"a negative priority hides the column from kubectl get as a positive one does: only priority 0 shows without -o wide")
+		if key := e.Error(); !seen[key] {
+			seen[key] = true
+			out = append(out, e)
 		}
 	}
 	return out

@@ -24,6 +24,9 @@ type checkResult struct {
 	Warnings []string `json:"warnings"`
 	// Operation is UPDATE or CREATE for CRDs under --old.
 	Operation string `json:"operation,omitempty"`
+	// Lint are what the apiserver accepts in a CRD but cannot work as
+	// meant (see lintFinding); absent when there are none.
+	Lint []lintFinding `json:"lint,omitempty"`
 }
 
 // skippedResult is the JSON line of a skipped document (check
@@ -105,9 +108,10 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 			rd.inputErr = true
 			return nil
 		}
-		found = found || len(errs) > 0
+		found = found || len(errs) > 0 || (o.lintFail && len(r.Lint) > 0)
 		rd.counts.checked(len(errs))
-		oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs, notes: r.Warnings, update: r.Operation == "UPDATE"}
+		oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs, notes: r.Warnings, update: r.Operation == "UPDATE",
+			lint: r.Lint, lintFails: o.lintFail}
 		return p.print(oc, place(&oc, r, d, text))
 	})
 	if err == nil {
@@ -149,6 +153,7 @@ func checkDocument(d crdschema.Document, stored map[string]*crdschema.CRD) (chec
 		}
 		r.Kind, r.Name = "CustomResourceDefinition", crd.Name()
 		errs = checkCRD(crd, stored, &r)
+		r.Lint = lintCRD(d, crd)
 	} else {
 		s, err := d.Schema()
 		var rejected *crdschema.RejectedError

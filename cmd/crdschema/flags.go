@@ -32,6 +32,8 @@ type options struct {
 	timeout time.Duration
 	// excludes are the --exclude patterns of a directory walk.
 	excludes []string
+	// lintFail makes check's lint findings fail the run (--lint-fail).
+	lintFail bool
 }
 
 // errHelp is returned by parseArgs for -h and --help.
@@ -83,6 +85,7 @@ func checkFlagSet(o *options) *flag.FlagSet {
 	fs := newFlagSet("check", o)
 	fs.BoolVar(&o.skipNonCRDs, "skip-non-crds", false, "skip what is not a CRD or a bare schema")
 	fs.Var(stringList{&o.olds}, "old", "stored CRDs: a CRD of the same name is checked as an update (repeatable)")
+	fs.BoolVar(&o.lintFail, "lint-fail", false, "exit 1 when a CRD has lint findings")
 	return fs
 }
 

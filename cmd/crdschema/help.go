@@ -21,7 +21,7 @@ const usage = `crdschema does what the Kubernetes apiserver does with the OpenAP
 schemas of CustomResourceDefinitions, without an apiserver.
 
 usage:
-  crdschema check [--skip-non-crds] [--old PATH]... [-o text|json|github|junit] PATH...
+  crdschema check [--skip-non-crds] [--old PATH]... [--lint-fail] [-o text|json|github|junit] PATH...
   crdschema prune|default [--crd PATH... | --schema PATH] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply [--crd PATH... | --schema PATH] [--strict] [--skip-unknown-kinds] [-o yaml|json|text|github|junit] OBJECTS...
   crdschema apply --crd PATH... --old PATH... [--subresource status] [-o ...] OBJECTS...
@@ -114,12 +114,15 @@ Examples:
   crdschema openapi config/crd/bases
   crdschema openapi -o yaml --crd crontab.yaml
 `,
-	"check": `usage: crdschema check [--skip-non-crds] [--old PATH]... [-o text|json|github|junit] PATH...
+	"check": `usage: crdschema check [--skip-non-crds] [--old PATH]... [--lint-fail] [-o text|json|github|junit] PATH...
 
 Reports, for every CustomResourceDefinition (apiextensions.k8s.io/v1 or
 v1beta1) or bare OpenAPI v3 schema among the documents, the errors
 'kubectl create' of that CRD would get, with the apiserver's field paths,
-and the warnings it would print when accepted.
+and the warnings it would print when accepted. Apart from them, it lints
+what the apiserver accepts but cannot work: printer columns and scale
+paths that can never match the schema, column types that cannot hold
+their field, column JSONPaths that do not parse, negative priorities.
 
 Flags:
   -o, --output FORMAT  text (default): one line per error, "file:line:col: Kind/name: field: message",
@@ -136,6 +139,8 @@ Flags:
   --old PATH           CRDs the cluster already stores (repeatable): a CRD of the same name
                        is checked as an update of the stored one ('kubectl apply' of a new
                        revision: immutable names and scope, stored versions, ratcheting)
+  --lint-fail          exit 1 when a CRD has lint findings (by default they are reported,
+                       as "lint:" lines, a "lint" list in json, and do not fail the run)
   --max-input-bytes N  refuse an input (a file, or stdin) larger than N bytes: default 64Mi;
                        suffixes k, M, G, Ki, Mi, Gi; 0 for no limit
   --timeout DURATION   give up after DURATION (30s, 5m): exit 2, output so far kept; default none

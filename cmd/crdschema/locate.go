@@ -208,7 +208,7 @@ type placed struct {
 // field are not parsed again.
 func place(oc *outcome, line any, d crdschema.Document, text *docText) any {
 	ws := oc.warnings()
-	if len(oc.errs) == 0 && !slices.ContainsFunc(ws, func(w warning) bool { return w.path != "" }) {
+	if len(oc.errs) == 0 && len(oc.lint) == 0 && !slices.ContainsFunc(ws, func(w warning) bool { return w.path != "" }) {
 		return line
 	}
 	l := newLocator(d, text)
@@ -227,6 +227,11 @@ func place(oc *outcome, line any, d crdschema.Document, text *docText) any {
 		if w.path != "" {
 			oc.warnAt[i] = placed{pos: l.find(w.path)}
 		}
+	}
+	oc.lintAt = make([]placed, len(oc.lint))
+	for i, f := range oc.lint {
+		oc.lintAt[i] = placed{pos: l.find(f.Field)}
+		oc.lint[i].Line, oc.lint[i].Column = oc.lintAt[i].line, oc.lintAt[i].column
 	}
 	switch r := line.(type) {
 	case objectResult:

@@ -86,6 +86,12 @@ type outcome struct {
 	update bool
 	// deprecation is the warning of a request to a deprecated version.
 	deprecation string
+	// lint are check's lint findings, apart from the apiserver's errors
+	// and warnings; lintFails marks them as failing the run (--lint-fail).
+	lint      []lintFinding
+	lintFails bool
+	// lintAt is where each lint finding is (see place).
+	lintAt []placed
 }
 
 // errWhere is "file:line:column" of error i for the human formats.
@@ -127,6 +133,25 @@ func (o outcome) errText(i int) string {
 		e = &c
 	}
 	return errorText(e)
+}
+
+// lintText is the lint findings one per line, as the text output writes
+// them.
+func (o outcome) lintText() string {
+	var b strings.Builder
+	for i, f := range o.lint {
+		fmt.Fprintf(&b, "%s: %s: lint: %s\n", o.at(o.lintAt, i), o.label(), f.text())
+	}
+	return b.String()
+}
+
+// lintLine is the line of the first lint finding (the document's when
+// unknown).
+func (o outcome) lintLine() int {
+	if len(o.lintAt) > 0 && o.lintAt[0].line > 0 {
+		return o.lintAt[0].line
+	}
+	return o.line
 }
 
 // label is "Kind/name", "Kind" or "document N" for the human formats,
@@ -266,6 +291,7 @@ func (p textPrinter) print(o outcome, _ any) error {
 	for i, w := range o.warnings() {
 		fmt.Fprintf(&b, "%s: %s: warning: %s\n", o.warnWhere(i), o.label(), escapeControl(w.text))
 	}
+	b.WriteString(o.lintText())
 	if o.update && len(o.errs) == 0 {
 		fmt.Fprintf(&b, "%s: %s: OK\n", o.where(), o.label())
 	}
@@ -290,6 +316,13 @@ func (p githubPrinter) print(o outcome, _ any) error {
 	}
 	for i, w := range o.warnings() {
 		fmt.Fprintf(&b, "::warning %s::%s\n", p.props(o, o.warnAt, i), ghData(o.label()+": "+w.text))
+	}
+	for i, f := range o.lint {
+		level := "warning"
+		if o.lintFails {
+			level = "error"
+		}
+		fmt.Fprintf(&b, "::%s %s::%s\n", level, p.props(o, o.lintAt, i), ghData(o.label()+": lint: "+f.text()))
 	}
 	_, err := io.WriteString(p.w, b.String())
 	return err
@@ -436,13 +469,20 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 			Text:    text.String(),
 		}
 	}
-	if ws := o.warnings(); len(ws) > 0 {
-		var out strings.Builder
-		for _, w := range ws {
-			fmt.Fprintf(&out, "warning: %s\n", w.text)
-		}
-		c.SystemOut = out.String()
+	if o.lintFails && len(o.lint) > 0 && c.Failure == nil && c.Skipped == nil {
+		s.Failures++
+		c.Line = o.lintLine()
+		c.Failure = &junitFailure{Message: lintSummary(o.lint), Type: "Lint", Text: o.lintText()}
 	}
+	var out strings.Builder
+	for _, w := range o.warnings() {
+		fmt.Fprintf(&out, "warning: %s\n", w.text)
+	}
+	if c.Failure == nil || c.Failure.Type != "Lint" {
+		// Lint that fails the run is in the failure's text already.
+		out.WriteString(o.lintText())
+	}
+	c.SystemOut = out.String()
 	s.Cases = append(s.Cases, c)
 	return nil
 }
