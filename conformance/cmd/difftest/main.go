@@ -24,7 +24,7 @@ import (
 func main() {
 	seed := flag.Int64("seed", 0, "generator seed (0: from the clock)")
 	n := flag.Int("n", 200, "number of cases")
-	verbs := flag.String("verbs", "check,prune,default,apply,update,warnings,crd-update", "comma-separated verbs to test (update: apply --old; warnings: check with formats and sets; crd-update: check --old; also convert, review, openapi, columns, scale)")
+	verbs := flag.String("verbs", "check,prune,default,apply,update,convert,review,warnings,crd-update", "comma-separated verbs to test (update: apply --old; convert: convert --to; review: convert --review; warnings: check with formats and sets; crd-update: check --old; also openapi, columns, scale)")
 	keep := flag.String("keep", "", "directory for minimal reproducers of each mismatch class")
 	crdschema := flag.String("crdschema", "", "prebuilt crdschema binary (default: build ../cmd/crdschema)")
 	oracle := flag.String("oracle", "", "prebuilt oracle binary (default: build ./cmd/oracle)")
