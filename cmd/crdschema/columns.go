@@ -27,8 +27,8 @@ type columnsLine struct {
 
 func runColumns(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newVerbFlagSet("columns", stderr)
-	var crds pathList
-	fs.Var(&crds, "crd", "a CRD file or directory (repeatable)")
+	var crds []string
+	fs.Var(stringList{&crds}, "crd", "a CRD file or directory (repeatable)")
 	output := fs.String("o", "text", "output format: text, wide or json")
 	nowFlag := fs.String("now", "", "the server's clock for ages (RFC 3339); default: the current time")
 	operands, err := parseInterspersed(fs, args)

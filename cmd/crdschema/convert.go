@@ -15,19 +15,13 @@ import (
 
 // convertOptions are the parsed arguments of convert.
 type convertOptions struct {
-	crds     multiFlag
+	crds     []string
 	to       string
 	output   string
 	review   bool
 	maxInput int64
 	operands []string
 }
-
-// multiFlag is a repeatable string flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // parseConvertArgs parses convert's flags, which may come before, between
 // or after the operands.
@@ -36,7 +30,7 @@ func parseConvertArgs(args []string, stderr io.Writer) (*convertOptions, error) 
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, verbUsage("convert")) }
-	fs.Var(&o.crds, "crd", "CRD file or directory (repeatable)")
+	fs.Var(stringList{&o.crds}, "crd", "CRD file or directory (repeatable)")
 	fs.StringVar(&o.to, "to", "", "the version to read at: VERSION or GROUP/VERSION")
 	fs.StringVar(&o.output, "o", "", "output format: yaml or json (--review: json)")
 	fs.StringVar(&o.output, "output", "", "output format (same as -o)")

@@ -21,8 +21,8 @@ type schemaFile struct {
 
 func runJSONSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newVerbFlagSet("jsonschema", stderr)
-	var crds pathList
-	fs.Var(&crds, "crd", "a CRD file or directory (repeatable)")
+	var crds []string
+	fs.Var(stringList{&crds}, "crd", "a CRD file or directory (repeatable)")
 	out := fs.String("out", "", "the directory to write the schemas to")
 	operands, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
@@ -28,12 +27,6 @@ type openapiLine struct {
 	V2       map[string]any `json:"v2"`
 	Errors   []jsonError    `json:"errors"`
 }
-
-// pathList is a repeatable flag naming files or directories.
-type pathList []string
-
-func (l *pathList) String() string     { return strings.Join(*l, ",") }
-func (l *pathList) Set(v string) error { *l = append(*l, v); return nil }
 
 // parseInterspersed parses fs's flags anywhere among the operands (as the
 // other verbs do), returning the operands; "--" ends the flags.
@@ -66,8 +59,8 @@ func newVerbFlagSet(verb string, stderr io.Writer) *flag.FlagSet {
 
 func runOpenAPI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newVerbFlagSet("openapi", stderr)
-	var crds pathList
-	fs.Var(&crds, "crd", "a CRD file or directory (repeatable)")
+	var crds []string
+	fs.Var(stringList{&crds}, "crd", "a CRD file or directory (repeatable)")
 	output := fs.String("o", "json", "output format: json or yaml")
 	operands, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {

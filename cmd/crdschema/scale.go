@@ -21,8 +21,8 @@ type scaleLine struct {
 
 func runScale(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newVerbFlagSet("scale", stderr)
-	var crds pathList
-	fs.Var(&crds, "crd", "a CRD file or directory (repeatable)")
+	var crds []string
+	fs.Var(stringList{&crds}, "crd", "a CRD file or directory (repeatable)")
 	output := fs.String("o", "yaml", "output format: yaml or json")
 	operands, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
