@@ -1,22 +1,46 @@
 package crdschema
 
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/internal/revdiff"
+)
+
 // Change is one difference between two revisions of a CRD and what the
 // apiserver does about it (CRD.Changes).
 type Change struct {
-	// Kind names the change: "field-removed", "type-changed",
-	// "enum-narrowed", "required-added", "bounds-tightened",
-	// "pattern-changed", "format-changed", "default-changed",
-	// "nullable-removed", "preserve-unknown-fields-removed",
-	// "list-type-changed", "rule-added", "rule-changed",
-	// "version-removed", "version-unserved", "storage-version-changed",
-	// "scope-changed", "names-changed" (docs/cli.md has the list).
+	// Kind names the change. Of the whole CRD, from the apiserver's
+	// update validation (Class "rejected"): "scope-changed",
+	// "group-changed", "names-changed", "version-removed" (a stored
+	// version), "preserve-unknown-fields-changed", "invalid" (the new
+	// revision breaks a CRD rule the old one did not). Of a version:
+	// "version-removed", "version-unserved", "version-added",
+	// "storage-version-changed". Of a field: "field-removed",
+	// "type-changed", "enum-narrowed", "required-added",
+	// "bounds-tightened" (minimum, maximum, their exclusive flags,
+	// minLength, maxLength, minItems, maxItems, minProperties,
+	// maxProperties, multipleOf), "pattern-changed", "format-changed",
+	// "default-changed" (added, changed or removed), "nullable-removed",
+	// "preserve-unknown-fields-removed", "list-type-changed" (to set or
+	// map, or other map keys), "rule-added", "rule-changed" (CEL
+	// x-kubernetes-validations), "embedded-resource-changed",
+	// "int-or-string-changed". Other loosenings are not reported.
 	Kind string
 	// Version is the CRD version the change is in; "" for a change of the
 	// whole CRD.
 	Version string
 	// Path is the field in that version's objects, as the apiserver
-	// writes field paths (spec.template.replicas); "" for a change of the
-	// whole CRD or version.
+	// writes field paths, with [*] for any list item or map value
+	// (spec.containers[*].image); "" for a change of the whole CRD or
+	// version, and for a rejected change, whose Detail is the apiserver's
+	// error with the CRD's own field path.
 	Path string
 	// Class is what the apiserver does about it: "rejected" (the update of
 	// the CRD fails), "data-loss" (stored objects lose data when read),
@@ -24,17 +48,207 @@ type Change struct {
 	// unchanged values), "breaking" (clients sending the old shape fail)
 	// or "safe".
 	Class string
-	// Detail says what will happen, in a sentence.
+	// Detail says what changed and what will happen, in a sentence.
 	Detail string
 	// Static is set when the class is inferred from the schemas alone
 	// rather than computed by running objects through the engine.
 	Static bool
 }
 
+// changesSeed fixes the probe objects of Changes.
+const changesSeed = 24
+
 // Changes returns every change from old to the receiver, a new revision
 // of the same CRD, classified by what the apiserver does about it, sorted
-// by version, path and kind.
+// by version, path, kind and detail (versions as strings).
+//
+// The rejected changes are the errors of UpdateErrors, one Change each.
+// Every other change is classified by running a probe through the
+// engine: an object the old revision accepts at that version (a sample,
+// with a value at the changed field that the new schema may not accept:
+// a removed enum value, a string one longer than the new maxLength, a
+// null, an unknown field, ...), stored as the old revision stores it.
+// Then, under the new revision: a read at the version that drops or
+// changes the field is "data-loss"; a create of the object as the old
+// revision reads it that is accepted is "safe"; one that fails while an
+// update of the unchanged stored object (as read under the new
+// revision) is accepted is "ratcheted"; both failing is "breaking",
+// with the update's error (where ratcheting does not apply). Only the
+// errors at, above or below the changed field count. When no probe can
+// be built, or none of the sampled values breaks a pattern or CEL rule,
+// the class is a static approximation (Static, said in Detail). A
+// version the old revision does not serve, or a revision the apiserver
+// would reject, cannot be probed.
+//
+// Changes is deterministic, reads neither revision's objects from
+// anywhere and changes neither CRD.
 func (c *CRD) Changes(old *CRD) []Change {
-	// Skeleton: issue 24 fills it in.
-	return nil
+	if old == nil {
+		return nil
+	}
+	ctx := context.Background()
+	out := c.rejectedChanges(old)
+	out = append(out, c.versionChanges(ctx, old)...)
+	for _, v := range c.crd.Spec.Versions {
+		if _, defined := old.serves(v.Name); defined {
+			out = append(out, c.schemaChanges(ctx, old, v.Name)...)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Version != b.Version {
+			return a.Version < b.Version
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Detail < b.Detail
+	})
+	return out
+}
+
+// rejectedChanges are the errors of the CRD's update validation.
+func (c *CRD) rejectedChanges(old *CRD) []Change {
+	var out []Change
+	for _, e := range c.UpdateErrors(old) {
+		kind, version := c.rejectedKind(e)
+		out = append(out, Change{Kind: kind, Version: version, Class: "rejected", Detail: e.Error()})
+	}
+	return out
+}
+
+// rejectedKind names the change an update error is about, and the version
+// it is in ("" for the whole CRD).
+func (c *CRD) rejectedKind(e *field.Error) (string, string) {
+	f := e.Field
+	switch {
+	case f == "spec.scope":
+		return "scope-changed", ""
+	case f == "spec.group":
+		return "group-changed", ""
+	case strings.HasPrefix(f, "spec.names"):
+		return "names-changed", ""
+	case f == "spec.preserveUnknownFields":
+		return "preserve-unknown-fields-changed", ""
+	case strings.HasPrefix(f, "status.storedVersions"):
+		v, _ := e.BadValue.(string)
+		return "version-removed", v
+	case strings.HasPrefix(f, "spec.versions["):
+		i, err := strconv.Atoi(f[len("spec.versions["):strings.IndexByte(f, ']')])
+		if err == nil && i >= 0 && i < len(c.crd.Spec.Versions) {
+			return "invalid", c.crd.Spec.Versions[i].Name
+		}
+	}
+	return "invalid", ""
+}
+
+// versionChanges are the versions removed, unserved or added, and a
+// change of the storage version.
+func (c *CRD) versionChanges(ctx context.Context, old *CRD) []Change {
+	var out []Change
+	for _, v := range old.crd.Spec.Versions {
+		served, defined := c.serves(v.Name)
+		switch {
+		case !defined && slices.Contains(old.crd.Status.StoredVersions, v.Name):
+			// rejected: UpdateErrors names it
+		case !defined:
+			out = append(out, c.versionGone(ctx, old, v.Name, v.Served, "version-removed", "removed from spec.versions"))
+		case v.Served && !served:
+			out = append(out, c.versionGone(ctx, old, v.Name, true, "version-unserved", "no longer served"))
+		}
+	}
+	for _, v := range c.crd.Spec.Versions {
+		if _, defined := old.serves(v.Name); !defined {
+			out = append(out, Change{Kind: "version-added", Version: v.Name, Class: "safe",
+				Detail: fmt.Sprintf("%s added (served: %t); objects of the other versions are unaffected", v.Name, v.Served)})
+		}
+	}
+	if from, to := old.StorageVersion(), c.StorageVersion(); from != to && from != "" && to != "" {
+		out = append(out, c.storageChange(ctx, old, from, to))
+	}
+	return out
+}
+
+// versionGone classifies a version the new revision no longer serves: a
+// request the old revision accepted at it fails now.
+func (c *CRD) versionGone(ctx context.Context, old *CRD, version string, wasServed bool, kind, what string) Change {
+	ch := Change{Kind: kind, Version: version}
+	if !wasServed {
+		ch.Class, ch.Detail = "safe", version+" "+what+"; the old revision did not serve it either"
+		return ch
+	}
+	objs, _ := old.Samples(version, changesSeed, 1)
+	if len(objs) == 0 {
+		ch.Class, ch.Static = "breaking", true
+		ch.Detail = version + " " + what + "; static approximation: clients of " + version + " fail"
+		return ch
+	}
+	r := c.Write(ctx, objs[0], nil, nil)
+	if len(r.Errors) == 0 {
+		ch.Class, ch.Detail = "safe", version+" "+what+"; a create at "+version+" is still accepted"
+		return ch
+	}
+	ch.Class = "breaking"
+	ch.Detail = fmt.Sprintf("%s %s; clients of %s fail: %s", version, what, version, r.Errors[0].Error())
+	return ch
+}
+
+// storageChange classifies a new storage version: objects stored at the
+// old one are read as before; an unchanged object written back is
+// stored at the new one, which may drop what it does not declare.
+func (c *CRD) storageChange(ctx context.Context, old *CRD, from, to string) Change {
+	ch := Change{Kind: "storage-version-changed", Version: to, Class: "safe"}
+	base := fmt.Sprintf("storage version %s → %s: new writes are stored as %s; objects stored as %s stay so until rewritten, and %s stays in status.storedVersions (and so in spec.versions) until a storage migration removes it", from, to, to, from, from)
+	p := &prober{ctx: ctx, old: old, new: c, version: from}
+	objs, _ := old.Samples(from, changesSeed, 1)
+	served, _ := c.serves(from)
+	if len(objs) == 0 || !served {
+		ch.Static, ch.Detail = true, base+"; static approximation: no object of "+from+" could be built"
+		return ch
+	}
+	stored, ok := p.store(objs[0])
+	if !ok {
+		ch.Static, ch.Detail = true, base+"; static approximation: no object of "+from+" could be stored"
+		return ch
+	}
+	before := c.Read(stored, from)
+	rewritten := c.Write(ctx, before.Object, stored, nil)
+	if before.Object == nil || rewritten.Object == nil {
+		ch.Static, ch.Detail = true, base+"; static approximation: the probe object could not be rewritten"
+		return ch
+	}
+	after := c.Read(rewritten.Object, from)
+	if lost, _ := readDiff(before.Object, after.Object); len(lost) > 0 {
+		ch.Class = "data-loss"
+		ch.Detail = base + "; an unchanged object of " + from + " written back loses " + strings.Join(lost, ", ")
+		return ch
+	}
+	ch.Detail = base + "; an object of " + from + " written back and read again is unchanged"
+	return ch
+}
+
+// schemaChanges are the changes of one version's schema, each classified
+// by its probes.
+func (c *CRD) schemaChanges(ctx context.Context, old *CRD, version string) []Change {
+	oldS, _ := old.AnyVersion(version)
+	newS, _ := c.AnyVersion(version)
+	if oldS == nil || newS == nil {
+		return nil
+	}
+	diffs := revdiff.Diff(oldS.s, newS.s, changesSeed)
+	if len(diffs) == 0 {
+		return nil
+	}
+	p := &prober{ctx: ctx, old: old, new: c, version: version, oldSchema: oldS, newSchema: newS}
+	if objs, _ := old.Samples(version, changesSeed, 1); len(objs) > 0 {
+		p.base = objs[0]
+	}
+	out := make([]Change, 0, len(diffs))
+	for i, d := range diffs {
+		out = append(out, p.classify(d, uint64(i)))
+	}
+	return out
 }

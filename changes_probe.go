@@ -1,0 +1,330 @@
+package crdschema
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/revdiff"
+)
+
+// prober runs the probes of one version's changes through the engine:
+// objects stored under the old revision, read, created and updated under
+// the new one.
+type prober struct {
+	ctx      context.Context
+	old, new *CRD
+	version  string
+	// oldSchema and newSchema are the version's schemas; base is an
+	// object the old revision accepts at the version (nil: none could be
+	// generated).
+	oldSchema, newSchema *Schema
+	base                 map[string]any
+}
+
+// outcome is what the new revision does to one probe object.
+type outcome struct {
+	// lost and added are the fields a read under the new revision drops
+	// (or changes) and adds, compared with a read under the old one.
+	lost, added []string
+	// create and update are the errors of a create of the object as the
+	// old revision reads it, and of an update of the unchanged stored
+	// object as the new revision reads it.
+	create, update field.ErrorList
+}
+
+// maxProbes bounds the probes one change tries.
+const maxProbes = 8
+
+// classify runs a change's probes and classifies it by the first that
+// shows something (data lost, a create failing); by the first the old
+// revision accepts when the probes were built to break the new schema;
+// statically otherwise.
+func (p *prober) classify(d revdiff.Change, n uint64) Change {
+	ch := Change{Kind: d.Kind, Version: p.version, Path: d.Path.String()}
+	var first *outcome
+	tried := 0
+	for i, probe := range d.Probes {
+		if tried == maxProbes {
+			break
+		}
+		obj, ok := p.probeObject(d.Path, probe, n, uint64(i))
+		if !ok {
+			continue
+		}
+		stored, ok := p.store(obj)
+		if !ok {
+			continue
+		}
+		tried++
+		o, ok := p.run(stored, d.Path)
+		if !ok {
+			continue
+		}
+		if len(o.lost) > 0 || len(o.create) > 0 || len(o.update) > 0 {
+			return o.change(ch, d)
+		}
+		if first == nil {
+			first = &o
+		}
+	}
+	if first != nil && d.Constructive {
+		return first.change(ch, d)
+	}
+	ch.Class, ch.Static = d.StaticClass, true
+	switch {
+	case first != nil:
+		ch.Detail = d.Detail + "; static approximation: " + d.StaticWhy
+	case p.base == nil || p.oldSchema == nil:
+		ch.Detail = d.Detail + "; static approximation (no object of the old revision could be built): " + d.StaticWhy
+	default:
+		ch.Detail = d.Detail + "; static approximation (no probe object could be built): " + d.StaticWhy
+	}
+	return ch
+}
+
+// change is the Change an outcome shows.
+func (o *outcome) change(ch Change, d revdiff.Change) Change {
+	at := " at " + ch.Version
+	switch {
+	case len(o.lost) > 0:
+		ch.Class = "data-loss"
+		ch.Detail = d.Detail + "; a read" + at + " of an object stored under the old revision drops " + strings.Join(o.lost, ", ")
+	case len(o.create) == 0 && len(o.update) > 0:
+		ch.Class = "breaking"
+		ch.Detail = d.Detail + "; a create is accepted, but an update of the unchanged stored object fails (" + o.update[0].Error() + ")"
+	case len(o.create) == 0:
+		ch.Class = "safe"
+		ch.Detail = d.Detail + "; objects stored under the old revision read, create and update unchanged"
+		if len(o.added) > 0 {
+			ch.Detail = d.Detail + "; objects stored under the old revision now read with " + strings.Join(o.added, ", ")
+		}
+	case len(o.update) == 0:
+		ch.Class = "ratcheted"
+		ch.Detail = d.Detail + "; a create with the old value fails (" + o.create[0].Error() + "); an update of the unchanged stored object is accepted (ratcheting)"
+	default:
+		ch.Class = "breaking"
+		ch.Detail = d.Detail + "; a create with the old value fails (" + o.create[0].Error() + "), and so does an update of the unchanged stored object, not ratcheted (" + o.update[0].Error() + ")"
+	}
+	return ch
+}
+
+// probeObject is the base object with the probe applied.
+func (p *prober) probeObject(path revdiff.Path, probe revdiff.Probe, n, i uint64) (map[string]any, bool) {
+	if p.base == nil || p.oldSchema == nil || p.oldSchema.s == nil {
+		return nil, false
+	}
+	obj := deepCopyMap(p.base)
+	r := rand.New(rand.NewPCG(n, i))
+	return obj, revdiff.Set(obj, p.oldSchema.s, path, probe, r)
+}
+
+// store is obj as the old revision stores it after a create at the
+// version (and a status update, for a .status the status subresource
+// drops on create): false when the old revision rejects it.
+func (p *prober) store(obj map[string]any) (map[string]any, bool) {
+	s, err := p.old.Version(p.version)
+	if err != nil {
+		return nil, false
+	}
+	r := s.Apply(obj)
+	if r.Object == nil || len(r.Errors) > 0 {
+		return nil, false
+	}
+	created := r.Object
+	if _, has := obj["status"]; has && s.HasStatusSubresource() {
+		r = s.ApplyStatusUpdate(obj, created)
+		if r.Object == nil || len(r.Errors) > 0 {
+			return nil, false
+		}
+		created = r.Object
+	}
+	st, serr := p.old.storage()
+	if serr != nil {
+		return nil, false
+	}
+	stored, _, errs := st.Convert(p.ctx, created, p.old.StorageVersion(), nil)
+	if len(errs) > 0 {
+		return nil, false
+	}
+	return stored, true
+}
+
+// run reads stored under both revisions at the version, and creates and
+// updates it under the new one. Only what is at, above or below path
+// counts. false when a read fails.
+func (p *prober) run(stored map[string]any, path revdiff.Path) (outcome, bool) {
+	var o outcome
+	before := p.old.Read(stored, p.version)
+	after := p.new.Read(stored, p.version)
+	if before.Object == nil || after.Object == nil || len(before.Errors) > 0 || len(after.Errors) > 0 {
+		return o, false
+	}
+	lost, added := readDiff(before.Object, after.Object)
+	o.lost, o.added = related(lost, path), related(added, path)
+	if isStatus(path) && p.newSchema != nil && p.newSchema.HasStatusSubresource() {
+		// .status is written through the status subresource.
+		without := deepCopyMap(after.Object)
+		delete(without, "status")
+		o.create = relatedErrors(p.newSchema.ApplyStatusUpdate(before.Object, without).Errors, path)
+		o.update = relatedErrors(p.newSchema.ApplyStatusUpdate(after.Object, after.Object).Errors, path)
+		return o, true
+	}
+	o.create = relatedErrors(p.new.Write(p.ctx, before.Object, nil, nil).Errors, path)
+	o.update = relatedErrors(p.new.Write(p.ctx, after.Object, stored, nil).Errors, path)
+	return o, true
+}
+
+func isStatus(path revdiff.Path) bool {
+	return len(path) > 0 && path[0].Kind == revdiff.Prop && path[0].Name == "status"
+}
+
+// readDiff returns the paths where b lacks or changes a value of a
+// (lost) and where b has a value a lacks (added), as field paths.
+func readDiff(a, b map[string]any) (lost, added []string) {
+	var walk func(prefix string, x, y any)
+	walk = func(prefix string, x, y any) {
+		xm, xok := x.(map[string]any)
+		ym, yok := y.(map[string]any)
+		if xok && yok {
+			for _, k := range sortedMapKeys(xm) {
+				p := joinField(prefix, k)
+				if yv, has := ym[k]; has {
+					walk(p, xm[k], yv)
+				} else {
+					lost = append(lost, p)
+				}
+			}
+			for _, k := range sortedMapKeys(ym) {
+				if _, has := xm[k]; !has {
+					added = append(added, joinField(prefix, k)+" = "+compactJSON(ym[k]))
+				}
+			}
+			return
+		}
+		xl, xok := x.([]any)
+		yl, yok := y.([]any)
+		if xok && yok && len(xl) == len(yl) {
+			for i := range xl {
+				walk(prefix+"["+strconv.Itoa(i)+"]", xl[i], yl[i])
+			}
+			return
+		}
+		if !jsonvalue.Equal(x, y) {
+			lost = append(lost, prefix)
+		}
+	}
+	walk("", a, b)
+	return lost, added
+}
+
+func joinField(prefix, k string) string {
+	if prefix == "" {
+		return k
+	}
+	return prefix + "." + k
+}
+
+func sortedMapKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// compactJSON writes a value for a Detail, shortened.
+func compactJSON(v any) string {
+	s := fmt.Sprintf("%v", v)
+	if b, err := jsonMarshalValue(v); err == nil {
+		s = string(b)
+	}
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:77]) + "..."
+	}
+	return s
+}
+
+// related keeps the field paths at, above or below path (with its [*]
+// matching any index or key); the value part of "path = value" is kept.
+func related(paths []string, path revdiff.Path) []string {
+	var out []string
+	for _, p := range paths {
+		f, _, _ := strings.Cut(p, " = ")
+		if relates(f, path) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// relatedErrors keeps the errors at, above or below path.
+func relatedErrors(errs field.ErrorList, path revdiff.Path) field.ErrorList {
+	var out field.ErrorList
+	for _, e := range errs {
+		if relates(e.Field, path) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// relates reports whether the field path f (spec.list[0].name, or
+// spec.map.key as the OpenAPI engine writes map keys) is at, above or
+// below path. A field at the root relates only to the root.
+func relates(f string, path revdiff.Path) bool {
+	toks := fieldTokens(f)
+	if len(toks) == 0 {
+		return len(path) == 0
+	}
+	for i := 0; i < len(toks) && i < len(path); i++ {
+		st := path[i]
+		if st.Kind == revdiff.Prop && toks[i] != st.Name {
+			return false
+		}
+		if st.Kind == revdiff.Item && !strings.HasPrefix(toks[i], "[") {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldTokens splits a field path into its keys and its [index] or [key]
+// steps.
+func fieldTokens(f string) []string {
+	if f == "<nil>" {
+		return nil
+	}
+	var out []string
+	for len(f) > 0 {
+		switch f[0] {
+		case '.':
+			f = f[1:]
+		case '[':
+			end := strings.IndexByte(f, ']')
+			if end < 0 {
+				return append(out, f)
+			}
+			out = append(out, f[:end+1])
+			f = f[end+1:]
+		default:
+			end := strings.IndexAny(f, ".[")
+			if end < 0 {
+				end = len(f)
+			}
+			out = append(out, f[:end])
+			f = f[end:]
+		}
+	}
+	return out
+}
+
+func jsonMarshalValue(v any) ([]byte, error) { return json.Marshal(v) }

@@ -1,0 +1,129 @@
+package crdschema_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	crdschema "github.com/crdschema/crdschema"
+)
+
+// gadgetCRD is the old revision the unit tests edit.
+const gadgetCRD = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              name: {type: string, maxLength: 63}
+              mode: {type: string, enum: [Fast, Slow, Stop]}
+              replicas: {type: integer, minimum: 0, maximum: 100}
+              note: {type: string, nullable: true}
+              legacy: {type: string}
+              port: {x-kubernetes-int-or-string: true}
+              tags: {type: array, items: {type: string}}
+              extra: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              labels: {type: object, additionalProperties: {type: string}}
+              ratio: {type: number}
+          status:
+            type: object
+            properties:
+              phase: {type: string, enum: [Pending, Ready, Failed]}
+`
+
+func changesOf(t *testing.T, oldDoc, newDoc string) []crdschema.Change {
+	t.Helper()
+	old, err := crdschema.LoadCRD([]byte(oldDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := crdschema.LoadCRD([]byte(newDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next.Changes(old)
+}
+
+func line(c crdschema.Change) string {
+	static := ""
+	if c.Static {
+		static = " (static)"
+	}
+	return fmt.Sprintf("%s %s %s %s%s: %s", c.Version, c.Path, c.Kind, c.Class, static, c.Detail)
+}
+
+// TestChangesClasses pins one edit per change kind of gadgetCRD and the
+// class the engine computes for it.
+func TestChangesClasses(t *testing.T) {
+	const v2 = "  - name: v2\n    served: true\n    storage: true\n    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {name: {type: string}}}}}}\n"
+	tests := []struct {
+		from, to string
+		want     []string // version path kind class[ (static)]
+	}{
+		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 10}", []string{"v1 spec.name bounds-tightened ratcheted"}},
+		{"enum: [Fast, Slow, Stop]", "enum: [Fast, Slow]", []string{"v1 spec.mode enum-narrowed ratcheted"}},
+		{"              legacy: {type: string}\n", "", []string{"v1 spec.legacy field-removed data-loss"}},
+		{"note: {type: string, nullable: true}", "note: {type: string}", []string{"v1 spec.note nullable-removed data-loss"}},
+		{"minimum: 0, maximum: 100}", "minimum: 0, maximum: 100, default: 1}", []string{"v1 spec.replicas default-changed safe"}},
+		{"replicas: {type: integer,", "replicas: {type: string,", []string{"v1 spec.replicas type-changed ratcheted"}},
+		{"extra: {type: object, x-kubernetes-preserve-unknown-fields: true}", "extra: {type: object}", []string{"v1 spec.extra preserve-unknown-fields-removed data-loss"}},
+		{"tags: {type: array, items: {type: string}}", "tags: {type: array, items: {type: string}, x-kubernetes-list-type: set}", []string{"v1 spec.tags list-type-changed ratcheted"}},
+		{"port: {x-kubernetes-int-or-string: true}", "port: {type: string}", []string{"v1 spec.port int-or-string-changed ratcheted"}},
+		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, pattern: '^[a-z]+$'}", []string{"v1 spec.name pattern-changed ratcheted"}},
+		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self.startsWith('x')\"}]}", []string{"v1 spec.name rule-added ratcheted"}},
+		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self == oldSelf\"}]}", []string{"v1 spec.name rule-added safe"}},
+		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self != oldSelf\"}]}", []string{"v1 spec.name rule-added breaking"}},
+		{"            type: object\n            properties:\n              name:", "            type: object\n            required: [name]\n            properties:\n              name:", []string{"v1 spec.name required-added ratcheted"}},
+		{"phase: {type: string, enum: [Pending, Ready, Failed]}", "phase: {type: string, enum: [Pending, Ready]}", []string{"v1 status.phase enum-narrowed ratcheted"}},
+		{"scope: Namespaced", "scope: Cluster", []string{"  scope-changed rejected"}},
+		{"plural: gadgets,", "plural: gizmos,", []string{"  names-changed rejected"}},
+		{"ratio: {type: number}", "ratio: {type: number, multipleOf: 0.5}", []string{"v1 spec.ratio bounds-tightened ratcheted"}},
+		{"replicas: {type: integer, minimum: 0,", "replicas: {type: integer, minimum: 5,", []string{"v1 spec.replicas bounds-tightened ratcheted"}},
+		{"labels: {type: object, additionalProperties: {type: string}}", "labels: {type: object, additionalProperties: {type: string}, maxProperties: 1}", []string{"v1 spec.labels bounds-tightened ratcheted"}},
+		{"labels: {type: object, additionalProperties: {type: string}}", "labels: {type: object}", []string{"v1 spec.labels[*] field-removed data-loss"}},
+		{"tags: {type: array, items: {type: string}}", "tags: {type: array, items: {type: string}, maxItems: 1}", []string{"v1 spec.tags bounds-tightened ratcheted"}},
+		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, format: date}", []string{"v1 spec.name format-changed ratcheted"}},
+		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, format: no-such-format}", []string{"v1 spec.name format-changed safe"}},
+		{"            type: object\n            properties:\n              name:", "            type: object\n            x-kubernetes-preserve-unknown-fields: true\n            properties:\n              name:", nil},
+		{"  - name: v1\n    served: true\n", "  - name: v1\n    served: false\n", []string{"v1  version-unserved breaking"}},
+		{"    storage: true\n", "    storage: false\n", []string{"v2  storage-version-changed data-loss", "v2  version-added safe"}},
+	}
+	for _, tt := range tests {
+		newDoc := strings.Replace(gadgetCRD, tt.from, tt.to, 1)
+		if newDoc == gadgetCRD {
+			t.Fatalf("edit %q not applied", tt.from)
+		}
+		if strings.Contains(tt.to, "storage: false") {
+			newDoc += v2
+		}
+		var got []string
+		for _, c := range changesOf(t, gadgetCRD, newDoc) {
+			s := fmt.Sprintf("%s %s %s %s", c.Version, c.Path, c.Kind, c.Class)
+			if c.Static {
+				s += " (static)"
+			}
+			got = append(got, s)
+			if c.Detail == "" {
+				t.Errorf("%s: no detail", s)
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("%q → %q:\n got %q\nwant %q", tt.from, tt.to, got, tt.want)
+		}
+	}
+}

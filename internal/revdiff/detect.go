@@ -1,0 +1,597 @@
+package revdiff
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// The static classes, the root package's Change.Class values.
+const (
+	classBreaking  = "breaking"
+	classRatcheted = "ratcheted"
+	classDataLoss  = "data-loss"
+	classSafe      = "safe"
+)
+
+// props is a node's schema as written (never nil).
+func props(s *structural.Schema) *schema.Props {
+	if s.Source == nil {
+		return &schema.Props{}
+	}
+	return s.Source
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// typeChanged: a value of the old type is of the wrong type now. Nothing
+// below is compared.
+func (w *walker) typeChanged(path Path, o, n *structural.Schema) bool {
+	if n.Type == "" || o.Type == n.Type || o.IntOrString || n.IntOrString {
+		return true
+	}
+	w.add(Change{Kind: "type-changed", Path: path, Detail: fmt.Sprintf("type %s → %s", orAny(o.Type), n.Type),
+		Probes: w.samples(o), Constructive: true, StaticClass: classBreaking,
+		StaticWhy: "a value of the old type fails the new type"})
+	return false
+}
+
+func orAny(t string) string {
+	if t == "" {
+		return "any"
+	}
+	return t
+}
+
+// enumNarrowed: values the old schema allowed are not in the new enum.
+func (w *walker) enumNarrowed(path Path, o, n *structural.Schema) bool {
+	ne := props(n).Enum
+	if len(ne) == 0 {
+		return true
+	}
+	inNew := func(v any) bool {
+		return slices.ContainsFunc(ne, func(e schema.JSON) bool { return jsonvalue.Equal(e.Value, v) })
+	}
+	var removed []Probe
+	var names []string
+	detail := "enum values removed: "
+	if oe := props(o).Enum; len(oe) > 0 {
+		for _, e := range oe {
+			if !inNew(e.Value) {
+				removed = append(removed, Probe{Value: e.Value})
+				names = append(names, quote(e.Value))
+			}
+		}
+	} else {
+		detail = "enum added: "
+		for _, e := range ne {
+			names = append(names, quote(e.Value))
+		}
+		for _, s := range w.samples(o) {
+			if !inNew(s.Value) {
+				removed = append(removed, s)
+			}
+		}
+		if len(removed) == 0 {
+			return true
+		}
+	}
+	if len(names) == 0 {
+		return true
+	}
+	w.add(Change{Kind: "enum-narrowed", Path: path, Detail: detail + strings.Join(names, ", "),
+		Probes: removed, Constructive: true, StaticClass: classRatcheted,
+		StaticWhy: "enum is ratcheted for unchanged values"})
+	return true
+}
+
+// requiredAdded: an object that omits the field now fails.
+func (w *walker) requiredAdded(path Path, o, n *structural.Schema) bool {
+	for _, k := range props(n).Required {
+		if slices.Contains(props(o).Required, k) {
+			continue
+		}
+		w.add(Change{Kind: "required-added", Path: path.child(Step{Kind: Prop, Name: k}), Detail: "required: " + k,
+			Probes: []Probe{{Delete: true}}, Constructive: true, StaticClass: classBreaking,
+			StaticWhy: "an object without the field fails"})
+	}
+	return true
+}
+
+// bound is one tightened bound and the probes that cross it.
+type bound struct {
+	detail string
+	probes []Probe
+}
+
+// numberBounds: minimum, maximum and their exclusive flags.
+func (w *walker) numberBounds(path Path, o, n *structural.Schema) bool {
+	op, np := props(o), props(n)
+	var found []bound
+	if lim, ok := tighterLimit(op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum, 1); ok {
+		found = append(found, bound{limitDetail("maximum", op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum), numberProbes(n.Type, lim, np.ExclusiveMaximum, 1)})
+	}
+	if lim, ok := tighterLimit(op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum, -1); ok {
+		found = append(found, bound{limitDetail("minimum", op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum), numberProbes(n.Type, lim, np.ExclusiveMinimum, -1)})
+	}
+	w.addBounds(path, found)
+	return true
+}
+
+// tighterLimit reports whether the new limit (dir 1: a maximum, -1: a
+// minimum) excludes values the old one allowed, and returns it.
+func tighterLimit(o, n *float64, oex, nex bool, dir float64) (float64, bool) {
+	if n == nil {
+		return 0, false
+	}
+	if o == nil {
+		return *n, true
+	}
+	if *n*dir < *o*dir || (*n == *o && nex && !oex) {
+		return *n, true
+	}
+	return 0, false
+}
+
+func limitDetail(name string, o, n *float64, oex, nex bool) string {
+	ex := func(e bool) string {
+		if e {
+			return " (exclusive)"
+		}
+		return ""
+	}
+	if o == nil {
+		return fmt.Sprintf("%s %s%s added", name, num(*n), ex(nex))
+	}
+	return fmt.Sprintf("%s %s%s → %s%s", name, num(*o), ex(oex), num(*n), ex(nex))
+}
+
+// numberProbes are values just beyond a limit (dir 1: above a maximum).
+func numberProbes(typ string, lim float64, exclusive bool, dir float64) []Probe {
+	var vals []float64
+	if exclusive {
+		vals = append(vals, lim)
+	}
+	vals = append(vals, math.Floor(lim)+dir, lim+dir*0.5, lim+dir*1000)
+	var out []Probe
+	for _, v := range vals {
+		if typ == "integer" || (typ == "" && v == math.Trunc(v)) {
+			if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+				continue
+			}
+			out = append(out, Probe{Value: int64(v)})
+			continue
+		}
+		out = append(out, Probe{Value: v})
+	}
+	return out
+}
+
+// lengthBounds: minLength and maxLength.
+func (w *walker) lengthBounds(path Path, o, n *structural.Schema) bool {
+	op, np := props(o), props(n)
+	var found []bound
+	if tighterMax(op.MaxLength, np.MaxLength) && *np.MaxLength < 1<<16 {
+		found = append(found, bound{countDetail("maxLength", op.MaxLength, np.MaxLength), w.stringProbes(o, int(*np.MaxLength)+1)})
+	}
+	if tighterMin(op.MinLength, np.MinLength) {
+		found = append(found, bound{countDetail("minLength", op.MinLength, np.MinLength), w.stringProbes(o, int(*np.MinLength)-1)})
+	}
+	w.addBounds(path, found)
+	return true
+}
+
+func tighterMax(o, n *int64) bool { return n != nil && (o == nil || *n < *o) }
+
+func tighterMin(o, n *int64) bool { return n != nil && *n > 0 && (o == nil || *n > *o) }
+
+func countDetail(name string, o, n *int64) string {
+	if o == nil {
+		return fmt.Sprintf("%s %d added", name, *n)
+	}
+	return fmt.Sprintf("%s %d → %d", name, *o, *n)
+}
+
+// stringProbes are strings of length size: runs of one character, and
+// the old schema's sampled strings cut or stretched to it.
+func (w *walker) stringProbes(o *structural.Schema, size int) []Probe {
+	out := []Probe{{Value: strings.Repeat("a", size)}, {Value: strings.Repeat("0", size)}}
+	for _, s := range w.samples(o) {
+		str, ok := s.Value.(string)
+		if !ok || str == "" {
+			continue
+		}
+		r := []rune(strings.Repeat(str, size/len([]rune(str))+1))
+		out = append(out, Probe{Value: string(r[:size])})
+	}
+	return out
+}
+
+// itemBounds: minItems and maxItems.
+func (w *walker) itemBounds(path Path, o, n *structural.Schema) bool {
+	op, np := props(o), props(n)
+	var found []bound
+	if tighterMax(op.MaxItems, np.MaxItems) && *np.MaxItems < 1<<12 {
+		found = append(found, bound{countDetail("maxItems", op.MaxItems, np.MaxItems), w.listProbes(o, int(*np.MaxItems)+1)})
+	}
+	if tighterMin(op.MinItems, np.MinItems) {
+		found = append(found, bound{countDetail("minItems", op.MinItems, np.MinItems), w.listProbes(o, int(*np.MinItems)-1)})
+	}
+	w.addBounds(path, found)
+	return true
+}
+
+// listProbes are lists of size items of the old schema.
+func (w *walker) listProbes(o *structural.Schema, size int) []Probe {
+	if o.Items == nil {
+		return nil
+	}
+	var out []Probe
+	for try := 0; try < 2; try++ {
+		r := w.rand()
+		items := make([]any, 0, size)
+		for len(items) < size {
+			v, ok := sampleValue(o.Items, r)
+			if !ok {
+				break
+			}
+			items = append(items, v)
+		}
+		if len(items) == size {
+			out = append(out, Probe{Value: items})
+		}
+	}
+	return out
+}
+
+// propertyBounds: minProperties and maxProperties of a map.
+func (w *walker) propertyBounds(path Path, o, n *structural.Schema) bool {
+	op, np := props(o), props(n)
+	var found []bound
+	if tighterMax(op.MaxProperties, np.MaxProperties) && *np.MaxProperties < 1<<12 {
+		found = append(found, bound{countDetail("maxProperties", op.MaxProperties, np.MaxProperties), w.mapProbes(o, int(*np.MaxProperties)+1)})
+	}
+	if tighterMin(op.MinProperties, np.MinProperties) {
+		found = append(found, bound{countDetail("minProperties", op.MinProperties, np.MinProperties), w.mapProbes(o, int(*np.MinProperties)-1)})
+	}
+	w.addBounds(path, found)
+	return true
+}
+
+// mapProbes are maps of size entries of the old schema's
+// additionalProperties (none for other objects: their properties are not
+// free to add).
+func (w *walker) mapProbes(o *structural.Schema, size int) []Probe {
+	ap := apSchema(o)
+	if ap == nil && !o.PreserveUnknownFields {
+		return nil
+	}
+	r := w.rand()
+	m := map[string]any{}
+	for i := 0; i < size; i++ {
+		var v any = "value"
+		if ap != nil {
+			var ok bool
+			if v, ok = sampleValue(ap, r); !ok {
+				return nil
+			}
+		}
+		m[fmt.Sprintf("key-%d", i)] = v
+	}
+	return []Probe{{Value: m}}
+}
+
+// addBounds records each tightened bound as a change.
+func (w *walker) addBounds(path Path, found []bound) {
+	for _, b := range found {
+		w.add(Change{Kind: "bounds-tightened", Path: path, Detail: b.detail, Probes: b.probes,
+			Constructive: true, StaticClass: classRatcheted,
+			StaticWhy: "value validations are ratcheted for unchanged values"})
+	}
+}
+
+// multipleOf: a multipleOf added, or changed to one the old does not
+// divide.
+func (w *walker) multipleOf(path Path, o, n *structural.Schema) bool {
+	om, nm := props(o).MultipleOf, props(n).MultipleOf
+	if nm == nil || *nm == 0 {
+		return true
+	}
+	candidates := []float64{1, 2, 3, *nm / 2, *nm * 1.5, *nm + 1}
+	if om != nil {
+		if q := *om / *nm; q == math.Trunc(q) {
+			return true
+		}
+		candidates = []float64{*om, *om * 2, *om * 3, *om * 5, *om * 7}
+	}
+	integer := n.Type == "integer" || o.Type == "integer"
+	var probes []Probe
+	for _, v := range candidates {
+		if q := v / *nm; q == math.Trunc(q) {
+			continue
+		}
+		switch {
+		case !integer:
+			probes = append(probes, Probe{Value: v})
+		case v == math.Trunc(v) && math.Abs(v) < 1<<53:
+			probes = append(probes, Probe{Value: int64(v)})
+		}
+	}
+	detail := "multipleOf " + num(*nm) + " added"
+	if om != nil {
+		detail = "multipleOf " + num(*om) + " → " + num(*nm)
+	}
+	w.addBounds(path, []bound{{detail, probes}})
+	return true
+}
+
+// patternChanged: a pattern added or changed. The probes are the old
+// schema's sampled strings the new pattern does not match; when none is
+// found, the change is classified statically.
+func (w *walker) patternChanged(path Path, o, n *structural.Schema) bool {
+	op, np := props(o), props(n)
+	if np.Pattern == "" || np.Pattern == op.Pattern {
+		return true
+	}
+	detail := "pattern " + strconv.Quote(np.Pattern) + " added"
+	if op.Pattern != "" {
+		detail = "pattern " + strconv.Quote(op.Pattern) + " → " + strconv.Quote(np.Pattern)
+	}
+	c := Change{Kind: "pattern-changed", Path: path, Detail: detail, StaticClass: classRatcheted,
+		StaticWhy: "no string the old schema accepts and the new pattern rejects was found; pattern is ratcheted for unchanged values"}
+	re, err := regexp.Compile(np.Pattern)
+	candidates := append(w.samples(o), Probe{Value: ""}, Probe{Value: "a"}, Probe{Value: "-"})
+	for _, s := range candidates {
+		if str, ok := s.Value.(string); ok && err == nil && !re.MatchString(str) {
+			c.Probes = append(c.Probes, s)
+		}
+	}
+	c.Constructive = len(c.Probes) > 0
+	w.add(c)
+	return true
+}
+
+// formatChanged: a format added or changed. A format the apiserver does
+// not know validates nothing, so probes it accepts show a safe change.
+func (w *walker) formatChanged(path Path, o, n *structural.Schema) bool {
+	of, nf := props(o).Format, props(n).Format
+	if nf == "" || nf == of {
+		return true
+	}
+	detail := "format " + nf + " added"
+	if of != "" {
+		detail = "format " + of + " → " + nf
+	}
+	probes := append([]Probe{{Value: "not a " + nf + "!"}, {Value: "-1"}}, w.samples(o)...)
+	w.add(Change{Kind: "format-changed", Path: path, Detail: detail, Probes: probes, Constructive: true,
+		StaticClass: classRatcheted, StaticWhy: "format is ratcheted for unchanged values"})
+	return true
+}
+
+// defaultChanged: a default added, changed or removed. Probed with the
+// field absent: a read applies the new default.
+func (w *walker) defaultChanged(path Path, o, n *structural.Schema) bool {
+	var detail string
+	switch {
+	case n.HasDefault && !o.HasDefault:
+		detail = "default " + compact(n.Default) + " added"
+	case o.HasDefault && !n.HasDefault:
+		detail = "default " + compact(o.Default) + " removed"
+	case n.HasDefault && !jsonvalue.Equal(o.Default, n.Default):
+		detail = "default " + compact(o.Default) + " → " + compact(n.Default)
+	default:
+		return true
+	}
+	w.add(Change{Kind: "default-changed", Path: path, Detail: detail, Probes: []Probe{{Delete: true}},
+		Constructive: true, StaticClass: classSafe, StaticWhy: "defaults apply on read and write"})
+	return true
+}
+
+// compact writes a JSON value on one line.
+func compact(v any) string {
+	b, err := jsonMarshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// nullableRemoved: a stored null is no longer a value of the field.
+func (w *walker) nullableRemoved(path Path, o, n *structural.Schema) bool {
+	if !o.Nullable || n.Nullable {
+		return true
+	}
+	w.add(Change{Kind: "nullable-removed", Path: path, Detail: "nullable removed", Probes: []Probe{{Value: nil}},
+		Constructive: true, StaticClass: classDataLoss, StaticWhy: "nulls of a non-nullable field are dropped on read"})
+	return true
+}
+
+// probeField is the unknown field the preserve-unknown-fields probe sets.
+const probeField = "crdschemaProbe"
+
+// preserveRemoved: unknown fields the old schema kept are pruned now.
+func (w *walker) preserveRemoved(path Path, o, n *structural.Schema) bool {
+	if !o.PreserveUnknownFields || n.PreserveUnknownFields {
+		return true
+	}
+	var probes []Probe
+	for _, s := range w.samples(o) {
+		if m, ok := s.Value.(map[string]any); ok {
+			m[probeField] = "probe"
+			probes = append(probes, Probe{Value: m})
+		}
+	}
+	probes = append(probes, Probe{Value: map[string]any{probeField: "probe"}})
+	w.add(Change{Kind: "preserve-unknown-fields-removed", Path: path, Detail: "x-kubernetes-preserve-unknown-fields removed",
+		Probes: probes, Constructive: true, StaticClass: classDataLoss, StaticWhy: "unknown fields are pruned on read"})
+	return true
+}
+
+// listTypeChanged: a list becomes a set or a map, or its map keys change:
+// items that were distinct may be duplicates now.
+func (w *walker) listTypeChanged(path Path, o, n *structural.Schema) bool {
+	if n.ListType != "set" && n.ListType != "map" {
+		return true
+	}
+	if o.ListType == n.ListType && slices.Equal(o.ListMapKeys, n.ListMapKeys) {
+		return true
+	}
+	if o.ListType == "map" && n.ListType == "map" && isSubset(o.ListMapKeys, n.ListMapKeys) {
+		return true // more keys: fewer duplicates
+	}
+	detail := "x-kubernetes-list-type " + orAtomic(o.ListType) + " → " + n.ListType
+	if o.ListType == n.ListType {
+		detail = "x-kubernetes-list-map-keys [" + strings.Join(o.ListMapKeys, ", ") + "] → [" + strings.Join(n.ListMapKeys, ", ") + "]"
+	}
+	w.add(Change{Kind: "list-type-changed", Path: path, Detail: detail, Probes: w.duplicateProbes(o, n),
+		Constructive: true, StaticClass: classBreaking, StaticWhy: "lists with duplicate items (or keys) fail"})
+	return true
+}
+
+func orAtomic(t string) string {
+	if t == "" {
+		return "atomic"
+	}
+	return t
+}
+
+// isSubset reports whether every element of a is in b.
+func isSubset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// duplicateProbes are two-item lists duplicate under the new list type:
+// the same item twice, and (for a map) two items sharing the new keys.
+func (w *walker) duplicateProbes(o, n *structural.Schema) []Probe {
+	if o.Items == nil {
+		return nil
+	}
+	var out []Probe
+	r := w.rand()
+	for i := 0; i < 3; i++ {
+		x, ok := sampleValue(o.Items, r)
+		if !ok {
+			continue
+		}
+		out = append(out, Probe{Value: []any{x, jsonvalue.DeepCopy(x)}})
+		y, ok := sampleValue(o.Items, r)
+		xm, xok := x.(map[string]any)
+		ym, yok := y.(map[string]any)
+		if ok && xok && yok && n.ListType == "map" {
+			for _, k := range n.ListMapKeys {
+				if v, has := xm[k]; has {
+					ym[k] = jsonvalue.DeepCopy(v)
+				} else {
+					delete(ym, k)
+				}
+			}
+			out = append(out, Probe{Value: []any{x, ym}})
+		}
+	}
+	return out
+}
+
+// rulesChanged: CEL rules (x-kubernetes-validations) added or changed.
+// A rule at an index whose old rule is gone is a changed rule.
+func (w *walker) rulesChanged(path Path, o, n *structural.Schema) bool {
+	ors, nrs := props(o).XValidations, props(n).XValidations
+	has := func(rs []schema.ValidationRule, rule string) bool {
+		return slices.ContainsFunc(rs, func(r schema.ValidationRule) bool { return r.Rule == rule })
+	}
+	for i, r := range nrs {
+		if has(ors, r.Rule) {
+			continue
+		}
+		kind, detail := "rule-added", "rule added: "+oneLine(r.Rule)
+		if i < len(ors) && !has(nrs, ors[i].Rule) {
+			kind, detail = "rule-changed", "rule "+oneLine(ors[i].Rule)+" → "+oneLine(r.Rule)
+		}
+		c := Change{Kind: kind, Path: path, Detail: detail, Probes: append([]Probe{{Keep: true}}, w.samples(o)...),
+			StaticClass: classRatcheted, StaticWhy: "no value the old schema accepts and the rule rejects was found; rules without oldSelf are ratcheted for unchanged values"}
+		if strings.Contains(r.Rule, "oldSelf") {
+			// A transition rule runs only on updates, unratcheted: the
+			// unchanged update of the probes shows what it does.
+			c.Constructive = true
+			c.StaticClass, c.StaticWhy = classSafe, "a transition rule (oldSelf) runs only on updates and is not ratcheted; unchanged objects pass it when it holds for self == oldSelf"
+		}
+		w.add(c)
+	}
+	return true
+}
+
+// oneLine is a rule on one line, shortened for a Detail.
+func oneLine(rule string) string {
+	s := strings.Join(strings.Fields(rule), " ")
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:117]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// embeddedChanged: x-kubernetes-embedded-resource added or removed.
+func (w *walker) embeddedChanged(path Path, o, n *structural.Schema) bool {
+	if o.EmbeddedResource == n.EmbeddedResource {
+		return true
+	}
+	detail := "x-kubernetes-embedded-resource added"
+	if o.EmbeddedResource {
+		detail = "x-kubernetes-embedded-resource removed"
+	}
+	w.add(Change{Kind: "embedded-resource-changed", Path: path, Detail: detail,
+		Probes: append(w.samples(o), Probe{Value: map[string]any{}}), Constructive: true,
+		StaticClass: classBreaking, StaticWhy: "embedded resources need apiVersion, kind and valid metadata"})
+	return true
+}
+
+// intOrStringRemoved: x-kubernetes-int-or-string removed.
+func (w *walker) intOrStringRemoved(path Path, o, n *structural.Schema) bool {
+	if !o.IntOrString || n.IntOrString {
+		return true
+	}
+	w.add(Change{Kind: "int-or-string-changed", Path: path, Detail: "x-kubernetes-int-or-string removed (type " + orAny(n.Type) + ")",
+		Probes: []Probe{{Value: int64(1)}, {Value: "a"}, {Value: "1"}}, Constructive: true,
+		StaticClass: classBreaking, StaticWhy: "a value of the other type fails"})
+	return true
+}
+
+// fieldsRemoved: properties (and map values) the new schema no longer
+// specifies.
+func (w *walker) fieldsRemoved(path Path, o, n *structural.Schema) {
+	static, why := classDataLoss, "fields the schema does not specify are pruned on read"
+	if n.PreserveUnknownFields {
+		static, why = classSafe, "the new schema keeps unknown fields"
+	}
+	for _, k := range sortedKeys(o.Properties) {
+		if _, ok := n.Properties[k]; ok || (len(path) == 0 && (k == "apiVersion" || k == "kind" || k == "metadata")) {
+			continue
+		}
+		w.add(Change{Kind: "field-removed", Path: path.child(Step{Kind: Prop, Name: k}), Detail: "field " + k + " removed",
+			Probes: w.samples(o.Properties[k]), Constructive: true, StaticClass: static, StaticWhy: why})
+	}
+	if oa := apSchema(o); oa != nil && apSchema(n) == nil && (n.AdditionalProperties == nil || !n.AdditionalProperties.Allows) {
+		w.add(Change{Kind: "field-removed", Path: path.child(Step{Kind: Value}), Detail: "additionalProperties removed",
+			Probes: w.samples(oa), Constructive: true, StaticClass: static, StaticWhy: why})
+	}
+}
