@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/revdiff"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // Change is one difference between two revisions of a CRD and what the
@@ -233,15 +234,22 @@ func (c *CRD) storageChange(ctx context.Context, old *CRD, from, to string) Chan
 // schemaChanges are the changes of one version's schema, each classified
 // by its probes.
 func (c *CRD) schemaChanges(ctx context.Context, old *CRD, version string) []Change {
-	oldS, _ := old.AnyVersion(version)
-	newS, _ := c.AnyVersion(version)
-	if oldS == nil || newS == nil {
+	// The structural models alone (no CEL compiled) find the changes;
+	// the engine's schemas are compiled only for a version that has some.
+	oldStruct, err := structural.New(old.crd.SchemaFor(version))
+	if err != nil {
 		return nil
 	}
-	diffs := revdiff.Diff(oldS.s, newS.s, changesSeed)
+	newStruct, err := structural.New(c.crd.SchemaFor(version))
+	if err != nil {
+		return nil
+	}
+	diffs := revdiff.Diff(oldStruct, newStruct, changesSeed)
 	if len(diffs) == 0 {
 		return nil
 	}
+	oldS, _ := old.AnyVersion(version)
+	newS, _ := c.AnyVersion(version)
 	p := &prober{ctx: ctx, old: old, new: c, version: version, oldSchema: oldS, newSchema: newS}
 	if objs, _ := old.Samples(version, changesSeed, 1); len(objs) > 0 {
 		p.base = objs[0]
