@@ -3,6 +3,7 @@ package crdschema_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,4 +52,72 @@ func TestChangesCorpusSelf(t *testing.T) {
 		}
 	}
 	t.Logf("%d CRDs compared with themselves in %v", len(olds), time.Since(start))
+}
+
+// corpusPair loads a corpus CRD file (its first CRD) and a revision of it
+// made by replacing each edit's first string, which must occur once.
+func corpusPair(t testing.TB, file string, edits ...[2]string) (old, next *crdschema.CRD) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(shareddata.Dir(t, "corpus"), file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, e := range edits {
+		if n := strings.Count(text, e[0]); n != 1 {
+			t.Fatalf("%s: %q occurs %d times", file, e[0], n)
+		}
+		text = strings.Replace(text, e[0], e[1], 1)
+	}
+	olds, err := crdschema.LoadCRDs(file, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	news, err := crdschema.LoadCRDs(file, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return olds[0], news[0]
+}
+
+// TestChangesRealFindings pins the two findings of issue 24's closing
+// note, on real CRDs:
+//
+//   - cert-manager's Certificate documents that spec.commonName "should
+//     have a length of 64 characters or fewer"; adding maxLength: 64 is
+//     what crdify flags as breaking ("maximum constraint added when there
+//     was none previously"), but the apiserver ratchets it: existing
+//     Certificates with a longer name still update.
+//   - Argo CD's Application keeps arbitrary Helm values under
+//     spec.source.helm.valuesObject (x-kubernetes-preserve-unknown-fields);
+//     dropping the marker (as a generator does when the Go type changes)
+//     loses every stored Application's values on the next read, and no
+//     checker reports it (crdify has no rule for the marker, and no field
+//     it knows of is removed).
+func TestChangesRealFindings(t *testing.T) {
+	const commonName = "                  Cannot be set if the `literalSubject` field is set.\n                type: string\n"
+	old, next := corpusPair(t, "cert-manager/crds/certificates.cert-manager.io.yaml",
+		[2]string{commonName, commonName[:len(commonName)-len("type: string\n")] + "maxLength: 64\n                type: string\n"})
+	got := next.Changes(old)
+	want := `v1 spec.commonName bounds-tightened ratcheted: maxLength 64 added; a create with the old value fails (spec.commonName: Too long: may not be more than 64 bytes); an update of the unchanged stored object is accepted (ratcheting)`
+	if len(got) != 1 || line(got[0]) != want {
+		t.Errorf("cert-manager: got %q\nwant %q", lines(got), want)
+	}
+
+	const values = "                          over Values.\n                        type: object\n                        x-kubernetes-preserve-unknown-fields: true\n"
+	old, next = corpusPair(t, "argo-cd/crds/applications.argoproj.io.yaml",
+		[2]string{values, strings.TrimSuffix(values, "                        x-kubernetes-preserve-unknown-fields: true\n")})
+	got = next.Changes(old)
+	want = `v1alpha1 spec.source.helm.valuesObject preserve-unknown-fields-removed data-loss: x-kubernetes-preserve-unknown-fields removed; a read at v1alpha1 of an object stored under the old revision drops spec.source.helm.valuesObject.crdschemaProbe`
+	if len(got) != 1 || line(got[0]) != want {
+		t.Errorf("argo-cd: got %q\nwant %q", lines(got), want)
+	}
+}
+
+func lines(cs []crdschema.Change) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, line(c))
+	}
+	return out
 }
