@@ -3,6 +3,7 @@ package crdschema
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"strconv"
@@ -251,8 +252,12 @@ func (c *CRD) schemaChanges(ctx context.Context, old *CRD, version string) []Cha
 	oldS, _ := old.AnyVersion(version)
 	newS, _ := c.AnyVersion(version)
 	p := &prober{ctx: ctx, old: old, new: c, version: version, oldSchema: oldS, newSchema: newS}
-	if objs, _ := old.Samples(version, changesSeed, 1); len(objs) > 0 {
-		p.base = objs[0]
+	if oldS != nil {
+		apiVersion := version
+		if g := old.crd.Spec.Group; g != "" {
+			apiVersion = g + "/" + version
+		}
+		p.bases[0], _ = revdiff.Base(oldS.s, apiVersion, old.crd.Spec.Names.Kind, "probe", rand.New(rand.NewPCG(changesSeed, 0)))
 	}
 	out := make([]Change, 0, len(diffs))
 	for i, d := range diffs {

@@ -1,6 +1,7 @@
 package crdschema_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,4 +121,62 @@ func lines(cs []crdschema.Change) []string {
 		out = append(out, line(c))
 	}
 	return out
+}
+
+// workflowEdits are the edits of the realistic revision of Argo
+// Workflows' Workflow (2.8 MB, the corpus's largest CRD) that
+// TestChangesWorkflow and the benchmark compare with the original.
+func workflowEdits() [][2]string {
+	const in = "              "
+	// add inserts keywords after a property's line, found by the first
+	// line of its description.
+	add := func(key, next, keywords string) [2]string {
+		return [2]string{key + "\n" + next, key + "\n" + keywords + next}
+	}
+	return [][2]string{
+		add(in+"serviceAccountName:", "                description: ServiceAccountName is the name", in+"  maxLength: 253\n"+in+"  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'\n"),
+		add(in+"shutdown:", "                description: Shutdown will", in+"  enum: [Terminate, Stop]\n"),
+		{in + "hostNetwork:\n                description: Host networking requested for this workflow pod. Default\n                  to false.\n                type: boolean\n", ""},
+		add(in+"priority:", "                description: Priority is used if controller", in+"  default: 0\n"),
+		add(in+"entrypoint:", "                description: Entrypoint is a template reference", in+"  x-kubernetes-validations: [{rule: \"self.size() <= 63\"}]\n"),
+		add(in+"parallelism:", "                description: Parallelism limits the max total", in+"  maximum: 1000\n"),
+		add(in+"nodeSelector:", "                additionalProperties:\n                  type: string\n                description: |-\n                  NodeSelector is a selector which will result in all pods of the workflow", in+"  maxProperties: 10\n"),
+		{"              taskResultsCompletionStatus:\n                additionalProperties:\n                  type: boolean\n", "              taskResultsCompletionStatus:\n"},
+		add("                  deleteDelayDuration:", "                    description: DeleteDelayDuration specifies", "                    format: duration\n"),
+	}
+}
+
+// TestChangesWorkflow classifies a realistic revision of the corpus's
+// largest CRD: every change probed, none static, in well under a second.
+func TestChangesWorkflow(t *testing.T) {
+	old, next := corpusPair(t, "argo-workflows/crds/workflows.argoproj.io.yaml", workflowEdits()...)
+	next.Changes(old) // compiles both revisions' schemas
+	start := time.Now()
+	got := next.Changes(old)
+	elapsed := time.Since(start)
+	var short []string
+	static := 0
+	for _, c := range got {
+		t.Log(line(c))
+		if c.Static {
+			static++
+		}
+		short = append(short, fmt.Sprintf("%s %s %s %s %t", c.Version, c.Path, c.Kind, c.Class, c.Static))
+	}
+	t.Logf("%d changes, %d static, in %v", len(got), static, elapsed)
+	want := []string{
+		"v1alpha1 spec.entrypoint rule-added ratcheted false",
+		"v1alpha1 spec.hostNetwork field-removed data-loss false",
+		"v1alpha1 spec.nodeSelector bounds-tightened ratcheted false",
+		"v1alpha1 spec.parallelism bounds-tightened ratcheted false",
+		"v1alpha1 spec.podGC.deleteDelayDuration format-changed ratcheted false",
+		"v1alpha1 spec.priority default-changed safe false",
+		"v1alpha1 spec.serviceAccountName bounds-tightened ratcheted false",
+		"v1alpha1 spec.serviceAccountName pattern-changed ratcheted false",
+		"v1alpha1 spec.shutdown enum-narrowed ratcheted false",
+		"v1alpha1 status.taskResultsCompletionStatus[*] field-removed data-loss false",
+	}
+	if strings.Join(short, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(short, "\n"), strings.Join(want, "\n"))
+	}
 }

@@ -22,11 +22,40 @@ type prober struct {
 	ctx      context.Context
 	old, new *CRD
 	version  string
-	// oldSchema and newSchema are the version's schemas; base is an
-	// object the old revision accepts at the version (nil: none could be
-	// generated).
+	// oldSchema and newSchema are the version's schemas.
 	oldSchema, newSchema *Schema
-	base                 map[string]any
+	// bases are the objects probes start from: the smallest object of
+	// the old schema, then (built on first need) a sample of it; nil
+	// where none could be built.
+	bases   [2]map[string]any
+	sampled bool
+}
+
+// base returns the i-th object probes start from (see bases).
+func (p *prober) base(i int) map[string]any {
+	if i == 1 && !p.sampled {
+		p.sampled = true
+		if objs, _ := p.old.Samples(p.version, changesSeed, 1); len(objs) > 0 {
+			p.bases[1] = objs[0]
+		}
+	}
+	return p.bases[i]
+}
+
+// stored is the probe object for a probe, as the old revision stores it,
+// starting from the smallest object, else from a sample; false when the
+// old revision accepts neither.
+func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (map[string]any, bool) {
+	for b := range p.bases {
+		obj, ok := p.probeObject(p.base(b), d.Path, probe, n, i)
+		if !ok {
+			continue
+		}
+		if stored, ok := p.store(obj); ok {
+			return stored, true
+		}
+	}
+	return nil, false
 }
 
 // outcome is what the new revision does to one probe object.
@@ -55,11 +84,7 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 		if tried == maxProbes {
 			break
 		}
-		obj, ok := p.probeObject(d.Path, probe, n, uint64(i))
-		if !ok {
-			continue
-		}
-		stored, ok := p.store(obj)
+		stored, ok := p.stored(d, probe, n, uint64(i))
 		if !ok {
 			continue
 		}
@@ -82,7 +107,7 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 	switch {
 	case first != nil:
 		ch.Detail = d.Detail + "; static approximation: " + d.StaticWhy
-	case p.base == nil || p.oldSchema == nil:
+	case p.bases[0] == nil && p.bases[1] == nil:
 		ch.Detail = d.Detail + "; static approximation (no object of the old revision could be built): " + d.StaticWhy
 	default:
 		ch.Detail = d.Detail + "; static approximation (no probe object could be built): " + d.StaticWhy
@@ -99,7 +124,7 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 		ch.Detail = d.Detail + "; a read" + at + " of an object stored under the old revision drops " + strings.Join(o.lost, ", ")
 	case len(o.create) == 0 && len(o.update) > 0:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; a create is accepted, but an update of the unchanged stored object fails (" + o.update[0].Error() + ")"
+		ch.Detail = d.Detail + "; a create is accepted, but an update of the unchanged stored object fails (" + errText(o.update[0]) + ")"
 	case len(o.create) == 0:
 		ch.Class = "safe"
 		ch.Detail = d.Detail + "; objects stored under the old revision read, create and update unchanged"
@@ -108,20 +133,20 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 		}
 	case len(o.update) == 0:
 		ch.Class = "ratcheted"
-		ch.Detail = d.Detail + "; a create with the old value fails (" + o.create[0].Error() + "); an update of the unchanged stored object is accepted (ratcheting)"
+		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "); an update of the unchanged stored object is accepted (ratcheting)"
 	default:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; a create with the old value fails (" + o.create[0].Error() + "), and so does an update of the unchanged stored object, not ratcheted (" + o.update[0].Error() + ")"
+		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "), and so does an update of the unchanged stored object, not ratcheted (" + errText(o.update[0]) + ")"
 	}
 	return ch
 }
 
-// probeObject is the base object with the probe applied.
-func (p *prober) probeObject(path revdiff.Path, probe revdiff.Probe, n, i uint64) (map[string]any, bool) {
-	if p.base == nil || p.oldSchema == nil || p.oldSchema.s == nil {
+// probeObject is a copy of base with the probe applied.
+func (p *prober) probeObject(base map[string]any, path revdiff.Path, probe revdiff.Probe, n, i uint64) (map[string]any, bool) {
+	if base == nil || p.oldSchema == nil || p.oldSchema.s == nil {
 		return nil, false
 	}
-	obj := deepCopyMap(p.base)
+	obj := deepCopyMap(base)
 	r := rand.New(rand.NewPCG(n, i))
 	return obj, revdiff.Set(obj, p.oldSchema.s, path, probe, r)
 }
@@ -328,3 +353,13 @@ func fieldTokens(f string) []string {
 }
 
 func jsonMarshalValue(v any) ([]byte, error) { return json.Marshal(v) }
+
+// errText is an error for a Detail: the apiserver's message, its middle
+// cut when a long probe value makes it longer than 200 characters.
+func errText(e *field.Error) string {
+	s := e.Error()
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:140]) + "..." + string(r[len(r)-57:])
+	}
+	return s
+}

@@ -528,7 +528,8 @@ func (w *walker) rulesChanged(path Path, o, n *structural.Schema) bool {
 		if i < len(ors) && !has(nrs, ors[i].Rule) {
 			kind, detail = "rule-changed", "rule "+oneLine(ors[i].Rule)+" → "+oneLine(r.Rule)
 		}
-		c := Change{Kind: kind, Path: path, Detail: detail, Probes: append([]Probe{{Keep: true}}, w.samples(o)...),
+		probes := append([]Probe{{Keep: true}}, edgeProbes(o)...)
+		c := Change{Kind: kind, Path: path, Detail: detail, Probes: append(probes, w.samples(o)...),
 			StaticClass: classRatcheted, StaticWhy: "no value the old schema accepts and the rule rejects was found; rules without oldSelf are ratcheted for unchanged values"}
 		if strings.Contains(r.Rule, "oldSelf") {
 			// A transition rule runs only on updates, unratcheted: the
@@ -594,4 +595,23 @@ func (w *walker) fieldsRemoved(path Path, o, n *structural.Schema) {
 		w.add(Change{Kind: "field-removed", Path: path.child(Step{Kind: Value}), Detail: "additionalProperties removed",
 			Probes: w.samples(oa), Constructive: true, StaticClass: static, StaticWhy: why})
 	}
+}
+
+// edgeProbes are values at the edges of a node's type, which sampled
+// values rarely reach: empty and long strings, zero, negative and large
+// numbers, an empty list or map.
+func edgeProbes(o *structural.Schema) []Probe {
+	switch o.Type {
+	case "string":
+		return []Probe{{Value: ""}, {Value: strings.Repeat("a", 300)}, {Value: "A b/c"}}
+	case "integer":
+		return []Probe{{Value: int64(0)}, {Value: int64(-1)}, {Value: int64(1) << 40}}
+	case "number":
+		return []Probe{{Value: 0.0}, {Value: -1.5}, {Value: 1e12}}
+	case "array":
+		return []Probe{{Value: []any{}}}
+	case "object":
+		return []Probe{{Value: map[string]any{}}}
+	}
+	return nil
 }

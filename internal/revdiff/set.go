@@ -79,7 +79,7 @@ func Set(obj map[string]any, root *structural.Schema, path Path, p Probe, r *ran
 			return true
 		}
 		if !shaped(cur, child) {
-			v, ok := sampleValue(child, r)
+			v, ok := minimal(child, r, true, 1)
 			if !ok || !shaped(v, child) {
 				return false
 			}
