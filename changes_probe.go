@@ -13,6 +13,8 @@ import (
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/revdiff"
+	"github.com/crdschema/crdschema/internal/sample"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // prober runs the probes of one version's changes through the engine:
@@ -45,17 +47,120 @@ func (p *prober) base(i int) map[string]any {
 // stored is the probe object for a probe, as the old revision stores it,
 // starting from the smallest object, else from a sample; false when the
 // old revision accepts neither.
-func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (map[string]any, bool) {
+func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (obj, stored map[string]any, ok bool) {
 	for b := range p.bases {
 		obj, ok := p.probeObject(p.base(b), d.Path, probe, n, i)
 		if !ok {
 			continue
 		}
 		if stored, ok := p.store(obj); ok {
-			return stored, true
+			return obj, stored, true
 		}
 	}
-	return nil, false
+	return nil, nil, false
+}
+
+// repairRounds bounds the repairs of one probe object.
+const repairRounds = 2
+
+// try runs one probe. When another change's error elsewhere in the
+// object keeps the CEL rules from running, the fields with those errors
+// get values of the new schema (that the old one accepts too) and the
+// probe runs again.
+func (p *prober) try(d revdiff.Change, probe revdiff.Probe, n, i uint64) (outcome, bool) {
+	obj, stored, ok := p.stored(d, probe, n, i)
+	if !ok {
+		return outcome{}, false
+	}
+	for round := 0; ; round++ {
+		o, ok := p.run(stored, d.Path)
+		if !ok {
+			return o, false
+		}
+		if !o.masked || !isRule(d.Kind) {
+			return o, true
+		}
+		if round == repairRounds || !p.repair(obj, o.others, rand.New(rand.NewPCG(n, i+uint64(round)<<32))) {
+			return o, false
+		}
+		if stored, ok = p.store(obj); !ok {
+			return o, false
+		}
+	}
+}
+
+// repair gives each field with one of errs a value sampled from the new
+// schema, in place; false when it changed nothing.
+func (p *prober) repair(obj map[string]any, errs field.ErrorList, r *rand.Rand) bool {
+	if p.newSchema == nil || p.newSchema.s == nil {
+		return false
+	}
+	changed := false
+	for _, e := range errs {
+		toks := fieldTokens(e.Field)
+		node := schemaAt(p.newSchema.s, toks)
+		if node == nil || len(toks) == 0 {
+			continue
+		}
+		v, ok := sample.Value(node, r)
+		if ok && setAt(obj, toks, v) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// schemaAt is the node of a field path's tokens, nil when the schema has
+// none.
+func schemaAt(s *structural.Schema, toks []string) *structural.Schema {
+	for _, t := range toks {
+		if s == nil {
+			return nil
+		}
+		switch {
+		case strings.HasPrefix(t, "[") && s.Items != nil:
+			s = s.Items
+		case s.Properties[t] != nil:
+			s = s.Properties[t]
+		case s.AdditionalProperties != nil:
+			s = s.AdditionalProperties.Schema
+		default:
+			return nil
+		}
+	}
+	return s
+}
+
+// setAt sets the value at a field path's tokens inside obj, whose
+// containers must exist (the last key may be missing); false when they
+// do not.
+func setAt(obj map[string]any, toks []string, v any) bool {
+	var cur any = obj
+	for i, t := range toks {
+		last := i == len(toks)-1
+		switch c := cur.(type) {
+		case map[string]any:
+			k := strings.TrimSuffix(strings.TrimPrefix(t, "["), "]")
+			if last {
+				c[k] = v
+				return true
+			}
+			cur = c[k]
+		case []any:
+			idx, err := strconv.Atoi(strings.Trim(t, "[]"))
+			if err != nil || idx < 0 || idx >= len(c) {
+				return false
+			}
+			if last {
+				c[idx] = v
+				return true
+			}
+			cur = c[idx]
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // outcome is what the new revision does to one probe object.
@@ -67,6 +172,11 @@ type outcome struct {
 	// old revision reads it, and of an update of the unchanged stored
 	// object as the new revision reads it.
 	create, update field.ErrorList
+	// masked is set when the CEL rules were not run at all (another
+	// change's error elsewhere in the object blocks them): the probe
+	// shows nothing about a rule; others are the errors elsewhere.
+	masked bool
+	others field.ErrorList
 }
 
 // maxProbes bounds the probes one change tries.
@@ -84,12 +194,8 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 		if tried == maxProbes {
 			break
 		}
-		stored, ok := p.stored(d, probe, n, uint64(i))
-		if !ok {
-			continue
-		}
 		tried++
-		o, ok := p.run(stored, d.Path)
+		o, ok := p.try(d, probe, n, uint64(i))
 		if !ok {
 			continue
 		}
@@ -107,6 +213,8 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 	switch {
 	case first != nil:
 		ch.Detail = d.Detail + "; static approximation: " + d.StaticWhy
+	case len(p.new.Errors()) > 0 || len(p.old.Errors()) > 0:
+		ch.Detail = d.Detail + "; static approximation (a revision the apiserver would not create serves no object to probe): " + d.StaticWhy
 	case p.bases[0] == nil && p.bases[1] == nil:
 		ch.Detail = d.Detail + "; static approximation (no object of the old revision could be built): " + d.StaticWhy
 	default:
@@ -198,14 +306,44 @@ func (p *prober) run(stored map[string]any, path revdiff.Path) (outcome, bool) {
 		// .status is written through the status subresource.
 		without := deepCopyMap(after.Object)
 		delete(without, "status")
-		o.create = relatedErrors(p.newSchema.ApplyStatusUpdate(before.Object, without).Errors, path)
-		o.update = relatedErrors(p.newSchema.ApplyStatusUpdate(after.Object, after.Object).Errors, path)
+		create := p.newSchema.ApplyStatusUpdate(before.Object, without).Errors
+		update := p.newSchema.ApplyStatusUpdate(after.Object, after.Object).Errors
+		o.create, o.update = relatedErrors(create, path), relatedErrors(update, path)
+		o.masked = (len(o.create) == 0 && rulesBlocked(create)) || (len(o.update) == 0 && rulesBlocked(update))
+		o.others = unrelatedErrors(append(create, update...), path)
 		return o, true
 	}
-	o.create = relatedErrors(p.new.Write(p.ctx, before.Object, nil, nil).Errors, path)
-	o.update = relatedErrors(p.new.Write(p.ctx, after.Object, stored, nil).Errors, path)
+	create := p.new.Write(p.ctx, before.Object, nil, nil).Errors
+	update := p.new.Write(p.ctx, after.Object, stored, nil).Errors
+	o.create, o.update = relatedErrors(create, path), relatedErrors(update, path)
+	o.masked = (len(o.create) == 0 && rulesBlocked(create)) || (len(o.update) == 0 && rulesBlocked(update))
+	o.others = unrelatedErrors(append(create, update...), path)
 	return o, true
 }
+
+// unrelatedErrors are the errors of errs not at, above or below path.
+func unrelatedErrors(errs field.ErrorList, path revdiff.Path) field.ErrorList {
+	var out field.ErrorList
+	for _, e := range errs {
+		if !relates(e.Field, path) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// rulesBlocked reports whether errs hold the error that says the CEL
+// rules were not run.
+func rulesBlocked(errs field.ErrorList) bool {
+	for _, e := range errs {
+		if strings.HasPrefix(e.Detail, "some validation rules were not checked") {
+			return true
+		}
+	}
+	return false
+}
+
+func isRule(kind string) bool { return kind == "rule-added" || kind == "rule-changed" }
 
 func isStatus(path revdiff.Path) bool {
 	return len(path) > 0 && path[0].Kind == revdiff.Prop && path[0].Name == "status"
