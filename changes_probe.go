@@ -53,8 +53,19 @@ func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (obj
 		if !ok {
 			continue
 		}
-		if stored, ok := p.store(obj); ok {
-			return obj, stored, true
+		// The old revision may reject the object for its other fields
+		// (a rule of an ancestor needing a sibling, a minimal object
+		// missing what a rule wants): those fields get sampled values of
+		// the old schema, and the probe is applied again.
+		for round := 0; ; round++ {
+			stored, errs := p.storeErrs(obj)
+			if stored != nil {
+				return obj, stored, true
+			}
+			r := rand.New(rand.NewPCG(n, i+uint64(round+1)<<40))
+			if round == repairRounds || !repairWith(p.oldSchema, obj, errs, r) || !revdiff.Set(obj, p.oldSchema.s, d.Path, probe, r) {
+				break
+			}
 		}
 	}
 	return nil, nil, false
@@ -80,7 +91,7 @@ func (p *prober) try(d revdiff.Change, probe revdiff.Probe, n, i uint64) (outcom
 		if !o.masked || !isRule(d.Kind) {
 			return o, true
 		}
-		if round == repairRounds || !p.repair(obj, o.others, rand.New(rand.NewPCG(n, i+uint64(round)<<32))) {
+		if round == repairRounds || !repairWith(p.newSchema, obj, o.others, rand.New(rand.NewPCG(n, i+uint64(round)<<32))) {
 			return o, false
 		}
 		if stored, ok = p.store(obj); !ok {
@@ -89,16 +100,16 @@ func (p *prober) try(d revdiff.Change, probe revdiff.Probe, n, i uint64) (outcom
 	}
 }
 
-// repair gives each field with one of errs a value sampled from the new
-// schema, in place; false when it changed nothing.
-func (p *prober) repair(obj map[string]any, errs field.ErrorList, r *rand.Rand) bool {
-	if p.newSchema == nil || p.newSchema.s == nil {
+// repairWith gives each field with one of errs a value sampled from s,
+// in place; false when it changed nothing.
+func repairWith(s *Schema, obj map[string]any, errs field.ErrorList, r *rand.Rand) bool {
+	if s == nil || s.s == nil {
 		return false
 	}
 	changed := false
 	for _, e := range errs {
 		toks := fieldTokens(e.Field)
-		node := schemaAt(p.newSchema.s, toks)
+		node := schemaAt(s.s, toks)
 		if node == nil || len(toks) == 0 {
 			continue
 		}
@@ -263,31 +274,38 @@ func (p *prober) probeObject(base map[string]any, path revdiff.Path, probe revdi
 // version (and a status update, for a .status the status subresource
 // drops on create): false when the old revision rejects it.
 func (p *prober) store(obj map[string]any) (map[string]any, bool) {
+	stored, errs := p.storeErrs(obj)
+	return stored, stored != nil && len(errs) == 0
+}
+
+// storeErrs is store with the errors of the old revision (nil stored
+// then).
+func (p *prober) storeErrs(obj map[string]any) (map[string]any, field.ErrorList) {
 	s, err := p.old.Version(p.version)
 	if err != nil {
-		return nil, false
+		return nil, field.ErrorList{field.InternalError(nil, err)}
 	}
 	r := s.Apply(obj)
 	if r.Object == nil || len(r.Errors) > 0 {
-		return nil, false
+		return nil, r.Errors
 	}
 	created := r.Object
 	if _, has := obj["status"]; has && s.HasStatusSubresource() {
 		r = s.ApplyStatusUpdate(obj, created)
 		if r.Object == nil || len(r.Errors) > 0 {
-			return nil, false
+			return nil, r.Errors
 		}
 		created = r.Object
 	}
 	st, serr := p.old.storage()
 	if serr != nil {
-		return nil, false
+		return nil, field.ErrorList{field.InternalError(nil, serr)}
 	}
 	stored, _, errs := st.Convert(p.ctx, created, p.old.StorageVersion(), nil)
 	if len(errs) > 0 {
-		return nil, false
+		return nil, errs
 	}
-	return stored, true
+	return stored, nil
 }
 
 // run reads stored under both revisions at the version, and creates and

@@ -125,14 +125,33 @@ type bound struct {
 func (w *walker) numberBounds(path Path, o, n *structural.Schema) bool {
 	op, np := props(o), props(n)
 	var found []bound
+	// Beyond the new limit first; then the old limits and samples, for a
+	// new limit that leaves no value the old schema accepts beyond it.
+	old := oldNumbers(n.Type, op)
 	if lim, ok := tighterLimit(op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum, 1); ok {
-		found = append(found, bound{limitDetail("maximum", op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum), numberProbes(n.Type, lim, np.ExclusiveMaximum, 1)})
+		found = append(found, bound{limitDetail("maximum", op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum), append(numberProbes(n.Type, lim, np.ExclusiveMaximum, 1), old...)})
 	}
 	if lim, ok := tighterLimit(op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum, -1); ok {
-		found = append(found, bound{limitDetail("minimum", op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum), numberProbes(n.Type, lim, np.ExclusiveMinimum, -1)})
+		found = append(found, bound{limitDetail("minimum", op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum), append(numberProbes(n.Type, lim, np.ExclusiveMinimum, -1), old...)})
 	}
 	w.addBounds(path, found)
 	return true
+}
+
+// oldNumbers are the old schema's own limits as probes (the old
+// schema rejects an exclusive one; the engine finds out).
+func oldNumbers(typ string, op *schema.Props) []Probe {
+	var out []Probe
+	for _, l := range []*float64{op.Minimum, op.Maximum} {
+		switch {
+		case l == nil:
+		case typ != "number" && *l == math.Trunc(*l) && math.Abs(*l) <= 1<<53:
+			out = append(out, Probe{Value: int64(*l)})
+		case typ != "integer":
+			out = append(out, Probe{Value: *l})
+		}
+	}
+	return out
 }
 
 // tighterLimit reports whether the new limit (dir 1: a maximum, -1: a
@@ -431,14 +450,22 @@ func (w *walker) preserveRemoved(path Path, o, n *structural.Schema) bool {
 	if !o.PreserveUnknownFields || n.PreserveUnknownFields {
 		return true
 	}
+	// The unknown field's value: one of additionalProperties where the
+	// node has them (every key is then known: the change is safe).
+	var unknown any = "probe"
+	if ap := apSchema(o); ap != nil {
+		if v, ok := sampleValue(ap, w.rand()); ok {
+			unknown = v
+		}
+	}
 	var probes []Probe
 	for _, s := range w.samples(o) {
 		if m, ok := s.Value.(map[string]any); ok {
-			m[probeField] = "probe"
+			m[probeField] = unknown
 			probes = append(probes, Probe{Value: m})
 		}
 	}
-	probes = append(probes, Probe{Value: map[string]any{probeField: "probe"}})
+	probes = append(probes, Probe{Value: map[string]any{probeField: unknown}})
 	w.add(Change{Kind: "preserve-unknown-fields-removed", Path: path, Detail: "x-kubernetes-preserve-unknown-fields removed",
 		Probes: probes, Constructive: true, StaticClass: classDataLoss, StaticWhy: "unknown fields are pruned on read"})
 	return true
