@@ -237,11 +237,11 @@ func (c *CRD) storageChange(ctx context.Context, old *CRD, from, to string) Chan
 func (c *CRD) schemaChanges(ctx context.Context, old *CRD, version string) []Change {
 	// The structural models alone (no CEL compiled) find the changes;
 	// the engine's schemas are compiled only for a version that has some.
-	oldStruct, err := structural.New(old.crd.SchemaFor(version))
+	oldStruct, err := old.structuralOf(version)
 	if err != nil {
 		return nil
 	}
-	newStruct, err := structural.New(c.crd.SchemaFor(version))
+	newStruct, err := c.structuralOf(version)
 	if err != nil {
 		return nil
 	}
@@ -264,4 +264,17 @@ func (c *CRD) schemaChanges(ctx context.Context, old *CRD, version string) []Cha
 		out = append(out, p.classify(d, uint64(i)))
 	}
 	return out
+}
+
+// structuralOf is the structural model of a version's schema: the
+// compiled schema's when the version is compiled already, else built
+// (without compiling its CEL rules).
+func (c *CRD) structuralOf(version string) (*structural.Schema, error) {
+	c.mu.Lock()
+	s, ok := c.versions[version]
+	c.mu.Unlock()
+	if ok {
+		return s.s, nil
+	}
+	return structural.New(c.crd.SchemaFor(version))
 }

@@ -109,15 +109,17 @@ func Diff(old, new *structural.Schema, seed uint64) []Change {
 		return nil
 	}
 	w := &walker{seed: seed}
+	w.detectors = w.checks()
 	w.node(nil, old, new)
 	return w.out
 }
 
 // walker collects the changes of one pair of schemas.
 type walker struct {
-	seed  uint64
-	calls uint64
-	out   []Change
+	seed      uint64
+	calls     uint64
+	out       []Change
+	detectors []func(Path, *structural.Schema, *structural.Schema) bool
 }
 
 // rand is a source for one change's sampled values: the same for the same
@@ -161,7 +163,7 @@ func (w *walker) node(path Path, o, n *structural.Schema) {
 		return
 	}
 	descend := true
-	for _, check := range w.checks() {
+	for _, check := range w.detectors {
 		if !check(path, o, n) {
 			descend = false
 		}
