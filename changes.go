@@ -168,8 +168,12 @@ func (c *CRD) versionChanges(ctx context.Context, old *CRD) []Change {
 				Detail: fmt.Sprintf("%s added (served: %t); objects of the other versions are unaffected", v.Name, v.Served)})
 		}
 	}
+	// A storage version the new revision drops is rejected (it is in
+	// status.storedVersions), reported as version-removed.
 	if from, to := old.StorageVersion(), c.StorageVersion(); from != to && from != "" && to != "" {
-		out = append(out, c.storageChange(ctx, old, from, to))
+		if _, defined := c.serves(from); defined {
+			out = append(out, c.storageChange(ctx, old, from, to))
+		}
 	}
 	return out
 }

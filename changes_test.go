@@ -46,6 +46,16 @@ spec:
               phase: {type: string, enum: [Pending, Ready, Failed]}
 `
 
+func TestChangesNilOld(t *testing.T) {
+	next, err := crdschema.LoadCRD([]byte(gadgetCRD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := next.Changes(nil); got != nil {
+		t.Errorf("Changes(nil) = %v, want nil", got)
+	}
+}
+
 func changesOf(t *testing.T, oldDoc, newDoc string) []crdschema.Change {
 	t.Helper()
 	old, err := crdschema.LoadCRD([]byte(oldDoc))
@@ -92,6 +102,8 @@ func TestChangesClasses(t *testing.T) {
 		{"phase: {type: string, enum: [Pending, Ready, Failed]}", "phase: {type: string, enum: [Pending, Ready]}", []string{"v1 status.phase enum-narrowed ratcheted"}},
 		{"scope: Namespaced", "scope: Cluster", []string{"  scope-changed rejected"}},
 		{"plural: gadgets,", "plural: gizmos,", []string{"  names-changed rejected"}},
+		{"group: example.com", "group: example.org", []string{"  group-changed rejected"}},
+		{"  - name: v1\n", "  - name: v2\n", []string{"v1  version-removed rejected", "v2  version-added safe"}},
 		{"ratio: {type: number}", "ratio: {type: number, multipleOf: 0.5}", []string{"v1 spec.ratio bounds-tightened ratcheted"}},
 		{"replicas: {type: integer, minimum: 0,", "replicas: {type: integer, minimum: 5,", []string{"v1 spec.replicas bounds-tightened ratcheted"}},
 		{"labels: {type: object, additionalProperties: {type: string}}", "labels: {type: object, additionalProperties: {type: string}, maxProperties: 1}", []string{"v1 spec.labels bounds-tightened ratcheted"}},
