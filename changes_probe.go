@@ -243,7 +243,7 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 		ch.Detail = d.Detail + "; a read" + at + " of an object stored under the old revision drops " + strings.Join(o.lost, ", ")
 	case len(o.create) == 0 && len(o.update) > 0:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; a create is accepted, but an update of the unchanged stored object fails (" + errText(o.update[0]) + ")"
+		ch.Detail = d.Detail + "; a create is accepted, but an update of the unchanged stored object fails (" + errText(o.update[0]) + ")" + carveOut(d)
 	case len(o.create) == 0:
 		ch.Class = "safe"
 		ch.Detail = d.Detail + "; objects stored under the old revision read, create and update unchanged"
@@ -255,9 +255,21 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "); an update of the unchanged stored object is accepted (ratcheting)"
 	default:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "), and so does an update of the unchanged stored object, not ratcheted (" + errText(o.update[0]) + ")"
+		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "), and so does an update of the unchanged stored object, not ratcheted (" + errText(o.update[0]) + ")" + carveOut(d)
 	}
 	return ch
+}
+
+// carveOut names the exception to validation ratcheting (KEP-4008) that
+// makes a change breaking for unchanged objects, where it is one.
+func carveOut(d revdiff.Change) string {
+	switch {
+	case isRule(d.Kind) && strings.Contains(d.Detail, "oldSelf"):
+		return ": transition rules (oldSelf) are not ratcheted"
+	case d.Kind == "embedded-resource-changed":
+		return ": the apiVersion, kind and metadata of embedded resources are validated without ratcheting"
+	}
+	return ""
 }
 
 // probeObject is a copy of base with the probe applied.

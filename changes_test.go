@@ -101,6 +101,9 @@ func TestChangesClasses(t *testing.T) {
 		{"            type: object\n            properties:\n              name:", "            type: object\n            required: [name]\n            properties:\n              name:", []string{"v1 spec.name required-added ratcheted"}},
 		{"phase: {type: string, enum: [Pending, Ready, Failed]}", "phase: {type: string, enum: [Pending, Ready]}", []string{"v1 status.phase enum-narrowed ratcheted"}},
 		{"scope: Namespaced", "scope: Cluster", []string{"  scope-changed rejected"}},
+		{"extra: {type: object, x-kubernetes-preserve-unknown-fields: true}", "extra: {type: object, x-kubernetes-preserve-unknown-fields: true, x-kubernetes-embedded-resource: true}", []string{"v1 spec.extra embedded-resource-changed breaking"}},
+		{"tags: {type: array, items: {type: string}}", "tags: {type: array, items: {type: object, properties: {n: {type: string}}}}", []string{"v1 spec.tags[*] type-changed ratcheted"}},
+		{"labels: {type: object, additionalProperties: {type: string}}", "labels: {type: object, additionalProperties: {type: string}, x-kubernetes-validations: [{rule: \"self.size() == oldSelf.size() + 1\"}]}", []string{"v1 spec.labels rule-added breaking"}},
 		{"plural: gadgets,", "plural: gizmos,", []string{"  names-changed rejected"}},
 		{"group: example.com", "group: example.org", []string{"  group-changed rejected"}},
 		{"  - name: v1\n", "  - name: v2\n", []string{"v1  version-removed rejected", "v2  version-added safe"}},
@@ -136,6 +139,33 @@ func TestChangesClasses(t *testing.T) {
 		}
 		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 			t.Errorf("%q → %q:\n got %q\nwant %q", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
+
+// TestChangesDeterministic: the same revisions give the same changes,
+// from fresh loads and from concurrent calls on shared values (run with
+// -race).
+func TestChangesDeterministic(t *testing.T) {
+	newDoc := strings.NewReplacer(
+		"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 10, x-kubernetes-validations: [{rule: \"self != 'x'\"}]}",
+		"enum: [Fast, Slow, Stop]", "enum: [Fast]",
+		"              legacy: {type: string}\n", "",
+		"tags: {type: array, items: {type: string}}", "tags: {type: array, items: {type: string}, x-kubernetes-list-type: set}",
+	).Replace(gadgetCRD)
+	want := lines(changesOf(t, gadgetCRD, newDoc))
+	if len(want) != 5 {
+		t.Fatalf("want 5 changes, got %q", want)
+	}
+	old, _ := crdschema.LoadCRD([]byte(gadgetCRD))
+	next, _ := crdschema.LoadCRD([]byte(newDoc))
+	results := make(chan []string, 4)
+	for range 4 {
+		go func() { results <- lines(next.Changes(old)) }()
+	}
+	for range 4 {
+		if got := <-results; strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }
