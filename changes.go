@@ -19,7 +19,8 @@ import (
 // apiserver does about it (CRD.Changes).
 type Change struct {
 	// Kind names the change. Of the whole CRD, from the apiserver's
-	// update validation (Class "rejected"): "scope-changed",
+	// update validation (Class "rejected"): "name-changed" (another
+	// CRD: compare revisions of one CRD), "scope-changed",
 	// "group-changed", "names-changed", "version-removed" (a stored
 	// version), "preserve-unknown-fields-changed", "invalid" (the new
 	// revision breaks a CRD rule the old one did not). Of a version:
@@ -109,7 +110,9 @@ func (c *CRD) Changes(old *CRD) []Change {
 		}
 		return a.Detail < b.Detail
 	})
-	return out
+	// The apiserver reports an immutable metadata field twice (the
+	// generic registry's check and the strategy's); one Change each.
+	return slices.Compact(out)
 }
 
 // rejectedChanges are the errors of the CRD's update validation.
@@ -131,6 +134,8 @@ func (c *CRD) rejectedKind(e *field.Error) (string, string) {
 		return "scope-changed", ""
 	case f == "spec.group":
 		return "group-changed", ""
+	case f == "metadata.name":
+		return "name-changed", ""
 	case strings.HasPrefix(f, "spec.names"):
 		return "names-changed", ""
 	case f == "spec.preserveUnknownFields":

@@ -106,6 +106,8 @@ func TestChangesClasses(t *testing.T) {
 		{"labels: {type: object, additionalProperties: {type: string}}", "labels: {type: object, additionalProperties: {type: string}, x-kubernetes-validations: [{rule: \"self.size() == oldSelf.size() + 1\"}]}", []string{"v1 spec.labels rule-added breaking"}},
 		{"plural: gadgets,", "plural: gizmos,", []string{"  names-changed rejected"}},
 		{"group: example.com", "group: example.org", []string{"  group-changed rejected"}},
+		{"name: gadgets.example.com", "name: gizmos.example.com", []string{"  name-changed rejected"}},
+		{"mode: {type: string, enum: [Fast, Slow, Stop]}", "mode: {type: string, enum: [Fast, Slow, Stop], default: Nope}", []string{"  invalid rejected", "v1 spec.mode default-changed safe (static)"}},
 		{"  - name: v1\n", "  - name: v2\n", []string{"v1  version-removed rejected", "v2  version-added safe"}},
 		{"ratio: {type: number}", "ratio: {type: number, multipleOf: 0.5}", []string{"v1 spec.ratio bounds-tightened ratcheted"}},
 		{"replicas: {type: integer, minimum: 0,", "replicas: {type: integer, minimum: 5,", []string{"v1 spec.replicas bounds-tightened ratcheted"}},
