@@ -46,6 +46,20 @@ spec:
               phase: {type: string, enum: [Pending, Ready, Failed]}
 `
 
+// TestChangesFieldRemovedUnderPreserve: a field removed from an object
+// that keeps unknown fields is not lost: it reads back as an unknown
+// field, so the removal is safe.
+func TestChangesFieldRemovedUnderPreserve(t *testing.T) {
+	old := strings.Replace(gadgetCRD, "extra: {type: object, x-kubernetes-preserve-unknown-fields: true}",
+		"extra: {type: object, x-kubernetes-preserve-unknown-fields: true, properties: {keep: {type: string}, drop: {type: integer}}}", 1)
+	next := strings.Replace(old, ", drop: {type: integer}}", "}", 1)
+	got := lines(changesOf(t, old, next))
+	want := "v1 spec.extra.drop field-removed safe: field drop removed; objects stored under the old revision read, create and update unchanged"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 func TestChangesNilOld(t *testing.T) {
 	next, err := crdschema.LoadCRD([]byte(gadgetCRD))
 	if err != nil {

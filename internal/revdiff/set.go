@@ -41,54 +41,65 @@ func Set(obj map[string]any, root *structural.Schema, path Path, p Probe, r *ran
 	}
 	value := jsonvalue.DeepCopy(p.Value)
 	if len(path) == 0 {
-		m, ok := value.(map[string]any)
-		if !ok {
-			return false
-		}
-		for k := range obj {
-			if !isRootField(k) {
-				delete(obj, k)
-			}
-		}
-		for k, v := range m {
-			if !isRootField(k) {
-				obj[k] = v
-			}
-		}
-		return true
+		return setRoot(obj, value)
 	}
 	var cur any = obj
 	node := root
 	for i, st := range path {
-		last := i == len(path)-1
-		child := childNode(node, st)
-		if child == nil && !last {
-			return false
-		}
 		container := cur
 		next, put, ok := step(cur, st)
 		if !ok {
 			return false
 		}
-		cur = next
-		if last {
+		if i == len(path)-1 {
 			if p.Delete {
 				return deleteAt(container, st)
 			}
 			put(value)
 			return true
 		}
-		if !shaped(cur, child) {
-			v, ok := minimal(child, r, true, 1)
-			if !ok || !shaped(v, child) {
-				return false
-			}
-			put(v)
-			cur = v
+		if node = childNode(node, st); node == nil {
+			return false
 		}
-		node = child
+		if cur, ok = shapedOrNew(next, put, node, r); !ok {
+			return false
+		}
 	}
 	return true
+}
+
+// setRoot replaces every field of obj but apiVersion, kind and metadata
+// with those of value, a map.
+func setRoot(obj map[string]any, value any) bool {
+	m, ok := value.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k := range obj {
+		if !isRootField(k) {
+			delete(obj, k)
+		}
+	}
+	for k, v := range m {
+		if !isRootField(k) {
+			obj[k] = v
+		}
+	}
+	return true
+}
+
+// shapedOrNew is v when it can be descended into as node, else a new
+// smallest value of node put in its place.
+func shapedOrNew(v any, put func(any), node *structural.Schema, r *rand.Rand) (any, bool) {
+	if shaped(v, node) {
+		return v, true
+	}
+	v, ok := minimal(node, r, true, 1)
+	if !ok || !shaped(v, node) {
+		return nil, false
+	}
+	put(v)
+	return v, true
 }
 
 // step descends from container cur by st: the child's value (nil when
