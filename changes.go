@@ -191,7 +191,7 @@ func (c *CRD) versionGone(ctx context.Context, old *CRD, version string, wasServ
 		ch.Class, ch.Detail = "safe", version+" "+what+"; the old revision did not serve it either"
 		return ch
 	}
-	objs, _ := old.Samples(version, changesSeed, 1)
+	objs := old.probeObjects(version, false)
 	if len(objs) == 0 {
 		ch.Class, ch.Static = "breaking", true
 		ch.Detail = version + " " + what + "; static approximation: clients of " + version + " fail"
@@ -214,15 +214,19 @@ func (c *CRD) storageChange(ctx context.Context, old *CRD, from, to string) Chan
 	ch := Change{Kind: "storage-version-changed", Version: to, Class: "safe"}
 	base := fmt.Sprintf("storage version %s → %s: new writes are stored as %s; objects stored as %s stay so until rewritten, and %s stays in status.storedVersions (and so in spec.versions) until a storage migration removes it", from, to, to, from, from)
 	p := &prober{ctx: ctx, old: old, new: c, version: from}
-	objs, _ := old.Samples(from, changesSeed, 1)
-	served, _ := c.serves(from)
-	if len(objs) == 0 || !served {
-		ch.Static, ch.Detail = true, base+"; static approximation: no object of "+from+" could be built"
-		return ch
+	var stored map[string]any
+	if served, _ := c.serves(from); served {
+		// A sample holds more fields that the new storage version may
+		// drop than the smallest object does.
+		for _, obj := range old.probeObjects(from, true) {
+			if st, ok := p.store(obj); ok {
+				stored = st
+				break
+			}
+		}
 	}
-	stored, ok := p.store(objs[0])
-	if !ok {
-		ch.Static, ch.Detail = true, base+"; static approximation: no object of "+from+" could be stored"
+	if stored == nil {
+		ch.Static, ch.Detail = true, base+"; static approximation: no object of "+from+" could be stored and read back"
 		return ch
 	}
 	before := c.Read(stored, from)
@@ -271,6 +275,34 @@ func (c *CRD) schemaChanges(ctx context.Context, old *CRD, version string) []Cha
 	out := make([]Change, 0, len(diffs))
 	for i, d := range diffs {
 		out = append(out, p.classify(d, uint64(i)))
+	}
+	return out
+}
+
+// probeObjects are objects the old revision may accept at a version it
+// serves: a sample and the smallest object, when sampleFirst; else the
+// smallest object, or a sample when there is none.
+func (c *CRD) probeObjects(version string, sampleFirst bool) []map[string]any {
+	var out []map[string]any
+	s, err := c.Version(version)
+	if s == nil || err != nil {
+		return nil
+	}
+	apiVersion := version
+	if g := c.crd.Spec.Group; g != "" {
+		apiVersion = g + "/" + version
+	}
+	if base, ok := revdiff.Base(s.s, apiVersion, c.crd.Spec.Names.Kind, "probe", rand.New(rand.NewPCG(changesSeed, 0))); ok {
+		out = append(out, base)
+	}
+	if !sampleFirst && len(out) > 0 {
+		return out
+	}
+	if objs, _ := c.Samples(version, changesSeed, 1); len(objs) > 0 {
+		if sampleFirst {
+			return append(objs[:1], out...)
+		}
+		out = append(out, objs[0])
 	}
 	return out
 }
