@@ -62,7 +62,7 @@ var layers = [][]string{
 	{"embedded"},
 	{"validation"},
 	{"conversion", "serving", "internal/sample"}, // the rooms of issues 21 and 22, on the light chain
-	{"internal/revdiff"}, // the changes between two revisions' schemas (issue 24), on the light chain
+	{"internal/revdiff"},                         // the changes between two revisions' schemas (issue 24), on the light chain
 	{"internal/model"},
 	{"internal/cel"},
 	{"internal/check"},
