@@ -115,6 +115,21 @@ func TestChangesRealFindings(t *testing.T) {
 	}
 }
 
+// TestChangesStorageVersionPromoted: Kyverno's PolicyException promoting
+// v1 to the storage version (v1beta1 was) is safe: an object stored as
+// v1beta1, written back unchanged (now stored as v1) and read again, is
+// the same.
+func TestChangesStorageVersionPromoted(t *testing.T) {
+	old, next := corpusPair(t, "kyverno/crds/policyexceptions.policies.kyverno.io.yaml",
+		[2]string{"    served: true\n    storage: true\n", "    served: true\n    storage: false\n"},
+		[2]string{"    served: true\n    storage: false\n  - deprecated: true\n", "    served: true\n    storage: true\n  - deprecated: true\n"})
+	got := lines(next.Changes(old))
+	want := "v1  storage-version-changed safe: storage version v1beta1 → v1: new writes are stored as v1; objects stored as v1beta1 stay so until rewritten, and v1beta1 stays in status.storedVersions (and so in spec.versions) until a storage migration removes it; an object of v1beta1 written back and read again is unchanged"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 func lines(cs []crdschema.Change) []string {
 	var out []string
 	for _, c := range cs {

@@ -159,10 +159,10 @@ func TestChangesClasses(t *testing.T) {
 	}
 }
 
-// TestChangesDeterministic: the same revisions give the same changes,
+// TestChangesConcurrent: the same revisions give the same changes,
 // from fresh loads and from concurrent calls on shared values (run with
 // -race).
-func TestChangesDeterministic(t *testing.T) {
+func TestChangesConcurrent(t *testing.T) {
 	newDoc := strings.NewReplacer(
 		"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 10, x-kubernetes-validations: [{rule: \"self != 'x'\"}]}",
 		"enum: [Fast, Slow, Stop]", "enum: [Fast]",
