@@ -65,23 +65,34 @@ const changesSeed = 24
 // of the same CRD, classified by what the apiserver does about it, sorted
 // by version, path, kind and detail (versions as strings).
 //
-// The rejected changes are the errors of UpdateErrors, one Change each.
-// Every other change is classified by running a probe through the
-// engine: an object the old revision accepts at that version (a sample,
-// with a value at the changed field that the new schema may not accept:
-// a removed enum value, a string one longer than the new maxLength, a
-// null, an unknown field, ...), stored as the old revision stores it.
-// Then, under the new revision: a read at the version that drops or
-// changes the field is "data-loss"; a create of the object as the old
-// revision reads it that is accepted is "safe"; one that fails while an
-// update of the unchanged stored object (as read under the new
-// revision) is accepted is "ratcheted"; both failing is "breaking",
-// with the update's error (where ratcheting does not apply). Only the
-// errors at, above or below the changed field count. When no probe can
-// be built, or none of the sampled values breaks a pattern or CEL rule,
-// the class is a static approximation (Static, said in Detail). A
-// version the old revision does not serve, or a revision the apiserver
-// would reject, cannot be probed.
+// The rejected changes are the errors of UpdateErrors, one Change per
+// distinct error. Every other change is classified by running probes
+// through the engine. A probe is an object the old revision accepts at
+// that version (the smallest object of its schema, else a sample), with
+// a value at the changed field that the new schema may not accept (a
+// removed enum value, a string one longer than the new maxLength, a
+// null, an unknown field, the field left out, ...), stored as the old
+// revision stores it (created, converted to its storage version). Then,
+// under the new revision: a read at the version that drops or changes
+// the field is "data-loss"; a create of the object as the old revision
+// reads it that is accepted is "safe" (unless an update of the unchanged
+// object fails: "breaking"); a create that fails while an update of the
+// unchanged stored object (as read under the new revision) is accepted
+// is "ratcheted"; both failing is "breaking", the Detail giving the
+// update's error and the ratcheting carve-out (KEP-4008) it hits. Only
+// the errors at, above or below the changed field count; fields that
+// other changes make invalid (an ancestor's rule, a blocking error that
+// keeps the CEL rules from running) get sampled values and the probe
+// runs again. When no probe can be built, or none of the sampled values
+// breaks a pattern or CEL rule, the class is a static approximation
+// (Static, and said in Detail). A version the old revision does not
+// serve, or a revision the apiserver would not create, cannot be probed.
+//
+// Loosenings are not reported, except a version added and a default
+// removed. A version removed or no longer served is "breaking" for its
+// clients (a create at it fails), a new storage version is "safe" or
+// "data-loss" as an unchanged object written back (stored at the new
+// version) and read again shows.
 //
 // Changes is deterministic, reads neither revision's objects from
 // anywhere and changes neither CRD.
