@@ -376,7 +376,7 @@ func (w *walker) patternChanged(path Path, o, n *structural.Schema) bool {
 	c := Change{Kind: "pattern-changed", Path: path, Detail: detail, StaticClass: classRatcheted,
 		StaticWhy: "no string the old schema accepts and the new pattern rejects was found; pattern is ratcheted for unchanged values"}
 	re, err := regexp.Compile(np.Pattern)
-	candidates := append(w.samples(o), Probe{Value: ""}, Probe{Value: "a"}, Probe{Value: "-"})
+	candidates := append(w.samples(o), Probe{Value: ""}, Probe{Value: "a"}, Probe{Value: "-"}, Probe{Value: "A b/c"}, Probe{Value: "0"}, Probe{Value: strings.Repeat("a", 300)})
 	for _, s := range candidates {
 		if str, ok := s.Value.(string); ok && err == nil && !re.MatchString(str) {
 			c.Probes = append(c.Probes, s)
