@@ -224,6 +224,8 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 	switch {
 	case first != nil:
 		ch.Detail = d.Detail + "; static approximation: " + d.StaticWhy
+	case p.needsWebhook():
+		ch.Detail = d.Detail + "; static approximation (the CRD converts through a webhook, which Changes does not call, and " + p.version + " is not the storage version): " + d.StaticWhy
 	case len(p.new.Errors()) > 0 || len(p.old.Errors()) > 0:
 		ch.Detail = d.Detail + "; static approximation (a revision the apiserver would not create serves no object to probe): " + d.StaticWhy
 	case p.bases[0] == nil && p.bases[1] == nil:
@@ -258,6 +260,19 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "), and so does an update of the unchanged stored object, not ratcheted (" + errText(o.update[0]) + ")" + carveOut(d)
 	}
 	return ch
+}
+
+// needsWebhook reports whether storing or reading a probe at the version
+// needs a conversion webhook (strategy Webhook, the version not the
+// storage version of both revisions).
+func (p *prober) needsWebhook() bool {
+	for _, c := range []*CRD{p.old, p.new} {
+		conv := c.crd.Spec.Conversion
+		if conv != nil && conv.Strategy == "Webhook" && p.version != c.StorageVersion() {
+			return true
+		}
+	}
+	return false
 }
 
 // carveOut names the exception to validation ratcheting (KEP-4008) that

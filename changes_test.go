@@ -60,6 +60,27 @@ func TestChangesFieldRemovedUnderPreserve(t *testing.T) {
 	}
 }
 
+// TestChangesWebhookConversion: at a version that is not the storage
+// version, a CRD converting through a webhook cannot be probed (Changes
+// calls no webhook): the change is static and says why; at the storage
+// version it is probed.
+func TestChangesWebhookConversion(t *testing.T) {
+	const v2 = "  - name: v2\n    served: true\n    storage: false\n    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {name: {type: string, maxLength: 63}}}}}}\n"
+	webhook := strings.Replace(gadgetCRD, "  scope: Namespaced\n", "  scope: Namespaced\n  conversion: {strategy: Webhook, webhook: {conversionReviewVersions: [v1], clientConfig: {url: \"https://conv.example.com/convert\"}}}\n", 1) + v2
+	next := strings.Replace(strings.Replace(webhook, "name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 10}", 1),
+		"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 10}", 1)
+	got := changesOf(t, webhook, next)
+	if len(got) != 2 {
+		t.Fatalf("got %q", lines(got))
+	}
+	if c := got[0]; c.Version != "v1" || c.Static || c.Class != "ratcheted" {
+		t.Errorf("storage version: %s", line(c))
+	}
+	if c := got[1]; c.Version != "v2" || !c.Static || !strings.Contains(c.Detail, "converts through a webhook") {
+		t.Errorf("other version: %s", line(c))
+	}
+}
+
 func TestChangesNilOld(t *testing.T) {
 	next, err := crdschema.LoadCRD([]byte(gadgetCRD))
 	if err != nil {
