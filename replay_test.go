@@ -306,3 +306,24 @@ func TestReplayWebhook(t *testing.T) {
 		t.Errorf("without a converter: got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// An old revision the apiserver would reject still stores and reads the
+// object (the cluster has some valid revision of it); its own requests
+// are refused.
+func TestReplayInvalidOld(t *testing.T) {
+	old := loadWidget(t, "name: {type: string}", "name: {type: string, default: 5}")
+	if len(old.Errors()) == 0 {
+		t.Fatal("the old revision is valid")
+	}
+	c := loadWidget(t, "              note: {type: string}\n", "")
+	r := c.Replay(context.Background(), old, widget("v1", map[string]any{"name": "abc", "note": "x"}), nil)
+	if r.Errors != nil || r.Stored == nil {
+		t.Fatalf("not replayed: %v", r.Errors)
+	}
+	if got, want := dumpReplay(Replay{Losses: r.Losses, Update: r.Update, Create: r.Create}), "loss read at v1 spec.note changed=false\nloss read at v1beta1 spec.note changed=false\n"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if len(r.OldUpdate) == 0 || len(r.OldCreate) == 0 {
+		t.Errorf("the old revision's requests are not refused: %v %v", r.OldUpdate, r.OldCreate)
+	}
+}
