@@ -76,10 +76,12 @@ var serverSetMetadata = []string{
 //     field the old read has that the new read lacks, or holds with
 //     another value (Changed), sorted by the receiver's version priority
 //     and path. Fields only the new read has (a new default) are not
-//     losses. A read that fails under the receiver loses nothing field by
-//     field: its errors go to Update, each detail prefixed
-//     "read at VERSION: " (a client of that version cannot even get the
-//     object to write it back).
+//     losses. A read at a version old serves that fails under the
+//     receiver and not under old loses nothing field by field: its errors
+//     go to Update, each detail prefixed "read at VERSION: " (a client of
+//     that version can no longer get the object to write it back). A read
+//     that fails under both (a Webhook strategy without conv) is no
+//     finding.
 //   - Update: the controller's next write of the unchanged object: Stored
 //     read at obj's own version (the receiver's storage version when it
 //     no longer serves it), written back as an update of Stored (Write,
@@ -157,13 +159,13 @@ func (c *CRD) readLosses(ctx context.Context, old *CRD, stored map[string]any, w
 	var errs field.ErrorList
 	for _, v := range c.ServedVersions() {
 		after := c.ReadWith(ctx, stored, v, conv)
+		before, ok := old.readAsOld(ctx, stored, v, conv)
 		if after.Object == nil {
-			if v != written {
+			if served, _ := old.serves(v); served && ok && v != written {
 				errs = append(errs, stepErrors("read at "+v, after)...)
 			}
 			continue
 		}
-		before := old.readAsOld(ctx, stored, v, conv)
 		delete(before, "apiVersion")
 		step := "read at " + v
 		keptOrChanged(before, after.Object, "", func(path string, changed bool) {
@@ -176,17 +178,17 @@ func (c *CRD) readLosses(ctx context.Context, old *CRD, stored map[string]any, w
 // readAsOld is stored read at version v under the receiver, an old
 // revision, through its storage (the receiver's own validity and the
 // served flags aside): at its storage version when it does not serve v.
-// Stored itself when the read fails.
-func (c *CRD) readAsOld(ctx context.Context, stored map[string]any, v string, conv *conversion.Converter) map[string]any {
+// When the read fails: stored itself, and false.
+func (c *CRD) readAsOld(ctx context.Context, stored map[string]any, v string, conv *conversion.Converter) (map[string]any, bool) {
 	if served, _ := c.serves(v); !served {
 		v = c.StorageVersion()
 	}
 	if st, err := c.storage(); err == nil {
 		if out, _, errs := st.Read(ctx, deepCopyMap(stored), v, conv); len(errs) == 0 {
-			return out
+			return out, true
 		}
 	}
-	return deepCopyMap(stored)
+	return deepCopyMap(stored), false
 }
 
 // keptOrChanged calls report for every field of a that b lacks (changed
