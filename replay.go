@@ -40,17 +40,6 @@ type Replay struct {
 	Errors field.ErrorList
 }
 
-// serverSetMetadata are the metadata fields the apiserver sets itself on
-// a create: a create request carrying a resourceVersion is refused, uid
-// and creationTimestamp are overwritten, deletionTimestamp and its grace
-// period are cleared, the generation restarts at 1, managedFields are the
-// field manager's. A fresh `kubectl apply` of an object taken from a dump
-// carries none of them.
-var serverSetMetadata = []string{
-	"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields",
-	"selfLink", "deletionTimestamp", "deletionGracePeriodSeconds",
-}
-
 // Replay reports what the receiver, a new revision of old, does to obj,
 // an object the cluster stores under old (typically from a dump of the
 // cluster or a repository's examples). conv converts for a CRD with
@@ -242,11 +231,19 @@ func (c *CRD) writeAt(own string) string {
 	return own
 }
 
-// forCreate is obj without the metadata the apiserver sets on a create.
+// forCreate is obj without the metadata the apiserver sets itself on a
+// create: a create request carrying a resourceVersion is refused, uid and
+// creationTimestamp are overwritten, deletionTimestamp and its grace
+// period are cleared, the generation restarts at 1, managedFields are the
+// field manager's. A fresh `kubectl apply` of an object taken from a dump
+// carries none of them.
 func forCreate(obj map[string]any) map[string]any {
 	out := deepCopyMap(obj)
 	if meta, ok := out["metadata"].(map[string]any); ok {
-		for _, k := range serverSetMetadata {
+		for _, k := range []string{
+			"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields",
+			"selfLink", "deletionTimestamp", "deletionGracePeriodSeconds",
+		} {
 			delete(meta, k)
 		}
 	}
