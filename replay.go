@@ -43,7 +43,8 @@ type Replay struct {
 // Replay reports what the receiver, a new revision of old, does to obj,
 // an object the cluster stores under old (typically from a dump of the
 // cluster or a repository's examples). conv converts for a CRD with
-// strategy Webhook (nil: none) under either revision. obj is not changed.
+// strategy Webhook (nil: none) under either revision. obj is not changed;
+// a nil old is an error in Replay.Errors.
 //
 // obj is taken as stored, never validated (a dump has status, server-set
 // metadata and values older rules accepted): it is converted from the
@@ -85,6 +86,10 @@ type Replay struct {
 //
 // Errors in each list are sorted; a nil list is an accepted request.
 func (c *CRD) Replay(ctx context.Context, old *CRD, obj map[string]any, conv *conversion.Converter) Replay {
+	if old == nil {
+		return Replay{Errors: field.ErrorList{&field.Error{Type: field.ErrorTypeInternal, BadValue: field.OmitValueType{},
+			Detail: "no old revision: an object is replayed from the revision that stores it"}}}
+	}
 	in, err := copyObject(obj)
 	if err != nil {
 		return Replay{Errors: field.ErrorList{err}}

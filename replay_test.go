@@ -327,3 +327,29 @@ func TestReplayInvalidOld(t *testing.T) {
 		t.Errorf("the old revision's requests are not refused: %v %v", r.OldUpdate, r.OldCreate)
 	}
 }
+
+// Bad input is an error, never a panic: no old revision, an object
+// without kind, one nested too deep.
+func TestReplayBadInput(t *testing.T) {
+	c := loadWidget(t)
+	deep := map[string]any{}
+	for d, i := deep, 0; i < 20000; i++ {
+		n := map[string]any{}
+		d["a"] = n
+		d = n
+	}
+	for name, tc := range map[string]struct {
+		old *CRD
+		obj map[string]any
+	}{
+		"nil old":    {nil, widget("v1", nil)},
+		"nil object": {c, nil},
+		"no kind":    {c, map[string]any{"apiVersion": "example.com/v1"}},
+		"too deep":   {c, map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "spec": deep}},
+	} {
+		r := c.Replay(context.Background(), tc.old, tc.obj, nil)
+		if len(r.Errors) != 1 || r.Stored != nil {
+			t.Errorf("%s: %+v", name, r)
+		}
+	}
+}

@@ -480,12 +480,37 @@ func newCRDLine(p *revisionPair) crdLine {
 	return l
 }
 
-// versionCounts are the counts by version, in version priority order.
+// versionCounts are the counts by version: the versions the new
+// revision serves by priority, then those only the old one serves by
+// priority, then the others by name.
 func (p *revisionPair) versionCounts() []replayCounts {
+	rank := map[string]int{}
+	var order []string
+	if p.new != nil {
+		order = append(order, p.new.ServedVersions()...)
+	}
+	if p.old != nil {
+		order = append(order, p.old.ServedVersions()...)
+	}
+	for _, v := range order {
+		if _, ok := rank[v]; !ok {
+			rank[v] = len(rank)
+		}
+	}
 	out := []replayCounts{}
 	for _, c := range p.versions {
 		out = append(out, *c)
 	}
-	sort.Slice(out, func(i, j int) bool { return versionLess(out[i].Version, out[j].Version) })
+	sort.Slice(out, func(i, j int) bool {
+		ri, iok := rank[out[i].Version]
+		rj, jok := rank[out[j].Version]
+		if iok != jok {
+			return iok
+		}
+		if iok {
+			return ri < rj
+		}
+		return out[i].Version < out[j].Version
+	})
 	return out
 }

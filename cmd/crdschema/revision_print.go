@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
-	"github.com/crdschema/crdschema/internal/kubeversion"
 )
 
 // revisionPrinter writes one run of revision in one output format: the
@@ -36,9 +35,6 @@ func newRevisionPrinter(format string, w io.Writer) revisionPrinter {
 	}
 	return revisionText{w}
 }
-
-// versionLess orders versions by priority, highest first.
-func versionLess(a, b string) bool { return kubeversion.Compare(a, b) > 0 }
 
 // revisionJSON writes a JSON line per object and per skipped document as
 // they come, then one per CRD.
