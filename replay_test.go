@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	kjson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/conversion"
@@ -352,4 +353,38 @@ func TestReplayBadInput(t *testing.T) {
 			t.Errorf("%s: %+v", name, r)
 		}
 	}
+}
+
+// FuzzReplay replays arbitrary objects between two revisions made of
+// arbitrary schemas: it must never panic, must leave its input alone, and
+// fills either Errors or Stored.
+func FuzzReplay(f *testing.F) {
+	f.Add([]byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"integer"}}}}}`),
+		[]byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"n":{"type":"integer","maximum":3,"x-kubernetes-validations":[{"rule":"self != oldSelf"}]}}}}}`),
+		[]byte(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","resourceVersion":"1"},"spec":{"a":"x","n":5}}`))
+	f.Fuzz(func(t *testing.T, oldSchema, newSchema, objJSON []byte) {
+		crd := func(schema []byte) *CRD {
+			doc := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},` +
+				`"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},` +
+				`"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":` + string(schema) + `}}]}}`
+			c, err := LoadCRD([]byte(doc))
+			if err != nil {
+				return nil
+			}
+			return c
+		}
+		old, next := crd(oldSchema), crd(newSchema)
+		var obj map[string]any
+		if old == nil || next == nil || kjson.Unmarshal(objJSON, &obj) != nil {
+			return
+		}
+		before := deepCopyMap(obj)
+		r := next.Replay(context.Background(), old, obj, nil)
+		if (len(r.Errors) > 0) == (r.Stored != nil) {
+			t.Fatalf("errors %v with stored %v", r.Errors, r.Stored)
+		}
+		if !reflect.DeepEqual(obj, before) {
+			t.Fatalf("input changed: %v, was %v", obj, before)
+		}
+	})
 }
