@@ -113,7 +113,10 @@ func splitAPIVersion(av string) (group, version string) {
 }
 
 // storage is the CRD's custom resource storage: every defined version's
-// schemas and the conversion strategy, built on first use.
+// schemas and the conversion strategy, built on first use. It is built
+// for a CRD the apiserver would reject too, when its schemas compile:
+// Read and Write refuse such a CRD before they get here, Replay reads the
+// objects an old revision stored with it.
 func (c *CRD) storage() (*conversion.Storage, error) {
 	c.mu.Lock()
 	st := c.store
@@ -123,7 +126,7 @@ func (c *CRD) storage() (*conversion.Storage, error) {
 	}
 	versions := map[string]conversion.Version{}
 	for _, v := range c.crd.Spec.Versions {
-		s, err := c.AnyVersion(v.Name)
+		s, err := c.compiledVersion(v.Name)
 		if err != nil {
 			return nil, err
 		}

@@ -32,6 +32,7 @@ usage:
   crdschema scale --crd PATH... [-o yaml|json] OBJECTS...
   crdschema sample --crd PATH [--version V] [-n N] [--seed S] [--round-trip] [-o yaml|json]
   crdschema jsonschema --crd PATH... --out DIR
+  crdschema revision --old PATH... --crd PATH... [-o text|json|markdown|github] [OBJECTS...]
   crdschema help [VERB]
   crdschema version
 
@@ -43,6 +44,41 @@ is a stable contract: docs/cli.md in the module.
 
 // verbHelp is the full help of each verb.
 var verbHelp = map[string]string{
+	"revision": `usage: crdschema revision --old PATH... --crd PATH... [-o text|json|markdown|github] [OBJECTS...]
+
+Says what applying a new revision of CRDs (--crd) over the revision a cluster
+has (--old) does. CRDs are paired by metadata.name. For each pair: the
+apiserver's answer to the update of the CRD (rejected, warnings), the old
+revision's own errors (the apiserver stores only valid CRDs), the classified
+changes between the two, and the replay of every object of that CRD among
+OBJECTS, taken as stored under the old revision (a dump of the cluster, or the
+repository's examples):
+  - data loss: the fields a read at each version the new revision serves
+    drops or changes (the old revision's read keeps them);
+  - update: the next write of the unchanged object (with ratcheting) fails;
+  - create: a fresh 'kubectl apply' of the object fails;
+each compared with the same under the old revision (new failures count).
+Objects of kinds neither revision defines are skipped and counted. The
+objects are streamed: memory holds one at a time.
+
+Flags:
+  --old PATH     the revision the cluster has: CRD files or directories (repeatable)
+  --crd PATH     the new revision: CRD files or directories (repeatable)
+  -o FORMAT      text (default); json: one JSON line per object, then per CRD
+                 (docs/cli.md); markdown: a pull-request comment; github: workflow
+                 annotations
+  --exclude GLOB leave matching files out of the walk of an OBJECTS directory
+
+Exit status: 0 safe; 1 an update rejected, a change classed rejected, data-loss
+or breaking, or an object that loses data or newly fails its update or create;
+2 bad input (different CRD names, unreadable files, an object that cannot be
+stored under the old revision) or bad arguments.
+
+Examples:
+  crdschema revision --old <(git show main:config/crd/widgets.yaml) --crd config/crd/widgets.yaml examples/
+  kubectl get widgets -A -o yaml > dump.yaml
+  crdschema revision --old stored-crds/ --crd config/crd/ -o markdown dump.yaml
+`,
 	"columns": `usage: crdschema columns --crd PATH... [--now RFC3339] [-o text|wide|json] OBJECTS...
 
 Prints the table 'kubectl get' shows for each stored object (an object as

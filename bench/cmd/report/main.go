@@ -58,7 +58,7 @@ func main() {
 		log.Fatal(err)
 	}
 	res := parse(raw)
-	if len(res) == 0 {
+	if len(res) == 0 && len(metrics(raw, "BenchmarkReplay/")) == 0 {
 		log.Fatal("no benchmark results (is ../shared/corpus beside the checkout?)")
 	}
 	md := render(res, raw, *benchtime, *count, time.Since(start))
@@ -278,6 +278,7 @@ func render(res map[string]result, raw []byte, benchtime string, count int, took
 	}
 	r.p("")
 
+	r.replay(raw)
 	r.p("## Size: one generated object of 10 KB … 10 MB")
 	r.p("")
 	r.p("A synthetic schema (a map-keyed list of items with patterns, bounds, enums, defaults, maps, nested lists and objects, int-or-string, nullable); the object's items have unknown fields, nulls and missing defaults. ns/byte of JSON; linear cost means a flat row.")
@@ -451,6 +452,66 @@ func (r *report) served() {
 		}
 		x, ok := r.ratio(base+"reference", base+"crdschema")
 		r.p("| %s | corpus | %s | %s | %s |", op, r.cells(base+"crdschema"), r.cells(base+"reference"), fmtX(x, ok))
+	}
+	r.p("")
+}
+
+// metrics reads the value of every unit of each benchmark line of raw
+// (custom metrics included), the median of each unit over the runs.
+func metrics(raw []byte, prefix string) map[string]map[string]float64 {
+	runs := map[string]map[string][]float64{}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], prefix) {
+			continue
+		}
+		name := f[0]
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		if runs[name] == nil {
+			runs[name] = map[string][]float64{}
+		}
+		for i := 2; i+1 < len(f); i += 2 {
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				runs[name][f[i+1]] = append(runs[name][f[i+1]], v)
+			}
+		}
+	}
+	out := map[string]map[string]float64{}
+	for name, units := range runs {
+		out[name] = map[string]float64{}
+		for u, vs := range units {
+			sort.Float64s(vs)
+			out[name][u] = vs[len(vs)/2]
+		}
+	}
+	return out
+}
+
+// replay writes the section of BenchmarkReplay (issue 24): every corpus
+// example replayed under a new revision of its CRD.
+func (r *report) replay(raw []byte) {
+	m := metrics(raw, "BenchmarkReplay/")
+	if len(m) == 0 {
+		return
+	}
+	r.p("## Revisions: every corpus example replayed under a new revision of its CRD (issue 24)")
+	r.p("")
+	r.p("`BenchmarkReplay`: `CRD.Replay` of every corpus example of a CRD the apiserver accepts: stored under the old revision, read at every served version under both revisions, written back unchanged and created afresh under both. Revisions: `reapply` is the CRD itself; `maxlength` gives every string field without maxLength, enum, format, pattern or default (root apiVersion and kind aside) `maxLength: 8`. crdschema only: the apiserver has no such operation to compare with.")
+	r.p("")
+	r.p("| revision | objects | objects/s | ns/op (all objects) | B/op | allocs/op | losing data | newly failing update | newly failing create |")
+	r.p("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, name := range []string{"reapply", "maxlength"} {
+		v, ok := m["BenchmarkReplay/"+name+"/crdschema"]
+		if !ok {
+			continue
+		}
+		objects := v["objects/s"] * v["ns/op"] / 1e9
+		r.p("| %s | %.0f | %.0f | %s | %s | %.0f | %.0f | %.0f | %.0f |", name, objects, v["objects/s"], fmtNs(v["ns/op"]), fmtBytes(v["B/op"]), v["allocs/op"], v["lossy"], v["new-update-fails"], v["new-create-fails"])
 	}
 	r.p("")
 }
