@@ -80,10 +80,16 @@ const changesSeed = 24
 // unchanged stored object (as read under the new revision) is accepted
 // is "ratcheted"; both failing is "breaking", the Detail giving the
 // update's error and the ratcheting carve-out (KEP-4008) it hits. Only
-// the errors at, above or below the changed field count; fields that
-// other changes make invalid (an ancestor's rule, a blocking error that
-// keeps the CEL rules from running) get sampled values and the probe
-// runs again. When no probe can be built, or none of the sampled values
+// what the change itself can cause counts, at, above or below the changed
+// field: fields lost on read only for the kinds that prune (a field
+// removed, unknown fields or nullable no longer allowed, an embedded
+// resource or a type changed); for a rule added or changed, only that
+// rule's errors; for any other kind, only errors no CEL rule produced (so
+// several changes of one object are each classified by their own
+// effects). Fields that other changes make invalid (an ancestor's rule,
+// a blocking error that keeps the CEL rules from running, a new maxLength
+// on the field of a new rule) get sampled values and the probe runs
+// again. When no probe can be built, or none of the sampled values
 // breaks a pattern or CEL rule, the class is a static approximation
 // (Static, and said in Detail). A version the old revision does not
 // serve, or a revision the apiserver would not create, cannot be probed.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/revdiff"
 	"github.com/crdschema/crdschema/internal/sample"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -31,6 +33,9 @@ type prober struct {
 	// where none could be built.
 	bases   [2]map[string]any
 	sampled bool
+	// ruleMessages are the messages of the new schema's rules (built on
+	// first need).
+	ruleMessages map[string]bool
 }
 
 // base returns the i-th object probes start from (see bases).
@@ -84,7 +89,7 @@ func (p *prober) try(d revdiff.Change, probe revdiff.Probe, n, i uint64) (outcom
 		return outcome{}, false
 	}
 	for round := 0; ; round++ {
-		o, ok := p.run(stored, d.Path)
+		o, ok := p.run(stored, d)
 		if !ok {
 			return o, false
 		}
@@ -279,7 +284,7 @@ func (p *prober) needsWebhook() bool {
 // makes a change breaking for unchanged objects, where it is one.
 func carveOut(d revdiff.Change) string {
 	switch {
-	case isRule(d.Kind) && strings.Contains(d.Detail, "oldSelf"):
+	case isRule(d.Kind) && strings.Contains(d.Rule.Rule, "oldSelf"):
 		return ": transition rules (oldSelf) are not ratcheted"
 	case d.Kind == "embedded-resource-changed":
 		return ": the apiVersion, kind and metadata of embedded resources are validated without ratcheting"
@@ -336,34 +341,55 @@ func (p *prober) storeErrs(obj map[string]any) (map[string]any, field.ErrorList)
 }
 
 // run reads stored under both revisions at the version, and creates and
-// updates it under the new one. Only what is at, above or below path
-// counts. false when a read fails.
-func (p *prober) run(stored map[string]any, path revdiff.Path) (outcome, bool) {
+// updates it under the new one. Only what change d can cause counts:
+// fields at, above or below its path, lost only for a kind that prunes
+// (canPrune), errors as ownErrors says. false when a read fails.
+func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 	var o outcome
+	path := d.Path
 	before := p.old.Read(stored, p.version)
 	after := p.new.Read(stored, p.version)
 	if before.Object == nil || after.Object == nil || len(before.Errors) > 0 || len(after.Errors) > 0 {
 		return o, false
 	}
 	lost, added := readDiff(before.Object, after.Object)
-	o.lost, o.added = related(lost, path), related(added, path)
+	o.added = related(added, path)
+	if canPrune(d.Kind) {
+		o.lost = related(lost, path)
+	}
 	if isStatus(path) && p.newSchema != nil && p.newSchema.HasStatusSubresource() {
 		// .status is written through the status subresource.
 		without := deepCopyMap(after.Object)
 		delete(without, "status")
 		create := p.newSchema.ApplyStatusUpdate(before.Object, without).Errors
 		update := p.newSchema.ApplyStatusUpdate(after.Object, after.Object).Errors
-		o.create, o.update = relatedErrors(create, path), relatedErrors(update, path)
-		o.masked = (len(o.create) == 0 && rulesBlocked(create)) || (len(o.update) == 0 && rulesBlocked(update))
-		o.others = unrelatedErrors(append(create, update...), path)
+		p.attribute(&o, d, create, update)
 		return o, true
 	}
 	create := p.new.Write(p.ctx, before.Object, nil, nil).Errors
 	update := p.new.Write(p.ctx, after.Object, stored, nil).Errors
-	o.create, o.update = relatedErrors(create, path), relatedErrors(update, path)
-	o.masked = (len(o.create) == 0 && rulesBlocked(create)) || (len(o.update) == 0 && rulesBlocked(update))
-	o.others = unrelatedErrors(append(create, update...), path)
+	p.attribute(&o, d, create, update)
 	return o, true
+}
+
+// attribute sets the errors of o from the errors of the create and the
+// update: those change d can cause count (ownErrors), the others are what
+// a repair may fix when they keep d's rule from running.
+func (p *prober) attribute(o *outcome, d revdiff.Change, create, update field.ErrorList) {
+	o.create, o.update = p.ownErrors(create, d), p.ownErrors(update, d)
+	o.masked = (len(o.create) == 0 && rulesBlocked(create)) || (len(o.update) == 0 && rulesBlocked(update))
+	all := append(slices.Clip(create), update...)
+	if !isRule(d.Kind) {
+		o.others = unrelatedErrors(all, d.Path)
+		return
+	}
+	// Any error that is not the rule's own may keep it from running,
+	// at its path too (a new maxLength there blocks every rule).
+	for _, e := range all {
+		if !ruleOwns(e, d.Rule) {
+			o.others = append(o.others, e)
+		}
+	}
 }
 
 // unrelatedErrors are the errors of errs not at, above or below path.
@@ -545,4 +571,136 @@ func errText(e *field.Error) string {
 		s = string(r[:140]) + "..." + string(r[len(r)-57:])
 	}
 	return s
+}
+
+// canPrune reports whether a change of the kind can make a read under
+// the new revision drop or change a stored field. The read path prunes
+// fields its schema does not specify (a field removed, unknown fields no
+// longer preserved, an embedded resource's implicit apiVersion, kind and
+// metadata no longer kept or its metadata pruned, an object's fields
+// under a node whose type is no longer object) and drops the nulls of
+// fields neither nullable nor defaulted (nullable removed). Every other
+// kind (rules, bounds, enums, patterns, formats, required fields, list
+// types, int-or-string, defaults) changes no stored value on read: fields
+// another change of the same revision drops are that change's loss.
+func canPrune(kind string) bool {
+	switch kind {
+	case "field-removed", "preserve-unknown-fields-removed", "embedded-resource-changed", "type-changed", "nullable-removed":
+		return true
+	}
+	return false
+}
+
+// ownErrors are the errors of errs that change d can cause, at, above or
+// below its path: for a rule added or changed, that rule's errors only
+// (ruleOwns); for any other kind, the errors no CEL rule produced.
+func (p *prober) ownErrors(errs field.ErrorList, d revdiff.Change) field.ErrorList {
+	var out field.ErrorList
+	for _, e := range relatedErrors(errs, d.Path) {
+		if isRule(d.Kind) {
+			if ruleOwns(e, d.Rule) {
+				out = append(out, e)
+			}
+			continue
+		}
+		if !p.fromRule(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ruleOwns reports whether the rule r produced e: the engine reports a
+// rule that fails as its message, else "failed rule: <rule>", or as its
+// messageExpression's result; a rule that cannot be evaluated (cost,
+// runtime error) with an error ending in "rule: <message or rule>"; a
+// messageExpression that cannot be with an error quoting it. A
+// messageExpression's result cannot be predicted: an error of the rule's
+// reason that neither another rule nor the blocking-error notice
+// produced is taken as it (an OpenAPI error of the same type at the same
+// field would be too).
+func ruleOwns(e *field.Error, r schema.ValidationRule) bool {
+	name := strings.TrimSpace(r.Message)
+	failed := name
+	if name == "" {
+		name = strings.TrimSpace(r.Rule)
+		failed = "failed rule: " + name
+	}
+	switch d := e.Detail; {
+	case d == failed,
+		strings.HasSuffix(d, "rule: "+name),
+		strings.Contains(d, "for validation rule: "+name+", no further"):
+		return true
+	case r.MessageExpression == "":
+		return false
+	case strings.Contains(d, strconv.Quote(r.MessageExpression)):
+		return true
+	case strings.HasPrefix(d, "failed rule: "), rulesBlocked(field.ErrorList{e}), ruleRuntimeError(d):
+		return false
+	}
+	return e.Type == reasonType(r.Reason)
+}
+
+// reasonType is the error type a failed rule of the reason is reported
+// with.
+func reasonType(reason *string) field.ErrorType {
+	if reason != nil {
+		switch *reason {
+		case "FieldValueForbidden":
+			return field.ErrorTypeForbidden
+		case "FieldValueRequired":
+			return field.ErrorTypeRequired
+		case "FieldValueDuplicate":
+			return field.ErrorTypeDuplicate
+		}
+	}
+	return field.ErrorTypeInvalid
+}
+
+// ruleRuntimeError reports whether a detail is the engine's error for a
+// rule or messageExpression it could not evaluate.
+func ruleRuntimeError(d string) bool {
+	for _, s := range []string{"evaluating rule: ", "for rule: ", "for validation rule: ", "messageExpression", "running out of cost budget"} {
+		if strings.Contains(d, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// fromRule reports whether a CEL rule of the new version's schema produced
+// e: "failed rule: ...", a rule's message, a rule's runtime error.
+func (p *prober) fromRule(e *field.Error) bool {
+	if strings.HasPrefix(e.Detail, "failed rule: ") || ruleRuntimeError(e.Detail) {
+		return true
+	}
+	if p.ruleMessages == nil {
+		p.ruleMessages = map[string]bool{}
+		if p.newSchema != nil {
+			collectRuleMessages(p.newSchema.s, p.ruleMessages)
+		}
+	}
+	return p.ruleMessages[e.Detail]
+}
+
+// collectRuleMessages adds the messages of the rules of s and below to
+// into.
+func collectRuleMessages(s *structural.Schema, into map[string]bool) {
+	if s == nil {
+		return
+	}
+	if s.Source != nil {
+		for _, r := range s.Source.XValidations {
+			if m := strings.TrimSpace(r.Message); m != "" {
+				into[m] = true
+			}
+		}
+	}
+	for _, c := range s.Properties {
+		collectRuleMessages(c, into)
+	}
+	collectRuleMessages(s.Items, into)
+	if s.AdditionalProperties != nil {
+		collectRuleMessages(s.AdditionalProperties.Schema, into)
+	}
 }

@@ -556,7 +556,7 @@ func (w *walker) rulesChanged(path Path, o, n *structural.Schema) bool {
 			kind, detail = "rule-changed", "rule "+oneLine(ors[i].Rule)+" → "+oneLine(r.Rule)
 		}
 		probes := append([]Probe{{Keep: true}}, edgeProbes(o)...)
-		c := Change{Kind: kind, Path: path, Detail: detail, Probes: append(probes, w.samples(o)...),
+		c := Change{Kind: kind, Path: path, Detail: detail, Rule: r, Probes: append(probes, w.samples(o)...),
 			StaticClass: classRatcheted, StaticWhy: "no value the old schema accepts and the rule rejects was found; rules without oldSelf are ratcheted for unchanged values"}
 		if strings.Contains(r.Rule, "oldSelf") {
 			// A transition rule runs only on updates, unratcheted: the

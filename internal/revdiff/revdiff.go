@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema/internal/sample"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -83,6 +84,10 @@ type Change struct {
 	Path Path
 	// Detail says what changed in the schema: "maxLength 63 → 10".
 	Detail string
+	// Rule is the new rule of a rule-added or rule-changed change (the
+	// errors it can cause are its own: its message, its
+	// messageExpression's, "failed rule: <rule>", its runtime errors).
+	Rule schema.ValidationRule
 	// Probes are the edits to try, best first; none when no probe can be
 	// built.
 	Probes []Probe
