@@ -33,6 +33,9 @@ type Storage struct {
 	versions              map[string]Version
 	preserveUnknownFields bool
 	webhook               bool
+	// class numbers the versions, equal for versions with the same
+	// schemas (schemaClasses).
+	class map[string]int
 }
 
 // NewStorage is the storage of the CRD named name (its metadata.name, for
@@ -41,7 +44,7 @@ type Storage struct {
 // is set for the conversion strategy Webhook (otherwise None: conversion
 // only sets apiVersion). versions must not be changed afterwards.
 func NewStorage(name, group string, versions map[string]Version, preserveUnknownFields, webhook bool) *Storage {
-	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook}
+	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook, class: schemaClasses(versions)}
 }
 
 // Read is what the apiserver serves for stored, an object as stored in
@@ -78,6 +81,12 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 		return nil, nil, errs
 	}
 	defaulting.Default(stored, s.versions[from].Defaults)
+	if (!s.webhook || from == to) && s.class[from] == s.class[to] {
+		// Only apiVersion changes, and step 4 finds nothing to do: the
+		// object is pruned, coerced and defaulted with the same schemas.
+		stored["apiVersion"] = s.group + "/" + to
+		return stored, pruned, nil
+	}
 	out, more, errs := s.Convert(ctx, stored, to, conv)
 	if len(errs) > 0 {
 		return nil, nil, errs
