@@ -88,7 +88,12 @@ func (c *CRD) readOwned(ctx context.Context, obj map[string]any, version string,
 		return refused(ferr)
 	}
 	out, pruned, errs := st.Read(ctx, obj, to, conv)
-	r := Result{Pruned: []string{}, Deprecation: c.deprecation(to)}
+	r := Result{Pruned: []string{}}
+	if s, err := c.compiledVersion(to); err == nil {
+		r.Deprecation = s.deprecation // built once, with the version
+	} else {
+		r.Deprecation = c.deprecation(to)
+	}
 	if len(errs) > 0 {
 		errorsort.Sort(errs)
 		r.Errors = errs
