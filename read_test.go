@@ -179,6 +179,11 @@ func TestReadErrors(t *testing.T) {
 		{"no metadata", `{apiVersion: stable.example.com/v1beta1, kind: CronTab}`, "v1", field.ErrorTypeInternal, "metadata"},
 		{"metadata not a mapping", `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: [1]}`, "v1", field.ErrorTypeInvalid, "metadata"},
 		{"malformed embedded resource", `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: a}, spec: {template: {kind: 1}}}`, "v1", "", ""},
+		// Coercion at the stored version keeps a string metadata of an
+		// embedded resource; at the requested version it fails, even
+		// when both are the same version (one schema: nothing to prune).
+		{"embedded metadata not a mapping", `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: a}, spec: {template: {metadata: delta}}}`, "v1", field.ErrorTypeInvalid, "spec.template.metadata"},
+		{"embedded metadata not a mapping, same version", `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: a}, spec: {template: {metadata: delta}}}`, "v1beta1", field.ErrorTypeInvalid, "spec.template.metadata"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
