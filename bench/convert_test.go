@@ -316,6 +316,7 @@ func benchReads(b *testing.B, name string, cases []readCase, read func(readCase)
 			}
 		}
 		reportCPU(b, cpu)
+		b.ReportMetric(float64(len(cases)), "reads/op")
 	})
 }
 
