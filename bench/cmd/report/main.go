@@ -37,6 +37,7 @@ func main() {
 	bench := flag.String("bench", ".", "go test -bench")
 	out := flag.String("out", "../BENCHMARKS.md", "the report to write")
 	in := flag.String("in", "", "format this saved benchmark output instead of running")
+	load := flag.String("load", "", "with -in: the machine's load during the saved run, as text for the report")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -52,8 +53,10 @@ func main() {
 		var buf bytes.Buffer
 		cmd.Stdout = io.MultiWriter(&buf, os.Stderr)
 		cmd.Stderr = os.Stderr
+		before := loadAverage()
 		err = cmd.Run()
 		raw = buf.Bytes()
+		*load = fmt.Sprintf("%s at the start, %s at the end (1-minute load average)", before, loadAverage())
 	}
 	if err != nil {
 		log.Fatal(err)
@@ -62,7 +65,11 @@ func main() {
 	if len(res) == 0 {
 		log.Fatal("no benchmark results (is ../shared/corpus beside the checkout?)")
 	}
-	md := render(res, raw, *benchtime, *count, time.Since(start))
+	took := time.Since(start)
+	if *in != "" {
+		took = 0 // the saved run's duration is not known
+	}
+	md := render(res, raw, *benchtime, *count, took, *load)
 	if err := os.WriteFile(*out, md, 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -189,7 +196,7 @@ var crdNames = []string{"workflows.argoproj.io", "clusterpolicies.kyverno.io", "
 
 var sizes = []string{"10KB", "100KB", "1MB", "10MB"}
 
-func render(res map[string]result, raw []byte, benchtime string, count int, took time.Duration) []byte {
+func render(res map[string]result, raw []byte, benchtime string, count int, took time.Duration, load string) []byte {
 	r := &report{res: res}
 	r.p("# Benchmarks: crdschema vs k8s.io/apiextensions-apiserver v0.37.2")
 	r.p("")
@@ -197,7 +204,15 @@ func render(res map[string]result, raw []byte, benchtime string, count int, took
 	r.p("")
 	r.p("- Machine: %s, %d logical CPUs (%s), %s/%s", cpuModel(), runtime.NumCPU(), cpuCores(), runtime.GOOS, runtime.GOARCH)
 	r.p("- Go: %s", goVersion())
-	r.p("- Run: `go test -run '^$' -bench . -benchmem -count %d -benchtime %s` in `bench/` (median of the runs), %s in all", count, benchtime, took.Round(time.Second))
+	if load == "" {
+		load = "not recorded"
+	}
+	r.p("- Load: %s, on %d CPUs. The machine may be shared: ratios compare both sides in one process, but a loaded machine inflates and scatters the absolute times", load, runtime.NumCPU())
+	duration := ""
+	if took > 0 {
+		duration = fmt.Sprintf(", %s in all", took.Round(time.Second))
+	}
+	r.p("- Run: `go test -run '^$' -bench . -benchmem -count %d -benchtime %s` in `bench/` (median of the runs)%s", count, benchtime, duration)
 	r.p("- Reproduce: `cd bench && go run ./cmd/report` (flags: `-benchtime`, `-count`, `-bench REGEXP`; `-in FILE` formats a saved run). Needs `../shared/corpus` beside the checkout (or `CRDSCHEMA_CORPUS`).")
 	r.p("")
 	r.p("Both sides run in one process on the same inputs; every benchmark is `Benchmark<Op>/<input>/{crdschema,reference}`. Ratios are reference ns/op ÷ crdschema ns/op (higher is better for crdschema); \"× walk\" is an operation's time ÷ the time of a bare recursive walk visiting every value of the same objects (`BenchmarkWalk`, the floor).")
@@ -474,7 +489,7 @@ func (r *report) reads() {
 	r.p("## Reads at another version (issue 21)")
 	r.p("")
 	w, _ := r.get("Read/corpus/crdschema")
-	r.p("`BenchmarkRead`: every corpus example of a multi-version CRD with strategy `None`, as stored at its version, read at each other served version of its CRD (%.0f reads, %s of stored JSON per op; `TestReadAgrees` checks that both sides serve the same objects). crdschema: `CRD.ReadJSON` on the stored bytes (`jsonfast` decode, then the storage read path: metadata coercion, pruning, embedded-resource coercion and generation repair with the stored version's schema, its defaults, conversion, pruning and coercion with the requested version's schema, skipped when the two versions' schemas are the same). Reference: the apiserver's storage codec, `versioning.NewCodec` with the schema-coercing decoder of the stored version, the structural defaulter of the stored version and the CRD's converter (`conversion.NewCRConverterFactory`, strategy `None`) followed by pruning and coercion at the requested version. `decode` is each side's JSON decode alone (`jsonfast.Decode` vs `unstructured.UnstructuredJSONScheme.Decode`). cpu-ns/op is the process's CPU time per op (all threads, garbage collection included): on a shared machine it varies less than the wall-clock time.", w.reads, fmtBytes(w.ns*w.mbps/1e3))
+	r.p("`BenchmarkRead`: every corpus example of a multi-version CRD with strategy `None`, as stored at its version, read at each other served version of its CRD (%.0f reads, %s of stored JSON per op; `TestReadAgrees` checks that both sides serve the same objects). crdschema: `CRD.ReadJSON` on the stored bytes (`jsonfast` decode, then the storage read path: metadata coercion, pruning, embedded-resource coercion and generation repair with the stored version's schema, its defaults, conversion, pruning and coercion with the requested version's schema, its pruning left out when the two versions' schemas are the same). Reference: the apiserver's storage codec, `versioning.NewCodec` with the schema-coercing decoder of the stored version, the structural defaulter of the stored version and the CRD's converter (`conversion.NewCRConverterFactory`, strategy `None`) followed by pruning and coercion at the requested version. `decode` is each side's JSON decode alone (`jsonfast.Decode` vs `unstructured.UnstructuredJSONScheme.Decode`), the floor under each side's read. cpu-ns/op is the process's CPU time per op (all threads, garbage collection included): on a shared machine it varies less than the wall-clock time.", w.reads, fmtBytes(w.ns*w.mbps/1e3))
 	r.p("")
 	r.p("| benchmark | crdschema ns/op | B/op | allocs/op | cpu-ns/op | reference ns/op | B/op | allocs/op | cpu-ns/op | ratio | ratio (CPU) |")
 	r.p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -494,6 +509,15 @@ func fmtCPU(ns float64) string {
 		return "–"
 	}
 	return fmtNs(ns)
+}
+
+// loadAverage is the 1-minute load average, "unknown" where /proc has none.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "unknown"
 }
 
 func cpuModel() string {
