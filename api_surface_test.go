@@ -23,7 +23,7 @@ import (
 // (issue 20, +1), the CRD warnings and updates (issue 24, +4), conversion
 // (issue 21, +26; samples and round trips +8) and serving (issue 22,
 // +33; the JSON Schema export +3).
-const apiBudget = 322
+const apiBudget = 323
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

@@ -1,6 +1,7 @@
 package crdschema_test
 
 import (
+	"context"
 	"fmt"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -30,4 +31,23 @@ func ExampleCRD_Read() {
 	// stable.example.com/v1 map[generation:1 name:nightly namespace:default] map[cronSpec:0 3 * * * replicas:1]
 	// pruned: [spec.image]
 	// warning: stable.example.com/v1 CronTab is deprecated
+}
+
+// ReadJSON reads an object from the bytes it is stored as (as an etcd
+// read does), without the copy Read makes of a map it must not change.
+func ExampleCRD_ReadJSON() {
+	crd, err := crdschema.LoadCRD([]byte(cronTabVersions))
+	if err != nil {
+		panic(err)
+	}
+	stored := []byte(`{"apiVersion":"stable.example.com/v1beta1","kind":"CronTab",
+		"metadata":{"name":"nightly","namespace":"default","generation":4},
+		"spec":{"cronSpec":"0 3 * * *","image":"backup","replicas":2}}`)
+	r, err := crd.ReadJSON(context.Background(), stored, "v1", nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Object["apiVersion"], r.Object["spec"], r.Pruned)
+	// Output:
+	// stable.example.com/v1 map[cronSpec:0 3 * * * replicas:2] [spec.image]
 }

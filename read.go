@@ -2,6 +2,7 @@ package crdschema
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,7 +10,9 @@ import (
 
 	"github.com/crdschema/crdschema/conversion"
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/jsonfast"
 	"github.com/crdschema/crdschema/internal/kubeversion"
+	"github.com/crdschema/crdschema/schema"
 )
 
 // Read is what the apiserver serves for stored, an object as stored in
@@ -47,12 +50,50 @@ func (c *CRD) ReadWith(ctx context.Context, stored map[string]any, version strin
 	if err != nil {
 		return refused(err)
 	}
+	return c.readOwned(ctx, obj, version, conv)
+}
+
+// ReadJSON is ReadWith for an object given as the JSON (or YAML) bytes it
+// is stored as, decoded as the apiserver's storage decoder does (integers
+// as int64). It saves ReadWith's copy of the object, as the decoded object
+// is the Result's. It fails when data is not exactly one mapping document.
+func (c *CRD) ReadJSON(ctx context.Context, data []byte, version string, conv *conversion.Converter) (Result, error) {
+	if v, ok := jsonfast.Decode(data); ok {
+		if obj, ok := v.(map[string]any); ok && !isList(obj) {
+			return c.readOwned(ctx, obj, version, conv), nil
+		}
+	}
+	docs, err := schema.ReadDocuments("object", data)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(docs) != 1 || docs[0].Object == nil {
+		return Result{}, errors.New("the object is not exactly one mapping document")
+	}
+	return c.readOwned(ctx, docs[0].Object, version, conv), nil
+}
+
+// isList tells a decoded object that schema.ReadDocuments would split
+// into its items (a kind ending in List, with an items array).
+func isList(obj map[string]any) bool {
+	kind, _ := obj["kind"].(string)
+	_, items := obj["items"].([]any)
+	return items && strings.HasSuffix(kind, "List")
+}
+
+// readOwned is ReadWith on an object it may change.
+func (c *CRD) readOwned(ctx context.Context, obj map[string]any, version string, conv *conversion.Converter) Result {
 	to, st, ferr := c.readTarget(obj, version)
 	if ferr != nil {
 		return refused(ferr)
 	}
 	out, pruned, errs := st.Read(ctx, obj, to, conv)
-	r := Result{Pruned: []string{}, Deprecation: c.deprecation(to)}
+	r := Result{Pruned: []string{}}
+	if s, err := c.compiledVersion(to); err == nil {
+		r.Deprecation = s.deprecation // built once, with the version
+	} else {
+		r.Deprecation = c.deprecation(to)
+	}
 	if len(errs) > 0 {
 		errorsort.Sort(errs)
 		r.Errors = errs

@@ -33,6 +33,9 @@ type Storage struct {
 	versions              map[string]Version
 	preserveUnknownFields bool
 	webhook               bool
+	// class numbers the versions, equal for versions with the same
+	// schemas (schemaClasses).
+	class map[string]int
 }
 
 // NewStorage is the storage of the CRD named name (its metadata.name, for
@@ -41,7 +44,7 @@ type Storage struct {
 // is set for the conversion strategy Webhook (otherwise None: conversion
 // only sets apiVersion). versions must not be changed afterwards.
 func NewStorage(name, group string, versions map[string]Version, preserveUnknownFields, webhook bool) *Storage {
-	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook}
+	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook, class: schemaClasses(versions)}
 }
 
 // Read is what the apiserver serves for stored, an object as stored in
@@ -60,7 +63,9 @@ func NewStorage(name, group string, versions map[string]Version, preserveUnknown
 //     drop nulls; coerce embedded resources (a malformed one fails the
 //     read).
 //
-// to's defaults are not applied. Read changes stored in place and returns
+// to's defaults are not applied. Between two versions whose schemas are
+// the same (for strategy Webhook, only from a version to itself), step 4
+// does not prune again: there is nothing left to prune. Read changes stored in place and returns
 // the served object (nil on error), the unknown-field paths dropped in
 // steps 1 and 4 (unsorted, possibly repeated), and the errors. The caller
 // checks that stored is of the storage's group and kind and that its
@@ -73,12 +78,17 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 		return nil, nil, field.ErrorList{field.InternalError(field.NewPath("metadata"),
 			fmt.Errorf("the storage decoder panics on an object without metadata: runtime error: invalid memory address or nil pointer dereference"))}
 	}
-	pruned, errs := s.coerce(stored, s.versions[from].Schema, true)
+	pruned, errs := s.coerce(stored, s.versions[from].Schema, true, true)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
 	defaulting.Default(stored, s.versions[from].Defaults)
-	out, more, errs := s.Convert(ctx, stored, to, conv)
+	// Between versions with the same schemas, where only apiVersion
+	// changes, step 4's pruning finds nothing left to prune. Its coercion
+	// still runs: step 1 keeps some malformed embedded metadata (a string
+	// metadata) that step 4 rejects.
+	samePrune := (!s.webhook || from == to) && s.class[from] == s.class[to]
+	out, more, errs := s.convertPruning(ctx, stored, to, conv, !samePrune)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
@@ -94,11 +104,16 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 // (nil on error) may share with it. The unknown-field paths dropped at to
 // are returned unsorted.
 func (s *Storage) Convert(ctx context.Context, obj map[string]any, to string, conv *Converter) (map[string]any, []string, field.ErrorList) {
+	return s.convertPruning(ctx, obj, to, conv, true)
+}
+
+// convertPruning is Convert, pruning at to only when prune is set.
+func (s *Storage) convertPruning(ctx context.Context, obj map[string]any, to string, conv *Converter, prune bool) (map[string]any, []string, field.ErrorList) {
 	out, errs := s.convert(ctx, obj, versionOf(obj), to, conv)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	pruned, errs := s.coerce(out, s.versions[to].Schema, false)
+	pruned, errs := s.coerce(out, s.versions[to].Schema, false, prune)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
@@ -107,15 +122,16 @@ func (s *Storage) Convert(ctx context.Context, obj map[string]any, to string, co
 
 // coerce is the apiserver's unstructuredSchemaCoercer on obj with schema
 // sch, in place; onRead is the storage decoder's (malformed metadata
-// dropped, generation repaired), otherwise the converter's.
-func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead bool) ([]string, field.ErrorList) {
+// dropped, generation repaired), otherwise the converter's. Pruning (with
+// the drop of non-nullable nulls) is left out unless withPrune is set.
+func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead, withPrune bool) ([]string, field.ErrorList) {
 	opts := embedded.CoerceOptions{DropMalformed: onRead, ReturnPaths: true}
 	metaPaths, err := embedded.CoerceResourceMeta(obj, opts)
 	if err != nil {
 		return nil, field.ErrorList{err}
 	}
 	var paths []string
-	if !s.preserveUnknownFields {
+	if withPrune && !s.preserveUnknownFields {
 		paths = prune.Prune(obj, sch, prune.Options{ResourceRoot: true, ReturnPaths: true, DropNulls: true})
 	}
 	embeddedPaths, errs := embedded.CoerceEmbedded(obj, sch, opts)

@@ -42,6 +42,45 @@ type decoder struct {
 	fail  bool
 	buf   []byte
 	arena []byte // the unused tail of a block that short strings share
+	// strs is the unused tail of a block of string headers that boxed
+	// strings share (see box).
+	strs []string
+}
+
+// eface is the layout of an interface value with no methods (any): its
+// dynamic type and a pointer to its value.
+type eface struct {
+	typ, data unsafe.Pointer
+}
+
+// stringType is the dynamic type of a string in an any.
+var stringType = func() unsafe.Pointer {
+	var x any = ""
+	return (*eface)(unsafe.Pointer(&x)).typ
+}()
+
+// strsBlock is the number of string headers in a block.
+const strsBlock = 64
+
+// box returns s as an any. Converting a string to an interface allocates
+// a string header for each value; box carves the headers from a shared
+// block instead (each written once, before the value refers to it, and
+// never again), which the values keep alive. The common schema words are
+// shared constants (Box).
+func (d *decoder) box(s string) any {
+	if v, ok := constant(s); ok {
+		return v
+	}
+	if len(d.strs) == 0 {
+		// A string value takes at least 4 bytes ("",), most many more.
+		d.strs = make([]string, max(1, min(strsBlock, (len(d.data)-d.pos)/16)))
+	}
+	d.strs[0] = s
+	var v any
+	e := (*eface)(unsafe.Pointer(&v))
+	e.typ, e.data = stringType, unsafe.Pointer(&d.strs[0])
+	d.strs = d.strs[1:]
+	return v
 }
 
 // arenaBlock is the size of the blocks short strings are carved from.
@@ -94,7 +133,7 @@ func (d *decoder) value(depth int) any {
 			d.fail = true
 			return nil
 		}
-		return Box(s)
+		return d.box(s)
 	case 't':
 		return d.literal("true", true)
 	case 'f':
@@ -113,33 +152,44 @@ func (d *decoder) value(depth int) any {
 // Box returns s as an interface value, shared for the values schemas
 // repeat most (boxing a constant allocates nothing).
 func Box(s string) any {
-	switch s {
-	case "object":
-		return "object"
-	case "string":
-		return "string"
-	case "array":
-		return "array"
-	case "integer":
-		return "integer"
-	case "boolean":
-		return "boolean"
-	case "number":
-		return "number"
-	case "int32":
-		return "int32"
-	case "int64":
-		return "int64"
-	case "date-time":
-		return "date-time"
-	case "atomic":
-		return "atomic"
-	case "map":
-		return "map"
-	case "set":
-		return "set"
+	if v, ok := constant(s); ok {
+		return v
 	}
 	return s
+}
+
+// constant is s boxed as a shared constant when it is one of the values
+// schemas repeat most (and the empty string); ok is false otherwise.
+func constant(s string) (v any, ok bool) {
+	switch s {
+	case "":
+		return "", true
+	case "object":
+		return "object", true
+	case "string":
+		return "string", true
+	case "array":
+		return "array", true
+	case "integer":
+		return "integer", true
+	case "boolean":
+		return "boolean", true
+	case "number":
+		return "number", true
+	case "int32":
+		return "int32", true
+	case "int64":
+		return "int64", true
+	case "date-time":
+		return "date-time", true
+	case "atomic":
+		return "atomic", true
+	case "map":
+		return "map", true
+	case "set":
+		return "set", true
+	}
+	return nil, false
 }
 
 func (d *decoder) literal(word string, v any) any {

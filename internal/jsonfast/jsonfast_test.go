@@ -2,10 +2,13 @@ package jsonfast
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -170,4 +173,36 @@ func FuzzEncode(f *testing.F) {
 			agreeEncode(t, v)
 		}
 	})
+}
+
+// TestBoxedStringsSurviveGC: the strings Decode boxes share blocks of
+// headers (box); after the decoder and the input are gone and the
+// collector ran, every value still reads back, and is a plain string to
+// type switches, comparisons and encoding/json.
+func TestBoxedStringsSurviveGC(t *testing.T) {
+	var values []any
+	var want []string
+	for i := range 200 {
+		s := fmt.Sprintf("value-%d-%s", i, strings.Repeat("x", i%40))
+		data := []byte(fmt.Sprintf(`{"a": [%q, %q, "object", ""], "b": %q}`, s, s+"!", s))
+		v, ok := Decode(data)
+		if !ok {
+			t.Fatal("declined")
+		}
+		values = append(values, v)
+		want = append(want, s)
+	}
+	runtime.GC()
+	runtime.GC()
+	for i, v := range values {
+		m := v.(map[string]any)
+		a := m["a"].([]any)
+		if s, ok := a[0].(string); !ok || s != want[i] || a[1] != any(want[i]+"!") || m["b"] != any(want[i]) || a[2] != "object" || a[3] != "" {
+			t.Fatalf("value %d: %#v", i, v)
+		}
+		b, err := json.Marshal(m["b"])
+		if err != nil || string(b) != strconv.Quote(want[i]) {
+			t.Fatalf("value %d: marshals as %s (%v)", i, b, err)
+		}
+	}
 }
