@@ -130,7 +130,11 @@
 //  6. conversion (the storage read path: an object stored at one version
 //     read at another; conversion webhooks and ConversionReview checks) and
 //     serving (the published OpenAPI v2/v3, the kubectl get table, the
-//     scale subresource): the rooms on the light chain, no CEL either.
+//     scale subresource), and internal/sample (valid example objects
+//     generated from a schema): the rooms on the light chain, no CEL
+//     either; above them internal/revdiff (the changes between two
+//     revisions of a version's schema, with the probe objects that test
+//     them).
 //  7. internal/model (the CRD model and its fast decoders), internal/cel
 //     (CEL compilation, cost checks and evaluation; with the layers above
 //     it, the only code that links cel-go), internal/check (the CRD
@@ -142,8 +146,22 @@
 //
 // The command (check with its warnings and check --old for CRD revisions;
 // prune, default, apply and apply --old for updates; convert, openapi,
-// columns and scale for what the apiserver serves) has a stable -o json
-// contract.
+// columns and scale for what the apiserver serves; sample and jsonschema;
+// revision for what a new CRD revision does to the stored objects) has a
+// stable -o json contract.
+//
+// # CRD revisions
+//
+// A new revision of a CRD is an update of the one the cluster stores:
+// [CRD.UpdateErrors] and [CRD.UpdateWarnings] are the apiserver's answer to
+// it (ratcheting per rule, immutable names and scope, stored versions).
+// [CRD.Changes] lists every change between the two revisions, classified
+// by what the apiserver does about it (rejected, data loss on read,
+// ratcheted for unchanged objects, breaking, safe), each computed by
+// running a probe object through this package's read, create and update
+// paths; [CRD.Replay] does the same for one real object the cluster
+// stores: the fields every read under the new revision loses, whether the
+// next write of the unchanged object and a fresh create still pass.
 //
 // # Admission webhooks and operators
 //
