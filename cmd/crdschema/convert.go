@@ -159,9 +159,9 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	kind, name := documentKindName(d.Object)
 	oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
 	var r crdschema.Result
-	crd, routeErr := routeConverted(crds, d.Object)
+	crd, routeErr := routeStored(crds, d.Object)
 	if routeErr != nil {
-		r.Errors = field.ErrorList{routingError(routeErr)}
+		r.Errors = field.ErrorList{routeErr}
 	} else {
 		crdschema.KeepFloats(d.Object) // as the object verbs do
 		r = crd.Read(d.Object, to)
@@ -176,28 +176,6 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	}
 	oc.object, oc.pruned, oc.errs, oc.deprecation = object, pruned, r.Errors, r.Deprecation
 	return oc, objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: object, Pruned: pruned, Errors: toJSONErrors(r.Errors), Warnings: deprecationWarnings(r.Deprecation)}
-}
-
-// routeConverted finds the CRD a stored object belongs to: the first CRD the
-// apiserver would accept that defines the object's group and kind. Unlike
-// a request, a stored object may be at a version that is not served (the
-// CRD's Read checks that it is defined).
-func routeConverted(crds []*crdschema.CRD, obj map[string]any) (*crdschema.CRD, error) {
-	_, err := crdschema.Route(crds, obj)
-	var ns *crdschema.NotServedError
-	if err != nil && !errors.As(err, &ns) {
-		return nil, err
-	}
-	group, _, _ := strings.Cut(obj["apiVersion"].(string), "/")
-	if !strings.Contains(obj["apiVersion"].(string), "/") {
-		group = ""
-	}
-	for _, c := range crds {
-		if gk := c.GroupKind(); gk.Group == group && gk.Kind == obj["kind"] && len(c.Errors()) == 0 {
-			return c, nil
-		}
-	}
-	return nil, err
 }
 
 // reviewLine is one line of convert --review's output.
