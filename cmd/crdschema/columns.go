@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -26,13 +25,14 @@ type columnsLine struct {
 }
 
 func runColumns(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newVerbFlagSet("columns", stderr)
+	fs := newFlagSet("columns")
 	var crds []string
 	fs.Var(stringList{&crds}, "crd", "a CRD file or directory (repeatable)")
 	output := fs.String("o", "text", "output format: text, wide or json")
 	nowFlag := fs.String("now", "", "the server's clock for ages (RFC 3339); default: the current time")
-	operands, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
+	operands, err := parseInterleaved(fs, args)
+	if err == errHelp {
+		fmt.Fprint(stdout, verbHelp["columns"])
 		return 0
 	}
 	now := time.Now()
