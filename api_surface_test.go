@@ -22,8 +22,12 @@ import (
 // Schema.Source, KeepFloats, SortErrors, prune.DropNulls), Result.Duplicates
 // (issue 20, +1), the CRD warnings and updates (issue 24, +4), conversion
 // (issue 21, +26; samples and round trips +8) and serving (issue 22,
-// +33; the JSON Schema export +3).
-const apiBudget = 323
+// +33; the JSON Schema export +3), CRD.Deprecation (+1, so that crdfake
+// words deprecation warnings with the root's text instead of a copy) and
+// Props.FillNullProperties (+1, the one copy internal/model's CRD decoder
+// also calls), the CRD revision entries (Replay, Changes and their
+// types, +17) and CRD.ReadJSON (+1, reading stored bytes without a copy).
+const apiBudget = 325
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

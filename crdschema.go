@@ -118,6 +118,13 @@ func (c *CRD) ServedVersions() []string {
 	return out
 }
 
+// Deprecation returns the warning the apiserver sends with every request
+// to the named version: its deprecationWarning, or "group/version Kind is
+// deprecated" pointing at the highest-priority served version that is not
+// deprecated and ranks above it; "" when the version is not deprecated or
+// not defined.
+func (c *CRD) Deprecation(version string) string { return c.deprecation(version) }
+
 // StorageVersion returns the name of the version objects are stored as
 // (storage: true); "" when the CRD marks none.
 func (c *CRD) StorageVersion() string {

@@ -312,3 +312,46 @@ spec:
 	}
 	wg.Wait()
 }
+
+// TestDeprecation pins the warning each version's requests get: the
+// version's own deprecationWarning, else the apiserver's wording pointing at
+// the highest-priority served, not deprecated version ranked above it (none
+// for a version above them all), and nothing for versions that are not
+// deprecated or not defined.
+func TestDeprecation(t *testing.T) {
+	crd, err := LoadCRD([]byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - {name: v1alpha1, served: true, storage: false, deprecated: true, schema: {openAPIV3Schema: {type: object}}}
+  - {name: v1beta1, served: true, storage: false, deprecated: true, deprecationWarning: "v1beta1 goes away in 2027", schema: {openAPIV3Schema: {type: object}}}
+  - {name: v1beta2, served: true, storage: false, schema: {openAPIV3Schema: {type: object}}}
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+  - {name: v2, served: false, storage: false, schema: {openAPIV3Schema: {type: object}}}
+  - {name: v3, served: true, storage: false, deprecated: true, schema: {openAPIV3Schema: {type: object}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := crd.Errors(); len(errs) > 0 {
+		t.Fatalf("CRD rejected: %v", errs)
+	}
+	for version, want := range map[string]string{
+		"v1alpha1": "example.com/v1alpha1 Widget is deprecated; use example.com/v1 Widget",
+		"v1beta1":  "v1beta1 goes away in 2027",
+		"v1beta2":  "",
+		"v1":       "",
+		"v2":       "",
+		"v3":       "example.com/v3 Widget is deprecated",
+		"v9":       "",
+	} {
+		if got := crd.Deprecation(version); got != want {
+			t.Errorf("Deprecation(%q) = %q, want %q", version, got, want)
+		}
+	}
+}

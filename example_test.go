@@ -6,6 +6,10 @@ import (
 	crdschema "github.com/crdschema/crdschema"
 )
 
+// cronTabCRD is the CronTab CRD of the Kubernetes documentation (as
+// testdata/examples/crds/crontab-crd.yaml, without its short name): the one
+// definition the examples and tests of this package share; tests that need
+// another CronTab (more versions, other fields) say so in their own name.
 const cronTabCRD = `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -3,8 +3,6 @@ package crdschema_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -17,13 +15,10 @@ import (
 // Hostile inputs: none may panic, memory stays bounded, bad input gets a
 // clear error.
 
+// crontab is the v1 schema of cronTabCRD.
 func crontab(t testing.TB) *crdschema.Schema {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "examples", "crds", "crontab-crd.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	crd, err := crdschema.LoadCRD(data)
+	crd, err := crdschema.LoadCRD([]byte(cronTabCRD))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/crdschema/crdschema"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/version"
 )
 
 // CRDs is a set of CustomResourceDefinitions the apiserver would accept,
@@ -106,7 +104,7 @@ func (c *CRDs) add(name string, data []byte) error {
 			return fmt.Errorf("%s:%d: %w", docs[i].File, docs[i].Line, &crdschema.RejectedError{CRD: crd.Name(), Errors: errs})
 		}
 		c.crds = append(c.crds, crd)
-		c.addWarnings(crd, docs[i].Object)
+		c.addWarnings(crd)
 	}
 	return nil
 }
@@ -120,46 +118,12 @@ func (c *CRDs) done() error {
 }
 
 // addWarnings records the deprecation warnings of the CRD's served
-// deprecated versions, read from its document (the apiserver's wording:
-// the version's deprecationWarning, or "group/version Kind is deprecated"
-// with the newest served non-deprecated version to use instead).
-func (c *CRDs) addWarnings(crd *crdschema.CRD, doc map[string]any) {
+// deprecated versions, as the root's CRD.Deprecation words them.
+func (c *CRDs) addWarnings(crd *crdschema.CRD) {
 	gk := crd.GroupKind()
-	spec, _ := doc["spec"].(map[string]any)
-	versions, _ := spec["versions"].([]any)
-	var current []string
-	for _, v := range versions {
-		m, _ := v.(map[string]any)
-		name, _ := m["name"].(string)
-		if served, _ := m["served"].(bool); served && m["deprecated"] != true {
-			current = append(current, name)
+	for _, v := range crd.ServedVersions() {
+		if msg := crd.Deprecation(v); msg != "" {
+			c.warnings[gk.WithVersion(v)] = msg
 		}
 	}
-	for _, v := range versions {
-		m, _ := v.(map[string]any)
-		name, _ := m["name"].(string)
-		if served, _ := m["served"].(bool); !served || m["deprecated"] != true {
-			continue
-		}
-		msg, ok := m["deprecationWarning"].(string)
-		if !ok {
-			msg = defaultDeprecationWarning(gk, name, current)
-		}
-		c.warnings[gk.WithVersion(name)] = msg
-	}
-}
-
-func defaultDeprecationWarning(gk kschema.GroupKind, deprecated string, current []string) string {
-	msg := fmt.Sprintf("%s/%s %s is deprecated", gk.Group, deprecated, gk.Kind)
-	var newer []string
-	for _, v := range current {
-		if version.CompareKubeAwareVersionStrings(deprecated, v) < 0 {
-			newer = append(newer, v)
-		}
-	}
-	if len(newer) == 0 {
-		return msg
-	}
-	sort.Slice(newer, func(i, j int) bool { return version.CompareKubeAwareVersionStrings(newer[i], newer[j]) > 0 })
-	return msg + fmt.Sprintf("; use %s/%s %s", gk.Group, newer[0], gk.Kind)
 }

@@ -218,19 +218,19 @@ func (p PropsOrStringArray) MarshalJSON() ([]byte, error) {
 func Decode(data []byte) (*Props, error) {
 	p := &Props{}
 	err := kjson.Unmarshal(data, p)
-	fillNullProperties(p)
+	p.FillNullProperties()
 	if err != nil {
 		return nil, jsonvalue.DecodeError(err, "")
 	}
 	return p, nil
 }
 
-// fillNullProperties replaces every nil entry of a properties map in the
-// tree below p by an empty schema: the apiserver decodes a property that
-// is null to an empty schema, and every reader of Props relies on the
-// entries of Properties being non-nil. The fast decoder never leaves nil
-// entries; the exact one leaves them for JSON nulls.
-func fillNullProperties(p *Props) {
+// FillNullProperties replaces every nil entry of a properties map in the
+// tree below p by an empty schema, as the apiserver decodes a property
+// that is null. Decode and Parse do it; a tree decoded otherwise (with
+// encoding/json, say) needs it, since every reader of Props relies on the
+// entries of Properties being non-nil. A nil p is left alone.
+func (p *Props) FillNullProperties() {
 	if p == nil {
 		return
 	}
@@ -239,33 +239,33 @@ func fillNullProperties(p *Props) {
 			p.Properties[k] = &Props{}
 			continue
 		}
-		fillNullProperties(c)
+		c.FillNullProperties()
 	}
 	if p.Items != nil {
-		fillNullProperties(p.Items.Schema)
+		p.Items.Schema.FillNullProperties()
 		for i := range p.Items.Array {
-			fillNullProperties(&p.Items.Array[i])
+			p.Items.Array[i].FillNullProperties()
 		}
 	}
 	for _, l := range [...][]Props{p.AllOf, p.OneOf, p.AnyOf} {
 		for i := range l {
-			fillNullProperties(&l[i])
+			l[i].FillNullProperties()
 		}
 	}
-	fillNullProperties(p.Not)
+	p.Not.FillNullProperties()
 	for _, pb := range [...]*PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
 		if pb != nil {
-			fillNullProperties(pb.Schema)
+			pb.Schema.FillNullProperties()
 		}
 	}
 	for _, m := range [...]map[string]Props{p.PatternProperties, p.Definitions} {
 		for k := range m {
 			// The copy shares the maps the fill changes.
 			c := m[k]
-			fillNullProperties(&c)
+			c.FillNullProperties()
 		}
 	}
 	for _, d := range p.Dependencies {
-		fillNullProperties(d.Schema)
+		d.Schema.FillNullProperties()
 	}
 }

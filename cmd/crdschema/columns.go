@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -26,13 +25,14 @@ type columnsLine struct {
 }
 
 func runColumns(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newVerbFlagSet("columns", stderr)
+	fs := newFlagSet("columns")
 	var crds []string
 	fs.Var(stringList{&crds}, "crd", "a CRD file or directory (repeatable)")
 	output := fs.String("o", "text", "output format: text, wide or json")
 	nowFlag := fs.String("now", "", "the server's clock for ages (RFC 3339); default: the current time")
-	operands, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
+	operands, err := parseInterleaved(fs, args)
+	if err == errHelp {
+		fmt.Fprint(stdout, verbHelp["columns"])
 		return 0
 	}
 	now := time.Now()
@@ -122,37 +122,31 @@ func storedRun(crdPaths, objectPaths []string, stdin io.Reader, stderr io.Writer
 	return status
 }
 
-// routeStored finds the CRD of a stored object: the first the apiserver
-// accepts for its group and kind, else the first for them (whose read
-// reports the rejection). The object's version need only be defined,
-// which the read checks.
+// routeStored finds the CRD a stored object belongs to (columns, scale,
+// convert): the first CRD the apiserver would accept that defines the
+// object's group and kind. Unlike a request, a stored object may be at a
+// version that is not served (the CRD's Read checks that it is defined).
+// The other routing failures (no such kind, only rejected CRDs for it, a
+// malformed kind or apiVersion) are Route's, as the error of the object.
 func routeStored(crds []*crdschema.CRD, obj map[string]any) (*crdschema.CRD, *field.Error) {
-	apiVersion, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	group, _, _ := strings.Cut(apiVersion, "/")
-	if !strings.Contains(apiVersion, "/") {
+	_, err := crdschema.Route(crds, obj)
+	var ns *crdschema.NotServedError
+	if err != nil && !errors.As(err, &ns) {
+		return nil, routingError(err)
+	}
+	// Route checked that apiVersion and kind are strings.
+	apiVersion, kind := obj["apiVersion"].(string), obj["kind"].(string)
+	group, _, found := strings.Cut(apiVersion, "/")
+	if !found {
 		group = ""
 	}
-	var first *crdschema.CRD
 	for _, c := range crds {
-		if gk := c.GroupKind(); gk.Group != group || gk.Kind != kind {
-			continue
-		}
-		if len(c.Errors()) == 0 {
+		if gk := c.GroupKind(); gk.Group == group && gk.Kind == kind && len(c.Errors()) == 0 {
 			return c, nil
 		}
-		if first == nil {
-			first = c
-		}
 	}
-	if first != nil {
-		return first, nil
-	}
-	_, err := crdschema.Route(crds, obj)
-	if err == nil {
-		err = &crdschema.UnknownKindError{APIVersion: apiVersion, Kind: kind}
-	}
-	return nil, routingError(err)
+	// Not reached: Route finds an accepted CRD for the group and kind.
+	return nil, routingError(&crdschema.UnknownKindError{APIVersion: apiVersion, Kind: kind})
 }
 
 // columnsOutput writes columns lines as JSON or as kubectl's table.

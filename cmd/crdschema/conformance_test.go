@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/shareddata"
@@ -267,13 +268,67 @@ func jsonEqual(a, b []byte) bool {
 	return reflect.DeepEqual(x, y)
 }
 
-// runIn runs the command with args inside dir and returns stdout and status.
+// runIn runs the command with args inside dir and returns stdout and
+// status, without changing the working directory (so that the replays run
+// in parallel): the operands that name files or directories in dir are
+// given as absolute paths, and dir's prefix is taken out of the output
+// again, which then names them as a run inside dir does. A run is made once
+// per test binary: tests that compare the same run with the apiserver's
+// answers differently (the check batches and the corpus check: schema
+// errors, all errors, warnings) share it.
 func runIn(t *testing.T, dir string, args []string) ([]byte, int) {
 	t.Helper()
-	t.Chdir(dir)
-	var out, errb bytes.Buffer
-	status := run(args, strings.NewReader(""), &out, &errb)
-	return out.Bytes(), status
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := dir + "\x00" + strings.Join(args, "\x00")
+	r, _ := runs.LoadOrStore(key, &ranCommand{})
+	rc := r.(*ranCommand)
+	rc.once.Do(func() {
+		abs := slices.Clone(args)
+		var given []string // absolute path, then the operand as given
+		for i, a := range args {
+			if a == "-" || strings.HasPrefix(a, "-") || filepath.IsAbs(a) {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(dir, a)); err == nil {
+				abs[i] = filepath.Join(dir, a)
+				given = append(given, abs[i], filepath.Clean(a))
+			}
+		}
+		var out, errb bytes.Buffer
+		rc.status = run(abs, strings.NewReader(""), &out, &errb)
+		rc.stdout = asGiven(out.Bytes(), given)
+	})
+	return rc.stdout, rc.status
+}
+
+// asGiven replaces in out each absolute path of pairs (absolute, as given)
+// by the path as given, the longest first; below "." a path is named as
+// the command names it, without "./".
+func asGiven(out []byte, pairs []string) []byte {
+	idx := make([]int, 0, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		idx = append(idx, i)
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return len(pairs[b]) - len(pairs[a]) })
+	for _, i := range idx {
+		if pairs[i+1] == "." {
+			out = bytes.ReplaceAll(out, []byte(pairs[i]+string(filepath.Separator)), nil)
+		}
+		out = bytes.ReplaceAll(out, []byte(pairs[i]), []byte(pairs[i+1]))
+	}
+	return out
+}
+
+// runs holds the runs of runIn by directory and arguments.
+var runs sync.Map
+
+type ranCommand struct {
+	once   sync.Once
+	stdout []byte
+	status int
 }
 
 // replayBatches replays every batch of the given verb and returns the tally.
@@ -334,51 +389,60 @@ func report(t *testing.T, what string, tl *tally) {
 // schema-level errors (under openAPIV3Schema, and all errors of bare
 // schemas) and exit 2.
 func TestConformanceCheckSchemaErrors(t *testing.T) {
+	t.Parallel()
 	report(t, "check batches (schema errors)", replayBatches(t, "check", schemaErrors))
 }
 
 // TestConformanceCheck replays the check batches comparing every error and
 // the exit status.
 func TestConformanceCheck(t *testing.T) {
+	t.Parallel()
 	report(t, "check batches", replayBatches(t, "check", nil))
 }
 
 // TestConformancePrune replays the prune batches.
 func TestConformancePrune(t *testing.T) {
+	t.Parallel()
 	report(t, "prune batches", replayBatches(t, "prune", nil))
 }
 
 // TestConformanceDefault replays the default batches.
 func TestConformanceDefault(t *testing.T) {
+	t.Parallel()
 	report(t, "default batches", replayBatches(t, "default", nil))
 }
 
 // TestConformanceUpdate replays the update batches (apply --old, some
 // with --subresource status).
 func TestConformanceUpdate(t *testing.T) {
+	t.Parallel()
 	report(t, "update batches", replayBatches(t, "update", nil))
 }
 
 // TestConformanceApply replays the apply batches.
 func TestConformanceApply(t *testing.T) {
+	t.Parallel()
 	report(t, "apply batches", replayBatches(t, "apply", nil))
 }
 
 // TestConformanceWarnings replays the warnings batches: check with the
 // apiserver's warnings.
 func TestConformanceWarnings(t *testing.T) {
+	t.Parallel()
 	report(t, "warnings batches", replayBatches(t, "warnings", nil))
 }
 
 // TestConformanceCRDUpdate replays the crd-update batches: check --old,
 // random edits of stored CRDs.
 func TestConformanceCRDUpdate(t *testing.T) {
+	t.Parallel()
 	report(t, "crd-update batches", replayBatches(t, "crd-update", nil))
 }
 
 // TestCorpusCRDReapply replays every corpus CRD applied again over itself
 // (check --old): all are accepted, the 21 a create rejects included.
 func TestCorpusCRDReapply(t *testing.T) {
+	t.Parallel()
 	dir := shareddata.Dir(t, "conformance", "corpus-20261125", "crd-update-reapply")
 	tl := replayDirs(t, "crd-update", []string{dir}, nil)
 	report(t, "corpus re-apply", tl)
@@ -390,6 +454,7 @@ func TestCorpusCRDReapply(t *testing.T) {
 // TestCorpusWarnings compares the warnings and errors of every corpus CRD
 // with the apiserver's (expected/warnings.jsonl).
 func TestCorpusWarnings(t *testing.T) {
+	t.Parallel()
 	corpus := filepath.Join(requireShared(t), "corpus")
 	want, err := os.ReadFile(filepath.Join(corpus, "expected", "warnings.jsonl"))
 	if err != nil {
@@ -457,11 +522,13 @@ func corpusCheck(t *testing.T, keep errorFilter) *tally {
 // TestCorpusCheckSchemaErrors compares the schema-level errors of every
 // corpus CRD with the apiserver's.
 func TestCorpusCheckSchemaErrors(t *testing.T) {
+	t.Parallel()
 	report(t, "corpus check (schema errors)", corpusCheck(t, schemaErrors))
 }
 
 // TestCorpusCheck compares every error of every corpus CRD.
 func TestCorpusCheck(t *testing.T) {
+	t.Parallel()
 	report(t, "corpus check", corpusCheck(t, allErrors))
 }
 
@@ -485,16 +552,21 @@ func corpusVerb(t *testing.T, verb, expected string, extra ...string) *tally {
 }
 
 // TestCorpusPrune compares pruning every corpus example with the apiserver.
-func TestCorpusPrune(t *testing.T) { report(t, "corpus prune", corpusVerb(t, "prune", "prune.jsonl")) }
+func TestCorpusPrune(t *testing.T) {
+	t.Parallel()
+	report(t, "corpus prune", corpusVerb(t, "prune", "prune.jsonl"))
+}
 
 // TestCorpusDefault compares defaulting every corpus example.
 func TestCorpusDefault(t *testing.T) {
+	t.Parallel()
 	report(t, "corpus default", corpusVerb(t, "default", "default.jsonl"))
 }
 
 // TestCorpusApply compares apply of every corpus example with the
 // apiserver's answers for the real CRDs, CEL rules included.
 func TestCorpusApply(t *testing.T) {
+	t.Parallel()
 	report(t, "corpus apply", corpusVerb(t, "apply", "apply.jsonl"))
 }
 
@@ -502,6 +574,7 @@ func TestCorpusApply(t *testing.T) {
 // fixed since: testdata/regressions/<case>/ holds the inputs, the arguments
 // and the oracle's (the apiserver code's) answers, in the batch format.
 func TestRegressions(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "regressions"))
 	if err != nil {
 		t.Fatal(err)
@@ -524,6 +597,7 @@ func TestRegressions(t *testing.T) {
 // set (multi-version CRDs, strategies None and Webhook) and every corpus
 // example read at each served version of its project's CRDs.
 func TestConformanceConvert(t *testing.T) {
+	t.Parallel()
 	report(t, "convert batches", replayBatches(t, "convert", nil))
 	shared := requireShared(t)
 	dirs, _ := filepath.Glob(filepath.Join(shared, "conformance", "corpus-*", "convert-*"))
@@ -536,6 +610,7 @@ func TestConformanceConvert(t *testing.T) {
 // TestConformanceReview replays the convert --review batches: the
 // converted objects equal as JSON, the same (type, field) error pairs.
 func TestConformanceReview(t *testing.T) {
+	t.Parallel()
 	report(t, "review batches", replayReviewBatches(t))
 }
 

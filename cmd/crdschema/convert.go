@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -25,34 +24,20 @@ type convertOptions struct {
 
 // parseConvertArgs parses convert's flags, which may come before, between
 // or after the operands.
-func parseConvertArgs(args []string, stderr io.Writer) (*convertOptions, error) {
+func parseConvertArgs(args []string) (*convertOptions, error) {
 	o := &convertOptions{maxInput: defaultMaxInput}
-	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, verbUsage("convert")) }
+	fs := newFlagSet("convert")
 	fs.Var(stringList{&o.crds}, "crd", "CRD file or directory (repeatable)")
 	fs.StringVar(&o.to, "to", "", "the version to read at: VERSION or GROUP/VERSION")
 	fs.StringVar(&o.output, "o", "", "output format: yaml or json (--review: json)")
 	fs.StringVar(&o.output, "output", "", "output format (same as -o)")
 	fs.BoolVar(&o.review, "review", false, "check ConversionReviews (request and the webhook's answer)")
-	maxInput := fs.String("max-input-bytes", "", "size limit of one input")
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		o.operands = append(o.operands, fs.Arg(0))
-		args = fs.Args()[1:]
+	fs.Var(sizeValue{&o.maxInput}, "max-input-bytes", "size limit of one input")
+	operands, err := parseInterleaved(fs, args)
+	if err != nil {
+		return nil, err
 	}
-	if *maxInput != "" {
-		n, err := parseSize(*maxInput)
-		if err != nil {
-			return nil, fmt.Errorf("flag --max-input-bytes: %v", err)
-		}
-		o.maxInput = n
-	}
+	o.operands = operands
 	return o, checkConvertOptions(o)
 }
 
@@ -84,8 +69,8 @@ func checkConvertOptions(o *convertOptions) error {
 // runConvert is the convert verb: stored objects read at another version
 // (the storage read path), or ConversionReviews checked (--review).
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, err := parseConvertArgs(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
+	o, err := parseConvertArgs(args)
+	if err == errHelp {
 		fmt.Fprint(stdout, verbHelp["convert"])
 		return 0
 	}
@@ -159,9 +144,9 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	kind, name := documentKindName(d.Object)
 	oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
 	var r crdschema.Result
-	crd, routeErr := routeConverted(crds, d.Object)
+	crd, routeErr := routeStored(crds, d.Object)
 	if routeErr != nil {
-		r.Errors = field.ErrorList{routingError(routeErr)}
+		r.Errors = field.ErrorList{routeErr}
 	} else {
 		crdschema.KeepFloats(d.Object) // as the object verbs do
 		r = crd.Read(d.Object, to)
@@ -176,28 +161,6 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	}
 	oc.object, oc.pruned, oc.errs, oc.deprecation = object, pruned, r.Errors, r.Deprecation
 	return oc, objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: object, Pruned: pruned, Errors: toJSONErrors(r.Errors), Warnings: deprecationWarnings(r.Deprecation)}
-}
-
-// routeConverted finds the CRD a stored object belongs to: the first CRD the
-// apiserver would accept that defines the object's group and kind. Unlike
-// a request, a stored object may be at a version that is not served (the
-// CRD's Read checks that it is defined).
-func routeConverted(crds []*crdschema.CRD, obj map[string]any) (*crdschema.CRD, error) {
-	_, err := crdschema.Route(crds, obj)
-	var ns *crdschema.NotServedError
-	if err != nil && !errors.As(err, &ns) {
-		return nil, err
-	}
-	group, _, _ := strings.Cut(obj["apiVersion"].(string), "/")
-	if !strings.Contains(obj["apiVersion"].(string), "/") {
-		group = ""
-	}
-	for _, c := range crds {
-		if gk := c.GroupKind(); gk.Group == group && gk.Kind == obj["kind"] && len(c.Errors()) == 0 {
-			return c, nil
-		}
-	}
-	return nil, err
 }
 
 // reviewLine is one line of convert --review's output.

@@ -65,24 +65,29 @@ func parseArgs(verb string, args []string) (*options, error) {
 	return o, nil
 }
 
-// newFlagSet is a verb's flag set with the flags every verb takes. Parse
-// errors are reported by the verb (its message and usage line on stderr,
-// exit 2), so the flag set itself prints nothing.
-func newFlagSet(verb string, o *options) *flag.FlagSet {
+// newFlagSet is the flag set of a verb, parsed with parseInterleaved. It
+// prints nothing: the verb reports a parse error (its message and usage
+// line on stderr, exit 2) and -h (errHelp: its help on stdout, exit 0).
+func newFlagSet(verb string) *flag.FlagSet {
 	fs := flag.NewFlagSet("crdschema "+verb, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	return fs
+}
+
+// commonFlags adds the flags check and the object verbs share.
+func commonFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.output, "o", "", "output format")
 	fs.StringVar(&o.output, "output", "", "output format")
 	fs.Var(sizeValue{&o.maxInput}, "max-input-bytes", "size limit of one input")
 	fs.Var(durationValue{&o.timeout}, "timeout", "time budget of the run")
 	fs.Var(stringList{&o.excludes}, "exclude", "glob of what a directory walk leaves out (repeatable)")
-	return fs
 }
 
 // checkFlagSet is the flag set of check.
 func checkFlagSet(o *options) *flag.FlagSet {
-	fs := newFlagSet("check", o)
+	fs := newFlagSet("check")
+	commonFlags(fs, o)
 	fs.BoolVar(&o.skipNonCRDs, "skip-non-crds", false, "skip what is not a CRD or a bare schema")
 	fs.Var(stringList{&o.olds}, "old", "stored CRDs: a CRD of the same name is checked as an update (repeatable)")
 	fs.BoolVar(&o.lintFail, "lint-fail", false, "exit 1 when a CRD has lint findings")
@@ -91,7 +96,8 @@ func checkFlagSet(o *options) *flag.FlagSet {
 
 // objectFlagSet is the flag set of prune, default and apply.
 func objectFlagSet(verb string, o *options) *flag.FlagSet {
-	fs := newFlagSet(verb, o)
+	fs := newFlagSet(verb)
+	commonFlags(fs, o)
 	fs.Var(stringList{&o.crds}, "crd", "CRDs to route objects to (repeatable)")
 	fs.StringVar(&o.schema, "schema", "", "one bare schema for every object")
 	fs.BoolVar(&o.skipUnknownKinds, "skip-unknown-kinds", false, "skip what no CRD given defines")

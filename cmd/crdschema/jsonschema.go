@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,12 +19,13 @@ type schemaFile struct {
 }
 
 func runJSONSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newVerbFlagSet("jsonschema", stderr)
+	fs := newFlagSet("jsonschema")
 	var crds []string
 	fs.Var(stringList{&crds}, "crd", "a CRD file or directory (repeatable)")
 	out := fs.String("out", "", "the directory to write the schemas to")
-	operands, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
+	operands, err := parseInterleaved(fs, args)
+	if err == errHelp {
+		fmt.Fprint(stdout, verbHelp["jsonschema"])
 		return 0
 	}
 	paths := append(crds, operands...)

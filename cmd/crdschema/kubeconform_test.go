@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -33,6 +34,7 @@ var knownFalseAccepts = map[bool]int{false: 4, true: 2}
 // strict also when it has unknown fields): no false reject, and no more
 // false accepts than the known ones.
 func TestKubeconformCorpus(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs kubeconform over the whole corpus")
 	}
@@ -52,8 +54,21 @@ func TestKubeconformCorpus(t *testing.T) {
 		t.Fatalf("%d example objects, %d expected answers", len(objects), len(want))
 	}
 	exportCorpusSchemas(t, corpus, filepath.Join(tmp, "schemas"))
-	for _, strict := range []bool{false, true} {
-		got := runKubeconform(t, bin, filepath.Join(tmp, "schemas"), filepath.Join(tmp, "objects"), strict)
+	// The plain and the strict pass run at the same time.
+	var got [2]map[string]string
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, strict := range []bool{false, true} {
+		wg.Go(func() {
+			got[i], errs[i] = runKubeconform(bin, filepath.Join(tmp, "schemas"), filepath.Join(tmp, "objects"), strict)
+		})
+	}
+	wg.Wait()
+	for i, strict := range []bool{false, true} {
+		if errs[i] != nil {
+			t.Fatalf("strict=%v: %v", strict, errs[i])
+		}
+		got := got[i]
 		var falseRejects, falseAccepts []string
 		for path, key := range objects {
 			v := want[key]
@@ -144,8 +159,7 @@ func exportCorpusSchemas(t *testing.T, corpus, dir string) {
 // runKubeconform validates every project's objects with its schemas and
 // returns object file → kubeconform's status (kubeconform leaves valid
 // resources out of its JSON output unless -verbose).
-func runKubeconform(t *testing.T, bin, schemas, objects string, strict bool) map[string]string {
-	t.Helper()
+func runKubeconform(bin, schemas, objects string, strict bool) (map[string]string, error) {
 	out := map[string]string{}
 	projects, _ := os.ReadDir(objects)
 	for _, p := range projects {
@@ -158,17 +172,17 @@ func runKubeconform(t *testing.T, bin, schemas, objects string, strict bool) map
 		var stdout bytes.Buffer
 		cmd.Stdout = &stdout
 		if err := cmd.Run(); err != nil && stdout.Len() == 0 {
-			t.Fatalf("kubeconform: %v", err)
+			return nil, fmt.Errorf("kubeconform: %v", err)
 		}
 		var res struct {
 			Resources []struct{ Filename, Status string }
 		}
 		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-			t.Fatalf("kubeconform output: %v\n%.500s", err, stdout.String())
+			return nil, fmt.Errorf("kubeconform output: %v\n%.500s", err, stdout.String())
 		}
 		for _, r := range res.Resources {
 			out[r.Filename] = r.Status
 		}
 	}
-	return out
+	return out, nil
 }

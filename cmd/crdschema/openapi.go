@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -28,42 +27,14 @@ type openapiLine struct {
 	Errors   []jsonError    `json:"errors"`
 }
 
-// parseInterspersed parses fs's flags anywhere among the operands (as the
-// other verbs do), returning the operands; "--" ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var operands []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return operands, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(operands, rest...), nil
-		}
-		operands = append(operands, rest[0])
-		args = rest[1:]
-	}
-}
-
-// newVerbFlagSet is a served verb's flag set: errors and -h on stderr, help text
-// from help.go.
-func newVerbFlagSet(verb string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("crdschema "+verb, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, verbHelp[verb]) }
-	return fs
-}
-
 func runOpenAPI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newVerbFlagSet("openapi", stderr)
+	fs := newFlagSet("openapi")
 	var crds []string
 	fs.Var(stringList{&crds}, "crd", "a CRD file or directory (repeatable)")
 	output := fs.String("o", "json", "output format: json or yaml")
-	operands, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
+	operands, err := parseInterleaved(fs, args)
+	if err == errHelp {
+		fmt.Fprint(stdout, verbHelp["openapi"])
 		return 0
 	}
 	if err == nil {

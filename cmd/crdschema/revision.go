@@ -20,7 +20,8 @@ var revisionFormats = []string{"text", "json", "markdown", "github"}
 
 // revisionFlagSet is the flag set of revision.
 func revisionFlagSet(o *options) *flag.FlagSet {
-	fs := newFlagSet("revision", o)
+	fs := newFlagSet("revision")
+	commonFlags(fs, o)
 	fs.Var(stringList{&o.olds}, "old", "the revision the cluster has: CRD files or directories (repeatable)")
 	fs.Var(stringList{&o.crds}, "crd", "the new revision: CRD files or directories (repeatable)")
 	return fs

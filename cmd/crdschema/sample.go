@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -26,11 +25,9 @@ type sampleOptions struct {
 }
 
 // parseSampleArgs parses sample's flags (no operands).
-func parseSampleArgs(args []string, stderr io.Writer) (*sampleOptions, error) {
+func parseSampleArgs(args []string) (*sampleOptions, error) {
 	o := &sampleOptions{maxInput: defaultMaxInput}
-	fs := flag.NewFlagSet("sample", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, verbUsage("sample")) }
+	fs := newFlagSet("sample")
 	fs.StringVar(&o.crd, "crd", "", "the CRD (a file holding one CRD)")
 	fs.StringVar(&o.version, "version", "", "the served version (default: the preferred one)")
 	fs.IntVar(&o.n, "n", 1, "objects per version")
@@ -38,14 +35,14 @@ func parseSampleArgs(args []string, stderr io.Writer) (*sampleOptions, error) {
 	fs.StringVar(&o.output, "o", "yaml", "output format: yaml or json")
 	fs.StringVar(&o.output, "output", "yaml", "output format (same as -o)")
 	fs.BoolVar(&o.roundTrip, "round-trip", false, "round-trip the objects between every pair of served versions")
-	maxInput := fs.String("max-input-bytes", "", "size limit of the CRD file")
-	if err := fs.Parse(args); err != nil {
+	fs.Var(sizeValue{&o.maxInput}, "max-input-bytes", "size limit of the CRD file")
+	operands, err := parseInterleaved(fs, args)
+	if err != nil {
 		return nil, err
 	}
-	var err error
 	switch {
-	case fs.NArg() > 0:
-		return nil, fmt.Errorf("unexpected operand %q", fs.Arg(0))
+	case len(operands) > 0:
+		return nil, fmt.Errorf("unexpected operand %q", operands[0])
 	case o.crd == "":
 		return nil, errors.New("--crd is required")
 	case o.n < 1:
@@ -58,19 +55,14 @@ func parseSampleArgs(args []string, stderr io.Writer) (*sampleOptions, error) {
 	if o.seed, err = strconv.ParseUint(*seed, 10, 64); err != nil {
 		return nil, fmt.Errorf("--seed: %q is not an unsigned integer", *seed)
 	}
-	if *maxInput != "" {
-		if o.maxInput, err = parseSize(*maxInput); err != nil {
-			return nil, fmt.Errorf("flag --max-input-bytes: %v", err)
-		}
-	}
 	return o, nil
 }
 
 // runSample prints valid example objects of a CRD version, or with
 // --round-trip what a round trip between its versions loses.
 func runSample(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, err := parseSampleArgs(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
+	o, err := parseSampleArgs(args)
+	if err == errHelp {
 		fmt.Fprint(stdout, verbHelp["sample"])
 		return 0
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -20,12 +18,13 @@ type scaleLine struct {
 }
 
 func runScale(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newVerbFlagSet("scale", stderr)
+	fs := newFlagSet("scale")
 	var crds []string
 	fs.Var(stringList{&crds}, "crd", "a CRD file or directory (repeatable)")
 	output := fs.String("o", "yaml", "output format: yaml or json")
-	operands, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
+	operands, err := parseInterleaved(fs, args)
+	if err == errHelp {
+		fmt.Fprint(stdout, verbHelp["scale"])
 		return 0
 	}
 	if err == nil {

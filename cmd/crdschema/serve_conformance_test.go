@@ -147,6 +147,7 @@ func replayServed(t *testing.T, verb string) *tally {
 
 // TestConformanceOpenAPI replays the public openapi batches.
 func TestConformanceOpenAPI(t *testing.T) {
+	t.Parallel()
 	report(t, "openapi batches", replayServed(t, "openapi"))
 }
 
@@ -174,6 +175,7 @@ func readExpected(t *testing.T, corpus, name string) []byte {
 // TestCorpusOpenAPI compares the definitions published for every served
 // version of every corpus CRD with the apiserver's.
 func TestCorpusOpenAPI(t *testing.T) {
+	t.Parallel()
 	corpus := filepath.Join(requireShared(t), "corpus")
 	want := readExpected(t, corpus, "openapi.jsonl.gz")
 	dirs, _ := filepath.Glob(filepath.Join(corpus, "*", "crds"))
@@ -190,11 +192,13 @@ func TestCorpusOpenAPI(t *testing.T) {
 
 // TestConformanceColumns replays the public columns batches.
 func TestConformanceColumns(t *testing.T) {
+	t.Parallel()
 	report(t, "columns batches", replayServed(t, "columns"))
 }
 
 // TestConformanceScale replays the public scale batches.
 func TestConformanceScale(t *testing.T) {
+	t.Parallel()
 	report(t, "scale batches", replayServed(t, "scale"))
 }
 
@@ -217,10 +221,12 @@ func corpusServed(t *testing.T, verb, expected string, extra ...string) *tally {
 
 // TestCorpusColumns compares the table of every corpus example.
 func TestCorpusColumns(t *testing.T) {
+	t.Parallel()
 	report(t, "corpus columns", corpusServed(t, "columns", "columns.jsonl", "--now", "2026-11-25T00:00:00Z"))
 }
 
 // TestCorpusScale compares the Scale of every corpus example.
 func TestCorpusScale(t *testing.T) {
+	t.Parallel()
 	report(t, "corpus scale", corpusServed(t, "scale", "scale.jsonl"))
 }

@@ -408,56 +408,79 @@ func (n *Node) Check(path *field.Path, rules []schema.ValidationRule, uncorrelat
 		return nil
 	}
 	rulesPath := path.Child("x-kubernetes-validations")
+	results, ferr := n.compiledRules(rulesPath, rules)
+	if ferr != nil {
+		return field.ErrorList{ferr}
+	}
+	var errs field.ErrorList
+	for i := range results {
+		errs = append(errs, n.ruleErrors(rulesPath.Index(i), &results[i], &rules[i], uncorrelatable)...)
+	}
+	return errs
+}
+
+// compiledRules is the node's rules compiled (from the cache when the same
+// rules were compiled alone before), or the internal error the apiserver
+// reports at rulesPath when they cannot be.
+func (n *Node) compiledRules(rulesPath *field.Path, rules []schema.ValidationRule) ([]compiled, *field.Error) {
 	results, err, cached := n.cachedAlone(rules)
 	if !cached {
 		info, infoErr := n.typeInfo()
 		if infoErr != nil {
-			return field.ErrorList{field.InternalError(rulesPath, fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", infoErr))}
+			return nil, field.InternalError(rulesPath, fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", infoErr))
 		}
 		if info == nil {
-			return field.ErrorList{field.InternalError(rulesPath, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations"))}
+			return nil, field.InternalError(rulesPath, fmt.Errorf("internal error: failed to retrieve type information for x-kubernetes-validations"))
 		}
 		results, err = n.compile(info, rules)
 	}
 	if err != nil {
-		return field.ErrorList{field.InternalError(rulesPath, err)}
+		return nil, field.InternalError(rulesPath, err)
 	}
+	return results, nil
+}
+
+// ruleErrors are the errors of one compiled rule at rp, in the apiserver's
+// order: its rule's cost and compilation, its messageExpression, then its
+// use of oldSelf. The costs are observed for the schema's total.
+func (n *Node) ruleErrors(rp *field.Path, cr *compiled, r *schema.ValidationRule, uncorrelatable *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for i := range results {
-		cr, r := &results[i], &rules[i]
-		rp := rulesPath.Index(i)
-		value := func() ruleValue {
-			return ruleValue{r.Rule, r.Message, r.MessageExpression, r.Reason, r.FieldPath, r.OptionalOldSelf}
-		}
-		cost := n.expressionCost(cr.maxCost, cr.maxCardinality)
-		if cost > StaticEstimatedCostLimit && !n.sc.opts.NoExpressionCostLimit {
-			errs = append(errs, field.Forbidden(rp.Child("rule"), costErrorMessage("estimated rule cost", cost, StaticEstimatedCostLimit)))
-		}
-		n.sc.observe(rp.Child("rule"), cost)
-		if cr.err != nil {
-			if cr.err.Type == apiservercel.ErrorTypeRequired {
-				errs = append(errs, field.Required(rp.Child("rule"), cr.err.Detail))
-			} else {
-				errs = append(errs, field.Invalid(rp.Child("rule"), value(), cr.err.Detail))
-			}
-		}
-		if cr.msgErr != nil {
-			errs = append(errs, field.Invalid(rp.Child("messageExpression"), value(), cr.msgErr.Detail))
-		} else if cr.msgOK {
-			if cr.msgMaxCost > StaticEstimatedCostLimit && !n.sc.opts.NoExpressionCostLimit {
-				errs = append(errs, field.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", cr.msgMaxCost, StaticEstimatedCostLimit)))
-			}
-			n.sc.observe(rp.Child("messageExpression"), cr.msgMaxCost)
-		}
-		if cr.usesOldSelf {
-			if uncorrelatable != nil {
-				errs = append(errs, field.Invalid(rp.Child("rule"), r.Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", uncorrelatable)))
-			}
-		} else if r.OptionalOldSelf != nil {
-			errs = append(errs, field.Invalid(rp.Child("optionalOldSelf"), *r.OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
+	value := func() ruleValue {
+		return ruleValue{r.Rule, r.Message, r.MessageExpression, r.Reason, r.FieldPath, r.OptionalOldSelf}
+	}
+	cost := n.expressionCost(cr.maxCost, cr.maxCardinality)
+	if cost > StaticEstimatedCostLimit && !n.sc.opts.NoExpressionCostLimit {
+		errs = append(errs, field.Forbidden(rp.Child("rule"), costErrorMessage("estimated rule cost", cost, StaticEstimatedCostLimit)))
+	}
+	n.sc.observe(rp.Child("rule"), cost)
+	if cr.err != nil {
+		if cr.err.Type == apiservercel.ErrorTypeRequired {
+			errs = append(errs, field.Required(rp.Child("rule"), cr.err.Detail))
+		} else {
+			errs = append(errs, field.Invalid(rp.Child("rule"), value(), cr.err.Detail))
 		}
 	}
-	return errs
+	if cr.msgErr != nil {
+		errs = append(errs, field.Invalid(rp.Child("messageExpression"), value(), cr.msgErr.Detail))
+	} else if cr.msgOK {
+		if cr.msgMaxCost > StaticEstimatedCostLimit && !n.sc.opts.NoExpressionCostLimit {
+			errs = append(errs, field.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", cr.msgMaxCost, StaticEstimatedCostLimit)))
+		}
+		n.sc.observe(rp.Child("messageExpression"), cr.msgMaxCost)
+	}
+	return append(errs, oldSelfErrors(rp, cr, r, uncorrelatable)...)
+}
+
+// oldSelfErrors are the errors of a rule's use of oldSelf: where old and
+// new values cannot be correlated, or optionalOldSelf set without it.
+func oldSelfErrors(rp *field.Path, cr *compiled, r *schema.ValidationRule, uncorrelatable *field.Path) field.ErrorList {
+	switch {
+	case cr.usesOldSelf && uncorrelatable != nil:
+		return field.ErrorList{field.Invalid(rp.Child("rule"), r.Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", uncorrelatable))}
+	case !cr.usesOldSelf && r.OptionalOldSelf != nil:
+		return field.ErrorList{field.Invalid(rp.Child("optionalOldSelf"), *r.OptionalOldSelf, "may not be set if oldSelf is not used in rule")}
+	}
+	return nil
 }
 
 // compile compiles the node's rules for a CRD create, or takes the

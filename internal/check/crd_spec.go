@@ -577,50 +577,54 @@ func propsHas(p *model.Props, pred func(*model.Props) bool) bool {
 	if pred(p) {
 		return true
 	}
-	if p.Items != nil {
-		if propsHas(p.Items.Schema, pred) {
-			return true
-		}
-		for i := range p.Items.Array {
-			if propsHas(&p.Items.Array[i], pred) {
-				return true
-			}
-		}
-	}
-	for _, list := range [][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
-		for i := range list {
-			if propsHas(&list[i], pred) {
-				return true
-			}
-		}
-	}
-	if propsHas(p.Not, pred) {
-		return true
-	}
-	for _, c := range p.Properties {
+	for _, c := range nestedSchemas(p) {
 		if propsHas(c, pred) {
 			return true
 		}
 	}
-	for _, m := range []map[string]model.Props{p.PatternProperties, p.Definitions} {
+	return false
+}
+
+// nestedSchemas lists the schemas directly nested in p: items, junctors,
+// not, properties, patternProperties, definitions, additionalProperties,
+// additionalItems and dependencies (nil entries included; the maps' values
+// as copies, for reading).
+func nestedSchemas(p *model.Props) []*model.Props {
+	var out []*model.Props
+	if p.Items != nil {
+		out = append(out, p.Items.Schema)
+		out = appendAll(out, p.Items.Array)
+	}
+	for _, list := range [...][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
+		out = appendAll(out, list)
+	}
+	out = append(out, p.Not)
+	for _, c := range p.Properties {
+		out = append(out, c)
+	}
+	for _, m := range [...]map[string]model.Props{p.PatternProperties, p.Definitions} {
 		for k := range m {
 			c := m[k]
-			if propsHas(&c, pred) {
-				return true
-			}
+			out = append(out, &c)
 		}
 	}
-	for _, pb := range []*model.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
-		if pb != nil && propsHas(pb.Schema, pred) {
-			return true
+	for _, pb := range [...]*model.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
+		if pb != nil {
+			out = append(out, pb.Schema)
 		}
 	}
 	for _, d := range p.Dependencies {
-		if propsHas(d.Schema, pred) {
-			return true
-		}
+		out = append(out, d.Schema)
 	}
-	return false
+	return out
+}
+
+// appendAll appends a pointer to each element of list to out.
+func appendAll(out []*model.Props, list []model.Props) []*model.Props {
+	for i := range list {
+		out = append(out, &list[i])
+	}
+	return out
 }
 
 // validateCABundle checks that a conversion webhook's caBundle holds PEM

@@ -579,7 +579,7 @@ func (d *fdec) propsMapField(v any) map[string]Props {
 }
 
 // propsPtrMapField decodes the properties keyword: a null property is an
-// empty schema, as the exact decoder leaves it (see fillNullProperties). The
+// empty schema, as the exact decoder leaves it (see Props.FillNullProperties). The
 // schemas share one allocation.
 func (d *fdec) propsPtrMapField(v any) map[string]*Props {
 	m := d.obj(v)

@@ -38,52 +38,10 @@ func DecodeProps(data []byte, p *Props) error {
 
 // fillNullValidation replaces every nil entry of a properties map in the
 // tree of a CRD's schema by an empty schema, as schema.Decode does for a
-// bare schema: the apiserver decodes a property that is null to an empty
-// schema, and every reader of Props relies on the entries of Properties
-// being non-nil. The fast decoder never leaves nil entries; the exact one
-// leaves them for JSON nulls.
+// bare schema (Props.FillNullProperties). The fast decoder never leaves nil
+// entries; the exact one leaves them for JSON nulls.
 func fillNullValidation(v *Validation) {
 	if v != nil {
-		fillNullProperties(v.OpenAPIV3Schema)
-	}
-}
-
-func fillNullProperties(p *Props) {
-	if p == nil {
-		return
-	}
-	for k, c := range p.Properties {
-		if c == nil {
-			p.Properties[k] = &Props{}
-			continue
-		}
-		fillNullProperties(c)
-	}
-	if p.Items != nil {
-		fillNullProperties(p.Items.Schema)
-		for i := range p.Items.Array {
-			fillNullProperties(&p.Items.Array[i])
-		}
-	}
-	for _, l := range [...][]Props{p.AllOf, p.OneOf, p.AnyOf} {
-		for i := range l {
-			fillNullProperties(&l[i])
-		}
-	}
-	fillNullProperties(p.Not)
-	for _, pb := range [...]*PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
-		if pb != nil {
-			fillNullProperties(pb.Schema)
-		}
-	}
-	for _, m := range [...]map[string]Props{p.PatternProperties, p.Definitions} {
-		for k := range m {
-			// The copy shares the maps the fill changes.
-			c := m[k]
-			fillNullProperties(&c)
-		}
-	}
-	for _, d := range p.Dependencies {
-		fillNullProperties(d.Schema)
+		v.OpenAPIV3Schema.FillNullProperties()
 	}
 }

@@ -3,10 +3,46 @@ package diff
 import (
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/crdschema/crdschema/conformance/gen"
 )
+
+// The crdschema command and the oracle, built once for the package's
+// tests, or prebuilt ones named by DIFFTEST_CRDSCHEMA and DIFFTEST_ORACLE
+// (.ci/run builds them once for these tests and for cmd/difftest).
+var (
+	buildOnce    sync.Once
+	buildDir     string
+	built        [2]string
+	buildErr     error
+	prebuiltEnvs = [2]string{"DIFFTEST_CRDSCHEMA", "DIFFTEST_ORACLE"}
+)
+
+func commands(t *testing.T) (crdschema, oracle string) {
+	t.Helper()
+	if c, o := os.Getenv(prebuiltEnvs[0]), os.Getenv(prebuiltEnvs[1]); c != "" && o != "" {
+		return c, o
+	}
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "difftest-bin"); buildErr == nil {
+			built[0], built[1], buildErr = Build(buildDir)
+		}
+	})
+	if buildErr != nil {
+		t.Skipf("cannot build the commands: %v", buildErr)
+	}
+	return built[0], built[1]
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
 
 // TestDifferential runs 200 random cases with a fixed seed through both the
 // crdschema command and the oracle and fails on any mismatch. Set
@@ -15,11 +51,7 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		t.Skip("differential test builds both commands: skipped with -short")
 	}
-	dir := t.TempDir()
-	c, o, err := Build(dir)
-	if err != nil {
-		t.Skipf("cannot build the commands: %v", err)
-	}
+	c, o := commands(t)
 	var log strings.Builder
 	res, err := Run(Options{Seed: 20261121, N: 200, Crdschema: c, Oracle: o, Keep: os.Getenv("DIFFTEST_KEEP"), Shrink: 100, Log: &log})
 	if err != nil {
@@ -41,11 +73,7 @@ func TestDifferentialRevisions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("differential test builds both commands: skipped with -short")
 	}
-	dir := t.TempDir()
-	c, o, err := Build(dir)
-	if err != nil {
-		t.Skipf("cannot build the commands: %v", err)
-	}
+	c, o := commands(t)
 	var log strings.Builder
 	res, err := Run(Options{Seed: 20261125, N: 120, Verbs: gen.RevisionVerbs, Crdschema: c, Oracle: o, Keep: os.Getenv("DIFFTEST_KEEP"), Shrink: 100, Log: &log})
 	if err != nil {
