@@ -99,14 +99,6 @@ func loadWidget(t *testing.T, edits ...string) *CRD {
 	return c
 }
 
-func errorStrings(errs field.ErrorList) []string {
-	var out []string
-	for _, e := range errs {
-		out = append(out, e.Error())
-	}
-	return out
-}
-
 func dumpReplay(r Replay) string {
 	var b strings.Builder
 	for _, l := range r.Losses {

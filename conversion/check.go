@@ -115,6 +115,7 @@ func decodeObject(raw any) (map[string]any, error) {
 	}
 	if str(m["kind"]) == "" {
 		b, _ := json.Marshal(m)
+		//lint:ignore ST1005 the apiserver's exact text (apimachinery's missing-kind error)
 		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", b)
 	}
 	return jsonvalue.DeepCopy(m).(map[string]any), nil

@@ -24,11 +24,6 @@ func TestValidObjectAllocatesNothing(t *testing.T) {
 	}
 }
 
-func allocFixture(t *testing.T) (*validation.Validator, map[string]any) {
-	s, obj := allocFixtureSchema(t)
-	return validation.New(s), obj
-}
-
 // allocFixtureSchema is a corpus-like schema (nested objects, lists of
 // both list types, int-or-string, formats, patterns, enums, oneOf) and a
 // valid object for it.

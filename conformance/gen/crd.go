@@ -243,7 +243,7 @@ func (g *Gen) conversion(v1 bool) map[string]any {
 // versions, sometimes with a missing, unknown or malformed apiVersion or kind.
 func (g *Gen) Object(c *CRD) map[string]any {
 	i := g.r.Intn(len(c.Versions))
-	obj := map[string]any{}
+	var obj map[string]any
 	if s := c.Schemas[i]; s != nil {
 		if m, ok := g.value(s, 5).(map[string]any); ok {
 			obj = m
