@@ -15,7 +15,7 @@ import (
 func workflowRevision(b *testing.B) (oldDoc, newDoc []byte) {
 	data, err := os.ReadFile(filepath.Join(corpusDir(), "argo-workflows", "crds", "workflows.argoproj.io.yaml"))
 	if err != nil {
-		b.Skipf("corpus not found at %s: %v", corpusDir(), err)
+		corpusMissing(b, err)
 	}
 	const in = "              "
 	add := func(key, next, keywords string) [2]string {

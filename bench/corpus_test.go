@@ -97,11 +97,23 @@ var (
 	corpusErr  error
 )
 
+// corpusMissing skips tb for want of the corpus, or fails it when
+// CRDSCHEMA_REQUIRE_SHARED=1 (CI sets it: a pin or benchmark that skips
+// there would vanish silently).
+func corpusMissing(tb testing.TB, err error) {
+	tb.Helper()
+	msg := fmt.Sprintf("corpus not found at %s (set CRDSCHEMA_CORPUS or put ../shared beside the checkout): %v", corpusDir(), err)
+	if os.Getenv("CRDSCHEMA_REQUIRE_SHARED") == "1" {
+		tb.Fatal(msg + " (CRDSCHEMA_REQUIRE_SHARED=1: it must be present)")
+	}
+	tb.Skip(msg)
+}
+
 // loadCorpus loads the corpus once, or skips b when it is absent.
 func loadCorpus(tb testing.TB) *corpus {
 	tb.Helper()
 	if _, err := os.Stat(corpusDir()); err != nil {
-		tb.Skipf("corpus not found at %s (set CRDSCHEMA_CORPUS or put ../shared beside the checkout): %v", corpusDir(), err)
+		corpusMissing(tb, err)
 	}
 	corpusOnce.Do(func() { corpusVal, corpusErr = readCorpus(corpusDir()) })
 	if corpusErr != nil {

@@ -26,7 +26,7 @@ func replayCorpus(tb testing.TB, revise func(doc map[string]any)) []replayCase {
 	tb.Helper()
 	dir := corpusDir()
 	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("corpus not found at %s (set CRDSCHEMA_CORPUS or put ../shared beside the checkout): %v", dir, err)
+		corpusMissing(tb, err)
 	}
 	type pair struct{ old, new *crdschema.CRD }
 	pairs := map[[2]string]pair{}

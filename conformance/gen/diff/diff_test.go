@@ -31,7 +31,7 @@ func commands(t *testing.T) (crdschema, oracle string) {
 		}
 	})
 	if buildErr != nil {
-		t.Skipf("cannot build the commands: %v", buildErr)
+		t.Fatalf("cannot build the commands: %v", buildErr)
 	}
 	return built[0], built[1]
 }
