@@ -14,7 +14,8 @@ import (
 )
 
 // widgetCRD is the old revision the replay tests edit: v1 (storage) and
-// v1beta1, both served, with the status subresource.
+// v1beta1, both served, with the status subresource and the same schema
+// (widgetVersionBody; an edit of it applies to both versions).
 const widgetCRD = `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -27,29 +28,14 @@ spec:
   - name: v1
     served: true
     storage: true
-    subresources: {status: {}}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              name: {type: string}
-              size: {type: integer}
-              note: {type: string}
-              tags: {type: array, items: {type: string}}
-              ports:
-                type: array
-                items: {type: object, properties: {name: {type: string}, port: {type: integer}}}
-          status:
-            type: object
-            properties:
-              phase: {type: string}
-  - name: v1beta1
+` + widgetVersionBody + `  - name: v1beta1
     served: true
     storage: false
-    subresources: {status: {}}
+` + widgetVersionBody
+
+// widgetVersionBody is the subresources and schema of both versions of
+// widgetCRD.
+const widgetVersionBody = `    subresources: {status: {}}
     schema:
       openAPIV3Schema:
         type: object
