@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -204,7 +206,7 @@ func summaryLines(run *revisionRun) []string {
 	}
 	if n := sumValues(run.skipped); n > 0 {
 		var parts []string
-		for _, reason := range sortedKeys(run.skipped) {
+		for _, reason := range slices.Sorted(maps.Keys(run.skipped)) {
 			parts = append(parts, fmt.Sprintf("%d: %s", run.skipped[reason], escapeControl(reason)))
 		}
 		out = append(out, fmt.Sprintf("skipped %s (%s)", plural(n, "document"), strings.Join(parts, "; ")))
