@@ -269,9 +269,12 @@ func (p revisionText) write(fs []finding) error {
 	return err
 }
 
-func (p revisionText) crds(run *revisionRun) error {
+func (p revisionText) crds(run *revisionRun) error { return writeCRDFindings(run, p.write) }
+
+// writeCRDFindings writes the findings of every CRD of run with write.
+func writeCRDFindings(run *revisionRun, write func([]finding) error) error {
 	for _, pair := range run.pairs {
-		if err := p.write(crdFindings(pair)); err != nil {
+		if err := write(crdFindings(pair)); err != nil {
 			return err
 		}
 	}
@@ -306,14 +309,7 @@ func (p *revisionGithub) write(fs []finding) error {
 	return err
 }
 
-func (p *revisionGithub) crds(run *revisionRun) error {
-	for _, pair := range run.pairs {
-		if err := p.write(crdFindings(pair)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (p *revisionGithub) crds(run *revisionRun) error { return writeCRDFindings(run, p.write) }
 
 func (p *revisionGithub) object(l *replayLine, r crdschema.Replay) error {
 	return p.write(objectFindings(l, r))
