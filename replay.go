@@ -103,11 +103,11 @@ func (c *CRD) Replay(ctx context.Context, old *CRD, obj map[string]any, conv *co
 	}
 	r := Replay{Stored: stored}
 	_, own := splitAPIVersion(in["apiVersion"].(string))
-	var readErrs field.ErrorList
-	r.Losses, readErrs = c.readLosses(ctx, old, stored, c.writeAt(own), conv)
-	r.Update = nonEmpty(append(c.nextWrite(ctx, stored, own, conv), readErrs...))
+	losses, readErrs, written := c.readLosses(ctx, old, stored, c.writeAt(own), conv)
+	r.Losses = losses
+	r.Update = nonEmpty(append(c.nextWrite(ctx, stored, own, conv, written), readErrs...))
 	errorsort.Sort(r.Update)
-	r.OldUpdate = old.nextWrite(ctx, stored, own, conv)
+	r.OldUpdate = old.nextWrite(ctx, stored, own, conv, nil)
 	fresh := forCreate(in)
 	r.Create = nonEmpty(c.Write(ctx, fresh, nil, conv).Errors)
 	r.OldCreate = nonEmpty(old.Write(ctx, fresh, nil, conv).Errors)
@@ -147,12 +147,18 @@ func (c *CRD) storeAsOld(ctx context.Context, obj map[string]any, conv *conversi
 // readLosses compares stored read at every version the receiver serves
 // with the same read under old (see Replay); the second result are the
 // errors of the reads that fail under the receiver, except at version
-// written, whose failure is the next write's.
-func (c *CRD) readLosses(ctx context.Context, old *CRD, stored map[string]any, written string, conv *conversion.Converter) ([]Loss, field.ErrorList) {
+// written, whose failure is the next write's; the third the read at
+// written, for the next write (nil when the receiver does not serve it).
+func (c *CRD) readLosses(ctx context.Context, old *CRD, stored map[string]any, written string, conv *conversion.Converter) ([]Loss, field.ErrorList, *Result) {
 	var losses []Loss
 	var errs field.ErrorList
+	var atWritten *Result
 	for _, v := range c.ServedVersions() {
 		after := c.ReadWith(ctx, stored, v, conv)
+		if v == written {
+			read := after
+			atWritten = &read
+		}
 		before, ok := old.readAsOld(ctx, stored, v, conv)
 		if after.Object == nil {
 			if served, _ := old.serves(v); served && ok && v != written {
@@ -166,7 +172,7 @@ func (c *CRD) readLosses(ctx context.Context, old *CRD, stored map[string]any, w
 			losses = append(losses, Loss{Path: path, Step: step, Changed: changed})
 		})
 	}
-	return losses, errs
+	return losses, errs, atWritten
 }
 
 // readAsOld is stored read at version v under the receiver, an old
@@ -217,9 +223,15 @@ func keptOrChanged(a, b any, path string, report func(path string, changed bool)
 // nextWrite is the update a controller makes of the unchanged object
 // under the receiver: stored read at version own (the storage version
 // when the receiver does not serve own), written back over stored.
-func (c *CRD) nextWrite(ctx context.Context, stored map[string]any, own string, conv *conversion.Converter) field.ErrorList {
+// read is that read when the caller has made it (nil: made here).
+func (c *CRD) nextWrite(ctx context.Context, stored map[string]any, own string, conv *conversion.Converter, read *Result) field.ErrorList {
 	at := c.writeAt(own)
-	cur := c.ReadWith(ctx, stored, at, conv)
+	var cur Result
+	if read != nil {
+		cur = *read
+	} else {
+		cur = c.ReadWith(ctx, stored, at, conv)
+	}
 	if cur.Object == nil {
 		return stepErrors("read at "+at, cur)
 	}

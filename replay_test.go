@@ -14,7 +14,8 @@ import (
 )
 
 // widgetCRD is the old revision the replay tests edit: v1 (storage) and
-// v1beta1, both served, with the status subresource.
+// v1beta1, both served, with the status subresource and the same schema
+// (widgetVersionBody; an edit of it applies to both versions).
 const widgetCRD = `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -27,29 +28,14 @@ spec:
   - name: v1
     served: true
     storage: true
-    subresources: {status: {}}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              name: {type: string}
-              size: {type: integer}
-              note: {type: string}
-              tags: {type: array, items: {type: string}}
-              ports:
-                type: array
-                items: {type: object, properties: {name: {type: string}, port: {type: integer}}}
-          status:
-            type: object
-            properties:
-              phase: {type: string}
-  - name: v1beta1
+` + widgetVersionBody + `  - name: v1beta1
     served: true
     storage: false
-    subresources: {status: {}}
+` + widgetVersionBody
+
+// widgetVersionBody is the subresources and schema of both versions of
+// widgetCRD.
+const widgetVersionBody = `    subresources: {status: {}}
     schema:
       openAPIV3Schema:
         type: object
@@ -124,6 +110,14 @@ type replayCase struct {
 	want  string
 }
 
+// dropNote is the edit of widgetCRD that removes spec.note from both
+// versions.
+var dropNote = []string{"              note: {type: string}\n", ""}
+
+// noteLost is the replay of an object with spec.note by a revision
+// without it: lost at both reads.
+const noteLost = "loss read at v1 spec.note changed=false\nloss read at v1beta1 spec.note changed=false\n"
+
 const (
 	portsAtomic = "                type: array\n                items: {type: object, properties: {name: {type: string}, port: {type: integer}}}"
 	portsMap    = "                type: array\n                x-kubernetes-list-type: map\n                x-kubernetes-list-map-keys: [name]\n                items: {type: object, required: [name], properties: {name: {type: string}, port: {type: integer, maximum: 1}}}"
@@ -133,9 +127,9 @@ var replayCases = []replayCase{
 	{name: "same revision", obj: widget("v1", map[string]any{"name": "abcdef", "note": "x"})},
 	{
 		name:  "field removed: lost at every read",
-		edits: []string{"              note: {type: string}\n", ""},
+		edits: dropNote,
 		obj:   widget("v1", map[string]any{"name": "abcdef", "note": "x"}),
-		want:  "loss read at v1 spec.note changed=false\nloss read at v1beta1 spec.note changed=false\n",
+		want:  noteLost,
 	},
 	{
 		// The storage version loses it; v1beta1 still declares it, but
@@ -143,7 +137,7 @@ var replayCases = []replayCase{
 		name:  "field removed from the storage version only",
 		edits: []string{"  - name: v1\n    served: true\n    storage: true\n    subresources: {status: {}}\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              name: {type: string}\n              size: {type: integer}\n              note: {type: string}\n", "  - name: v1\n    served: true\n    storage: true\n    subresources: {status: {}}\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              name: {type: string}\n              size: {type: integer}\n"},
 		obj:   widget("v1beta1", map[string]any{"note": "x"}),
-		want:  "loss read at v1 spec.note changed=false\nloss read at v1beta1 spec.note changed=false\n",
+		want:  noteLost,
 	},
 	{
 		name:  "maxLength tightened: ratcheted on update, not on create",
@@ -261,7 +255,7 @@ func TestReplayStored(t *testing.T) {
 func TestReplayWebhook(t *testing.T) {
 	webhook := []string{"  names: {plural: widgets, singular: widget, kind: Widget}\n", "  names: {plural: widgets, singular: widget, kind: Widget}\n  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: \"https://conv.example.com/convert\"}\n"}
 	old := loadWidget(t, webhook...)
-	c := loadWidget(t, append(webhook, "              note: {type: string}\n", "")...)
+	c := loadWidget(t, append(webhook, dropNote...)...)
 	calls := 0
 	// v1beta1 calls spec.size spec.count.
 	conv := conversion.FromFunc(func(_ context.Context, objects []map[string]any, desired string) ([]any, error) {
@@ -285,7 +279,7 @@ func TestReplayWebhook(t *testing.T) {
 	})
 	obj := widget("v1beta1", map[string]any{"count": int64(2), "note": "x"})
 	r := c.Replay(context.Background(), old, obj, conv)
-	if got, want := dumpReplay(r), "loss read at v1 spec.note changed=false\nloss read at v1beta1 spec.note changed=false\n"; got != want {
+	if got, want := dumpReplay(r), noteLost; got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	if got := r.Stored["spec"]; !reflect.DeepEqual(got, map[string]any{"size": int64(2), "note": "x"}) {
@@ -308,12 +302,12 @@ func TestReplayInvalidOld(t *testing.T) {
 	if len(old.Errors()) == 0 {
 		t.Fatal("the old revision is valid")
 	}
-	c := loadWidget(t, "              note: {type: string}\n", "")
+	c := loadWidget(t, dropNote...)
 	r := c.Replay(context.Background(), old, widget("v1", map[string]any{"name": "abc", "note": "x"}), nil)
 	if r.Errors != nil || r.Stored == nil {
 		t.Fatalf("not replayed: %v", r.Errors)
 	}
-	if got, want := dumpReplay(Replay{Losses: r.Losses, Update: r.Update, Create: r.Create}), "loss read at v1 spec.note changed=false\nloss read at v1beta1 spec.note changed=false\n"; got != want {
+	if got, want := dumpReplay(Replay{Losses: r.Losses, Update: r.Update, Create: r.Create}), noteLost; got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	if len(r.OldUpdate) == 0 || len(r.OldCreate) == 0 {

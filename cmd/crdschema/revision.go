@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -236,7 +237,7 @@ func pairRevisions(olds map[string]*crdschema.CRD, news []*crdschema.CRD) (*revi
 			byName[name] = &revisionPair{name: name, old: c}
 		}
 	}
-	for _, name := range sortedKeys(byName) {
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		p := byName[name]
 		p.versions = map[string]*replayCounts{}
 		run.pairs = append(run.pairs, p)
@@ -270,15 +271,6 @@ func positionOf(c *crdschema.CRD) string {
 func groupKind(c *crdschema.CRD) string {
 	gk := c.GroupKind()
 	return gk.Group + "/" + gk.Kind
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // compare checks every new CRD as an update of its old revision (or a

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -204,7 +206,7 @@ func summaryLines(run *revisionRun) []string {
 	}
 	if n := sumValues(run.skipped); n > 0 {
 		var parts []string
-		for _, reason := range sortedKeys(run.skipped) {
+		for _, reason := range slices.Sorted(maps.Keys(run.skipped)) {
 			parts = append(parts, fmt.Sprintf("%d: %s", run.skipped[reason], escapeControl(reason)))
 		}
 		out = append(out, fmt.Sprintf("skipped %s (%s)", plural(n, "document"), strings.Join(parts, "; ")))
@@ -267,9 +269,12 @@ func (p revisionText) write(fs []finding) error {
 	return err
 }
 
-func (p revisionText) crds(run *revisionRun) error {
+func (p revisionText) crds(run *revisionRun) error { return writeCRDFindings(run, p.write) }
+
+// writeCRDFindings writes the findings of every CRD of run with write.
+func writeCRDFindings(run *revisionRun, write func([]finding) error) error {
 	for _, pair := range run.pairs {
-		if err := p.write(crdFindings(pair)); err != nil {
+		if err := write(crdFindings(pair)); err != nil {
 			return err
 		}
 	}
@@ -304,14 +309,7 @@ func (p *revisionGithub) write(fs []finding) error {
 	return err
 }
 
-func (p *revisionGithub) crds(run *revisionRun) error {
-	for _, pair := range run.pairs {
-		if err := p.write(crdFindings(pair)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (p *revisionGithub) crds(run *revisionRun) error { return writeCRDFindings(run, p.write) }
 
 func (p *revisionGithub) object(l *replayLine, r crdschema.Replay) error {
 	return p.write(objectFindings(l, r))
