@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -428,17 +428,17 @@ func readDiff(a, b map[string]any) (lost, added []string) {
 		xm, xok := x.(map[string]any)
 		ym, yok := y.(map[string]any)
 		if xok && yok {
-			for _, k := range sortedMapKeys(xm) {
-				p := joinField(prefix, k)
+			for _, k := range slices.Sorted(maps.Keys(xm)) {
+				p := joinPath(prefix, k)
 				if yv, has := ym[k]; has {
 					walk(p, xm[k], yv)
 				} else {
 					lost = append(lost, p)
 				}
 			}
-			for _, k := range sortedMapKeys(ym) {
+			for _, k := range slices.Sorted(maps.Keys(ym)) {
 				if _, has := xm[k]; !has {
-					added = append(added, joinField(prefix, k)+" = "+compactJSON(ym[k]))
+					added = append(added, joinPath(prefix, k)+" = "+compactJSON(ym[k]))
 				}
 			}
 			return
@@ -459,26 +459,10 @@ func readDiff(a, b map[string]any) (lost, added []string) {
 	return lost, added
 }
 
-func joinField(prefix, k string) string {
-	if prefix == "" {
-		return k
-	}
-	return prefix + "." + k
-}
-
-func sortedMapKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // compactJSON writes a value for a Detail, shortened.
 func compactJSON(v any) string {
 	s := fmt.Sprintf("%v", v)
-	if b, err := jsonMarshalValue(v); err == nil {
+	if b, err := json.Marshal(v); err == nil {
 		s = string(b)
 	}
 	if r := []rune(s); len(r) > 80 {
@@ -560,8 +544,6 @@ func fieldTokens(f string) []string {
 	}
 	return out
 }
-
-func jsonMarshalValue(v any) ([]byte, error) { return json.Marshal(v) }
 
 // errText is an error for a Detail: the apiserver's message, its middle
 // cut when a long probe value makes it longer than 200 characters.
