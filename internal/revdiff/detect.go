@@ -206,15 +206,23 @@ func numberProbes(typ string, lim float64, exclusive bool, dir float64) []Probe 
 // lengthBounds: minLength and maxLength.
 func (w *walker) lengthBounds(path Path, o, n *structural.Schema) bool {
 	op, np := props(o), props(n)
+	w.countBounds(path, "Length", 1<<16, [2]*int64{op.MaxLength, np.MaxLength}, [2]*int64{op.MinLength, np.MinLength},
+		func(size int) []Probe { return w.stringProbes(o, size) })
+	return true
+}
+
+// countBounds records a tightened max<what> (when the new one is below
+// limit) and min<what> (old, new pointers each), with probes of one more
+// and one fewer than the new bound; max first.
+func (w *walker) countBounds(path Path, what string, limit int64, maxes, mins [2]*int64, probes func(size int) []Probe) {
 	var found []bound
-	if tighterMax(op.MaxLength, np.MaxLength) && *np.MaxLength < 1<<16 {
-		found = append(found, bound{countDetail("maxLength", op.MaxLength, np.MaxLength), w.stringProbes(o, int(*np.MaxLength)+1)})
+	if tighterMax(maxes[0], maxes[1]) && *maxes[1] < limit {
+		found = append(found, bound{countDetail("max"+what, maxes[0], maxes[1]), probes(int(*maxes[1]) + 1)})
 	}
-	if tighterMin(op.MinLength, np.MinLength) {
-		found = append(found, bound{countDetail("minLength", op.MinLength, np.MinLength), w.stringProbes(o, int(*np.MinLength)-1)})
+	if tighterMin(mins[0], mins[1]) {
+		found = append(found, bound{countDetail("min"+what, mins[0], mins[1]), probes(int(*mins[1]) - 1)})
 	}
 	w.addBounds(path, found)
-	return true
 }
 
 func tighterMax(o, n *int64) bool { return n != nil && (o == nil || *n < *o) }
@@ -246,14 +254,8 @@ func (w *walker) stringProbes(o *structural.Schema, size int) []Probe {
 // itemBounds: minItems and maxItems.
 func (w *walker) itemBounds(path Path, o, n *structural.Schema) bool {
 	op, np := props(o), props(n)
-	var found []bound
-	if tighterMax(op.MaxItems, np.MaxItems) && *np.MaxItems < 1<<12 {
-		found = append(found, bound{countDetail("maxItems", op.MaxItems, np.MaxItems), w.listProbes(o, int(*np.MaxItems)+1)})
-	}
-	if tighterMin(op.MinItems, np.MinItems) {
-		found = append(found, bound{countDetail("minItems", op.MinItems, np.MinItems), w.listProbes(o, int(*np.MinItems)-1)})
-	}
-	w.addBounds(path, found)
+	w.countBounds(path, "Items", 1<<12, [2]*int64{op.MaxItems, np.MaxItems}, [2]*int64{op.MinItems, np.MinItems},
+		func(size int) []Probe { return w.listProbes(o, size) })
 	return true
 }
 
@@ -283,14 +285,8 @@ func (w *walker) listProbes(o *structural.Schema, size int) []Probe {
 // propertyBounds: minProperties and maxProperties of a map.
 func (w *walker) propertyBounds(path Path, o, n *structural.Schema) bool {
 	op, np := props(o), props(n)
-	var found []bound
-	if tighterMax(op.MaxProperties, np.MaxProperties) && *np.MaxProperties < 1<<12 {
-		found = append(found, bound{countDetail("maxProperties", op.MaxProperties, np.MaxProperties), w.mapProbes(o, int(*np.MaxProperties)+1)})
-	}
-	if tighterMin(op.MinProperties, np.MinProperties) {
-		found = append(found, bound{countDetail("minProperties", op.MinProperties, np.MinProperties), w.mapProbes(o, int(*np.MinProperties)-1)})
-	}
-	w.addBounds(path, found)
+	w.countBounds(path, "Properties", 1<<12, [2]*int64{op.MaxProperties, np.MaxProperties}, [2]*int64{op.MinProperties, np.MinProperties},
+		func(size int) []Probe { return w.mapProbes(o, size) })
 	return true
 }
 
