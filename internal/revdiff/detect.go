@@ -1,11 +1,12 @@
 package revdiff
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -28,15 +29,6 @@ func props(s *structural.Schema) *schema.Props {
 		return &schema.Props{}
 	}
 	return s.Source
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
@@ -421,7 +413,7 @@ func (w *walker) defaultChanged(path Path, o, n *structural.Schema) bool {
 
 // compact writes a JSON value on one line.
 func compact(v any) string {
-	b, err := jsonMarshal(v)
+	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
@@ -607,7 +599,7 @@ func (w *walker) fieldsRemoved(path Path, o, n *structural.Schema) {
 	if n.PreserveUnknownFields {
 		static, why = classSafe, "the new schema keeps unknown fields"
 	}
-	for _, k := range sortedKeys(o.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(o.Properties)) {
 		if _, ok := n.Properties[k]; ok || (len(path) == 0 && (k == "apiVersion" || k == "kind" || k == "metadata")) {
 			continue
 		}

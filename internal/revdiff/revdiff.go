@@ -13,7 +13,9 @@ package revdiff
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema/internal/sample"
@@ -177,7 +179,7 @@ func (w *walker) node(path Path, o, n *structural.Schema) {
 		return
 	}
 	w.fieldsRemoved(path, o, n)
-	for _, k := range sortedKeys(o.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(o.Properties)) {
 		if len(path) == 0 && (k == "apiVersion" || k == "kind" || k == "metadata") {
 			continue
 		}
