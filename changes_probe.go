@@ -380,7 +380,7 @@ func (p *prober) attribute(o *outcome, d revdiff.Change, create, update field.Er
 	o.masked = (len(o.create) == 0 && rulesBlocked(create)) || (len(o.update) == 0 && rulesBlocked(update))
 	all := append(slices.Clip(create), update...)
 	if !isRule(d.Kind) {
-		o.others = unrelatedErrors(all, d.Path)
+		o.others = relatedErrors(all, d.Path, false)
 		return
 	}
 	// Any error that is not the rule's own may keep it from running,
@@ -390,17 +390,6 @@ func (p *prober) attribute(o *outcome, d revdiff.Change, create, update field.Er
 			o.others = append(o.others, e)
 		}
 	}
-}
-
-// unrelatedErrors are the errors of errs not at, above or below path.
-func unrelatedErrors(errs field.ErrorList, path revdiff.Path) field.ErrorList {
-	var out field.ErrorList
-	for _, e := range errs {
-		if !relates(e.Field, path) {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // rulesBlocked reports whether errs hold the error that says the CEL
@@ -484,11 +473,12 @@ func related(paths []string, path revdiff.Path) []string {
 	return out
 }
 
-// relatedErrors keeps the errors at, above or below path.
-func relatedErrors(errs field.ErrorList, path revdiff.Path) field.ErrorList {
+// relatedErrors keeps the errors at, above or below path (want true),
+// or those that are not (want false).
+func relatedErrors(errs field.ErrorList, path revdiff.Path, want bool) field.ErrorList {
 	var out field.ErrorList
 	for _, e := range errs {
-		if relates(e.Field, path) {
+		if relates(e.Field, path) == want {
 			out = append(out, e)
 		}
 	}
@@ -578,7 +568,7 @@ func canPrune(kind string) bool {
 // (ruleOwns); for any other kind, the errors no CEL rule produced.
 func (p *prober) ownErrors(errs field.ErrorList, d revdiff.Change) field.ErrorList {
 	var out field.ErrorList
-	for _, e := range relatedErrors(errs, d.Path) {
+	for _, e := range relatedErrors(errs, d.Path, true) {
 		if isRule(d.Kind) {
 			if ruleOwns(e, d.Rule) {
 				out = append(out, e)
