@@ -169,9 +169,18 @@ func limitDetail(name string, o, n *float64, oex, nex bool) string {
 		return ""
 	}
 	if o == nil {
-		return fmt.Sprintf("%s %s%s added", name, num(*n), ex(nex))
+		return changeDetail(name, "", num(*n)+ex(nex), false)
 	}
-	return fmt.Sprintf("%s %s%s → %s%s", name, num(*o), ex(oex), num(*n), ex(nex))
+	return changeDetail(name, num(*o)+ex(oex), num(*n)+ex(nex), true)
+}
+
+// changeDetail is "name to added", or "name from → to" when there was
+// an old value.
+func changeDetail(name, from, to string, hadOld bool) string {
+	if !hadOld {
+		return name + " " + to + " added"
+	}
+	return name + " " + from + " → " + to
 }
 
 // numberProbes are values just beyond a limit (dir 1: above a maximum).
@@ -223,9 +232,9 @@ func tighterMin(o, n *int64) bool { return n != nil && *n > 0 && (o == nil || *n
 
 func countDetail(name string, o, n *int64) string {
 	if o == nil {
-		return fmt.Sprintf("%s %d added", name, *n)
+		return changeDetail(name, "", strconv.FormatInt(*n, 10), false)
 	}
-	return fmt.Sprintf("%s %d → %d", name, *o, *n)
+	return changeDetail(name, strconv.FormatInt(*o, 10), strconv.FormatInt(*n, 10), true)
 }
 
 // stringProbes are strings of length size: runs of one character, and
@@ -341,11 +350,11 @@ func (w *walker) multipleOf(path Path, o, n *structural.Schema) bool {
 			probes = append(probes, Probe{Value: int64(v)})
 		}
 	}
-	detail := "multipleOf " + num(*nm) + " added"
+	old := ""
 	if om != nil {
-		detail = "multipleOf " + num(*om) + " → " + num(*nm)
+		old = num(*om)
 	}
-	w.addBounds(path, []bound{{detail, probes}})
+	w.addBounds(path, []bound{{changeDetail("multipleOf", old, num(*nm), om != nil), probes}})
 	return true
 }
 
@@ -357,10 +366,7 @@ func (w *walker) patternChanged(path Path, o, n *structural.Schema) bool {
 	if np.Pattern == "" || np.Pattern == op.Pattern {
 		return true
 	}
-	detail := "pattern " + strconv.Quote(np.Pattern) + " added"
-	if op.Pattern != "" {
-		detail = "pattern " + strconv.Quote(op.Pattern) + " → " + strconv.Quote(np.Pattern)
-	}
+	detail := changeDetail("pattern", strconv.Quote(op.Pattern), strconv.Quote(np.Pattern), op.Pattern != "")
 	c := Change{Kind: "pattern-changed", Path: path, Detail: detail, StaticClass: classRatcheted,
 		StaticWhy: "no string the old schema accepts and the new pattern rejects was found; pattern is ratcheted for unchanged values"}
 	re, err := regexp.Compile(np.Pattern)
@@ -382,10 +388,7 @@ func (w *walker) formatChanged(path Path, o, n *structural.Schema) bool {
 	if nf == "" || nf == of {
 		return true
 	}
-	detail := "format " + nf + " added"
-	if of != "" {
-		detail = "format " + of + " → " + nf
-	}
+	detail := changeDetail("format", of, nf, of != "")
 	probes := append([]Probe{{Value: "not a " + nf + "!"}, {Value: "-1"}}, w.samples(o)...)
 	w.add(Change{Kind: "format-changed", Path: path, Detail: detail, Probes: probes, Constructive: true,
 		StaticClass: classRatcheted, StaticWhy: "format is ratcheted for unchanged values"})
