@@ -180,7 +180,7 @@ func (w *walker) node(path Path, o, n *structural.Schema) {
 	}
 	w.fieldsRemoved(path, o, n)
 	for _, k := range slices.Sorted(maps.Keys(o.Properties)) {
-		if len(path) == 0 && (k == "apiVersion" || k == "kind" || k == "metadata") {
+		if len(path) == 0 && isRootField(k) {
 			continue
 		}
 		if np, ok := n.Properties[k]; ok {
