@@ -283,11 +283,7 @@ func (c *CRD) schemaChanges(ctx context.Context, old *CRD, version string) []Cha
 	newS, _ := c.AnyVersion(version)
 	p := &prober{ctx: ctx, old: old, new: c, version: version, oldSchema: oldS, newSchema: newS}
 	if oldS != nil {
-		apiVersion := version
-		if g := old.crd.Spec.Group; g != "" {
-			apiVersion = g + "/" + version
-		}
-		p.bases[0], _ = revdiff.Base(oldS.s, apiVersion, old.crd.Spec.Names.Kind, "probe", rand.New(rand.NewPCG(changesSeed, 0)))
+		p.bases[0], _ = old.smallestObject(oldS, version)
 	}
 	out := make([]Change, 0, len(diffs))
 	for i, d := range diffs {
@@ -305,11 +301,7 @@ func (c *CRD) probeObjects(version string, sampleFirst bool) []map[string]any {
 	if s == nil || err != nil {
 		return nil
 	}
-	apiVersion := version
-	if g := c.crd.Spec.Group; g != "" {
-		apiVersion = g + "/" + version
-	}
-	if base, ok := revdiff.Base(s.s, apiVersion, c.crd.Spec.Names.Kind, "probe", rand.New(rand.NewPCG(changesSeed, 0))); ok {
+	if base, ok := c.smallestObject(s, version); ok {
 		out = append(out, base)
 	}
 	if !sampleFirst && len(out) > 0 {
@@ -322,6 +314,16 @@ func (c *CRD) probeObjects(version string, sampleFirst bool) []map[string]any {
 		out = append(out, objs[0])
 	}
 	return out
+}
+
+// smallestObject is the smallest object of the version's schema s, named
+// "probe" (revdiff.Base, seeded with changesSeed).
+func (c *CRD) smallestObject(s *Schema, version string) (map[string]any, bool) {
+	apiVersion := version
+	if g := c.crd.Spec.Group; g != "" {
+		apiVersion = g + "/" + version
+	}
+	return revdiff.Base(s.s, apiVersion, c.crd.Spec.Names.Kind, "probe", rand.New(rand.NewPCG(changesSeed, 0)))
 }
 
 // structuralOf is the structural model of a version's schema: the

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -380,7 +380,7 @@ func (p *prober) attribute(o *outcome, d revdiff.Change, create, update field.Er
 	o.masked = (len(o.create) == 0 && rulesBlocked(create)) || (len(o.update) == 0 && rulesBlocked(update))
 	all := append(slices.Clip(create), update...)
 	if !isRule(d.Kind) {
-		o.others = unrelatedErrors(all, d.Path)
+		o.others = relatedErrors(all, d.Path, false)
 		return
 	}
 	// Any error that is not the rule's own may keep it from running,
@@ -390,17 +390,6 @@ func (p *prober) attribute(o *outcome, d revdiff.Change, create, update field.Er
 			o.others = append(o.others, e)
 		}
 	}
-}
-
-// unrelatedErrors are the errors of errs not at, above or below path.
-func unrelatedErrors(errs field.ErrorList, path revdiff.Path) field.ErrorList {
-	var out field.ErrorList
-	for _, e := range errs {
-		if !relates(e.Field, path) {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // rulesBlocked reports whether errs hold the error that says the CEL
@@ -428,17 +417,17 @@ func readDiff(a, b map[string]any) (lost, added []string) {
 		xm, xok := x.(map[string]any)
 		ym, yok := y.(map[string]any)
 		if xok && yok {
-			for _, k := range sortedMapKeys(xm) {
-				p := joinField(prefix, k)
+			for _, k := range slices.Sorted(maps.Keys(xm)) {
+				p := joinPath(prefix, k)
 				if yv, has := ym[k]; has {
 					walk(p, xm[k], yv)
 				} else {
 					lost = append(lost, p)
 				}
 			}
-			for _, k := range sortedMapKeys(ym) {
+			for _, k := range slices.Sorted(maps.Keys(ym)) {
 				if _, has := xm[k]; !has {
-					added = append(added, joinField(prefix, k)+" = "+compactJSON(ym[k]))
+					added = append(added, joinPath(prefix, k)+" = "+compactJSON(ym[k]))
 				}
 			}
 			return
@@ -459,26 +448,10 @@ func readDiff(a, b map[string]any) (lost, added []string) {
 	return lost, added
 }
 
-func joinField(prefix, k string) string {
-	if prefix == "" {
-		return k
-	}
-	return prefix + "." + k
-}
-
-func sortedMapKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // compactJSON writes a value for a Detail, shortened.
 func compactJSON(v any) string {
 	s := fmt.Sprintf("%v", v)
-	if b, err := jsonMarshalValue(v); err == nil {
+	if b, err := json.Marshal(v); err == nil {
 		s = string(b)
 	}
 	if r := []rune(s); len(r) > 80 {
@@ -500,11 +473,12 @@ func related(paths []string, path revdiff.Path) []string {
 	return out
 }
 
-// relatedErrors keeps the errors at, above or below path.
-func relatedErrors(errs field.ErrorList, path revdiff.Path) field.ErrorList {
+// relatedErrors keeps the errors at, above or below path (want true),
+// or those that are not (want false).
+func relatedErrors(errs field.ErrorList, path revdiff.Path, want bool) field.ErrorList {
 	var out field.ErrorList
 	for _, e := range errs {
-		if relates(e.Field, path) {
+		if relates(e.Field, path) == want {
 			out = append(out, e)
 		}
 	}
@@ -561,8 +535,6 @@ func fieldTokens(f string) []string {
 	return out
 }
 
-func jsonMarshalValue(v any) ([]byte, error) { return json.Marshal(v) }
-
 // errText is an error for a Detail: the apiserver's message, its middle
 // cut when a long probe value makes it longer than 200 characters.
 func errText(e *field.Error) string {
@@ -596,7 +568,7 @@ func canPrune(kind string) bool {
 // (ruleOwns); for any other kind, the errors no CEL rule produced.
 func (p *prober) ownErrors(errs field.ErrorList, d revdiff.Change) field.ErrorList {
 	var out field.ErrorList
-	for _, e := range relatedErrors(errs, d.Path) {
+	for _, e := range relatedErrors(errs, d.Path, true) {
 		if isRule(d.Kind) {
 			if ruleOwns(e, d.Rule) {
 				out = append(out, e)

@@ -1,11 +1,12 @@
 package revdiff
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -28,15 +29,6 @@ func props(s *structural.Schema) *schema.Props {
 		return &schema.Props{}
 	}
 	return s.Source
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
@@ -177,9 +169,18 @@ func limitDetail(name string, o, n *float64, oex, nex bool) string {
 		return ""
 	}
 	if o == nil {
-		return fmt.Sprintf("%s %s%s added", name, num(*n), ex(nex))
+		return changeDetail(name, "", num(*n)+ex(nex), false)
 	}
-	return fmt.Sprintf("%s %s%s → %s%s", name, num(*o), ex(oex), num(*n), ex(nex))
+	return changeDetail(name, num(*o)+ex(oex), num(*n)+ex(nex), true)
+}
+
+// changeDetail is "name to added", or "name from → to" when there was
+// an old value.
+func changeDetail(name, from, to string, hadOld bool) string {
+	if !hadOld {
+		return name + " " + to + " added"
+	}
+	return name + " " + from + " → " + to
 }
 
 // numberProbes are values just beyond a limit (dir 1: above a maximum).
@@ -206,15 +207,23 @@ func numberProbes(typ string, lim float64, exclusive bool, dir float64) []Probe 
 // lengthBounds: minLength and maxLength.
 func (w *walker) lengthBounds(path Path, o, n *structural.Schema) bool {
 	op, np := props(o), props(n)
+	w.countBounds(path, "Length", 1<<16, [2]*int64{op.MaxLength, np.MaxLength}, [2]*int64{op.MinLength, np.MinLength},
+		func(size int) []Probe { return w.stringProbes(o, size) })
+	return true
+}
+
+// countBounds records a tightened max<what> (when the new one is below
+// limit) and min<what> (old, new pointers each), with probes of one more
+// and one fewer than the new bound; max first.
+func (w *walker) countBounds(path Path, what string, limit int64, maxes, mins [2]*int64, probes func(size int) []Probe) {
 	var found []bound
-	if tighterMax(op.MaxLength, np.MaxLength) && *np.MaxLength < 1<<16 {
-		found = append(found, bound{countDetail("maxLength", op.MaxLength, np.MaxLength), w.stringProbes(o, int(*np.MaxLength)+1)})
+	if tighterMax(maxes[0], maxes[1]) && *maxes[1] < limit {
+		found = append(found, bound{countDetail("max"+what, maxes[0], maxes[1]), probes(int(*maxes[1]) + 1)})
 	}
-	if tighterMin(op.MinLength, np.MinLength) {
-		found = append(found, bound{countDetail("minLength", op.MinLength, np.MinLength), w.stringProbes(o, int(*np.MinLength)-1)})
+	if tighterMin(mins[0], mins[1]) {
+		found = append(found, bound{countDetail("min"+what, mins[0], mins[1]), probes(int(*mins[1]) - 1)})
 	}
 	w.addBounds(path, found)
-	return true
 }
 
 func tighterMax(o, n *int64) bool { return n != nil && (o == nil || *n < *o) }
@@ -223,9 +232,9 @@ func tighterMin(o, n *int64) bool { return n != nil && *n > 0 && (o == nil || *n
 
 func countDetail(name string, o, n *int64) string {
 	if o == nil {
-		return fmt.Sprintf("%s %d added", name, *n)
+		return changeDetail(name, "", strconv.FormatInt(*n, 10), false)
 	}
-	return fmt.Sprintf("%s %d → %d", name, *o, *n)
+	return changeDetail(name, strconv.FormatInt(*o, 10), strconv.FormatInt(*n, 10), true)
 }
 
 // stringProbes are strings of length size: runs of one character, and
@@ -246,14 +255,8 @@ func (w *walker) stringProbes(o *structural.Schema, size int) []Probe {
 // itemBounds: minItems and maxItems.
 func (w *walker) itemBounds(path Path, o, n *structural.Schema) bool {
 	op, np := props(o), props(n)
-	var found []bound
-	if tighterMax(op.MaxItems, np.MaxItems) && *np.MaxItems < 1<<12 {
-		found = append(found, bound{countDetail("maxItems", op.MaxItems, np.MaxItems), w.listProbes(o, int(*np.MaxItems)+1)})
-	}
-	if tighterMin(op.MinItems, np.MinItems) {
-		found = append(found, bound{countDetail("minItems", op.MinItems, np.MinItems), w.listProbes(o, int(*np.MinItems)-1)})
-	}
-	w.addBounds(path, found)
+	w.countBounds(path, "Items", 1<<12, [2]*int64{op.MaxItems, np.MaxItems}, [2]*int64{op.MinItems, np.MinItems},
+		func(size int) []Probe { return w.listProbes(o, size) })
 	return true
 }
 
@@ -283,14 +286,8 @@ func (w *walker) listProbes(o *structural.Schema, size int) []Probe {
 // propertyBounds: minProperties and maxProperties of a map.
 func (w *walker) propertyBounds(path Path, o, n *structural.Schema) bool {
 	op, np := props(o), props(n)
-	var found []bound
-	if tighterMax(op.MaxProperties, np.MaxProperties) && *np.MaxProperties < 1<<12 {
-		found = append(found, bound{countDetail("maxProperties", op.MaxProperties, np.MaxProperties), w.mapProbes(o, int(*np.MaxProperties)+1)})
-	}
-	if tighterMin(op.MinProperties, np.MinProperties) {
-		found = append(found, bound{countDetail("minProperties", op.MinProperties, np.MinProperties), w.mapProbes(o, int(*np.MinProperties)-1)})
-	}
-	w.addBounds(path, found)
+	w.countBounds(path, "Properties", 1<<12, [2]*int64{op.MaxProperties, np.MaxProperties}, [2]*int64{op.MinProperties, np.MinProperties},
+		func(size int) []Probe { return w.mapProbes(o, size) })
 	return true
 }
 
@@ -353,11 +350,11 @@ func (w *walker) multipleOf(path Path, o, n *structural.Schema) bool {
 			probes = append(probes, Probe{Value: int64(v)})
 		}
 	}
-	detail := "multipleOf " + num(*nm) + " added"
+	old := ""
 	if om != nil {
-		detail = "multipleOf " + num(*om) + " → " + num(*nm)
+		old = num(*om)
 	}
-	w.addBounds(path, []bound{{detail, probes}})
+	w.addBounds(path, []bound{{changeDetail("multipleOf", old, num(*nm), om != nil), probes}})
 	return true
 }
 
@@ -369,10 +366,7 @@ func (w *walker) patternChanged(path Path, o, n *structural.Schema) bool {
 	if np.Pattern == "" || np.Pattern == op.Pattern {
 		return true
 	}
-	detail := "pattern " + strconv.Quote(np.Pattern) + " added"
-	if op.Pattern != "" {
-		detail = "pattern " + strconv.Quote(op.Pattern) + " → " + strconv.Quote(np.Pattern)
-	}
+	detail := changeDetail("pattern", strconv.Quote(op.Pattern), strconv.Quote(np.Pattern), op.Pattern != "")
 	c := Change{Kind: "pattern-changed", Path: path, Detail: detail, StaticClass: classRatcheted,
 		StaticWhy: "no string the old schema accepts and the new pattern rejects was found; pattern is ratcheted for unchanged values"}
 	re, err := regexp.Compile(np.Pattern)
@@ -394,10 +388,7 @@ func (w *walker) formatChanged(path Path, o, n *structural.Schema) bool {
 	if nf == "" || nf == of {
 		return true
 	}
-	detail := "format " + nf + " added"
-	if of != "" {
-		detail = "format " + of + " → " + nf
-	}
+	detail := changeDetail("format", of, nf, of != "")
 	probes := append([]Probe{{Value: "not a " + nf + "!"}, {Value: "-1"}}, w.samples(o)...)
 	w.add(Change{Kind: "format-changed", Path: path, Detail: detail, Probes: probes, Constructive: true,
 		StaticClass: classRatcheted, StaticWhy: "format is ratcheted for unchanged values"})
@@ -425,7 +416,7 @@ func (w *walker) defaultChanged(path Path, o, n *structural.Schema) bool {
 
 // compact writes a JSON value on one line.
 func compact(v any) string {
-	b, err := jsonMarshal(v)
+	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
@@ -611,7 +602,7 @@ func (w *walker) fieldsRemoved(path Path, o, n *structural.Schema) {
 	if n.PreserveUnknownFields {
 		static, why = classSafe, "the new schema keeps unknown fields"
 	}
-	for _, k := range sortedKeys(o.Properties) {
+	for _, k := range slices.Sorted(maps.Keys(o.Properties)) {
 		if _, ok := n.Properties[k]; ok || (len(path) == 0 && (k == "apiVersion" || k == "kind" || k == "metadata")) {
 			continue
 		}

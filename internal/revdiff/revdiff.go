@@ -13,7 +13,9 @@ package revdiff
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/crdschema/crdschema/internal/sample"
@@ -177,8 +179,8 @@ func (w *walker) node(path Path, o, n *structural.Schema) {
 		return
 	}
 	w.fieldsRemoved(path, o, n)
-	for _, k := range sortedKeys(o.Properties) {
-		if len(path) == 0 && (k == "apiVersion" || k == "kind" || k == "metadata") {
+	for _, k := range slices.Sorted(maps.Keys(o.Properties)) {
+		if len(path) == 0 && isRootField(k) {
 			continue
 		}
 		if np, ok := n.Properties[k]; ok {

@@ -1,16 +1,14 @@
 package revdiff
 
 import (
-	"encoding/json"
+	"maps"
 	"math/rand/v2"
-	"sort"
+	"slices"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/sample"
 	"github.com/crdschema/crdschema/structural"
 )
-
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 // sampleValue is sample.Value, retried a few times for a non-null value.
 func sampleValue(s *structural.Schema, r *rand.Rand) (any, bool) {
@@ -161,12 +159,7 @@ func firstKey(m map[string]any) string {
 	if len(m) == 0 {
 		return "probe-key"
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys[0]
+	return slices.Min(slices.Collect(maps.Keys(m)))
 }
 
 // shaped reports whether v can be descended into as the node s: an object
