@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -12,7 +11,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/revdiff"
 	"github.com/crdschema/crdschema/internal/sample"
 	"github.com/crdschema/crdschema/schema"
@@ -412,39 +410,13 @@ func isStatus(path revdiff.Path) bool {
 // readDiff returns the paths where b lacks or changes a value of a
 // (lost) and where b has a value a lacks (added), as field paths.
 func readDiff(a, b map[string]any) (lost, added []string) {
-	var walk func(prefix string, x, y any)
-	walk = func(prefix string, x, y any) {
-		xm, xok := x.(map[string]any)
-		ym, yok := y.(map[string]any)
-		if xok && yok {
-			for _, k := range slices.Sorted(maps.Keys(xm)) {
-				p := joinPath(prefix, k)
-				if yv, has := ym[k]; has {
-					walk(p, xm[k], yv)
-				} else {
-					lost = append(lost, p)
-				}
-			}
-			for _, k := range slices.Sorted(maps.Keys(ym)) {
-				if _, has := xm[k]; !has {
-					added = append(added, joinPath(prefix, k)+" = "+compactJSON(ym[k]))
-				}
-			}
-			return
+	diffFields(a, b, "", func(path string, d fieldDiff, bv any) {
+		if d == fieldAdded {
+			added = append(added, path+" = "+compactJSON(bv))
+		} else {
+			lost = append(lost, path)
 		}
-		xl, xok := x.([]any)
-		yl, yok := y.([]any)
-		if xok && yok && len(xl) == len(yl) {
-			for i := range xl {
-				walk(prefix+"["+strconv.Itoa(i)+"]", xl[i], yl[i])
-			}
-			return
-		}
-		if !jsonvalue.Equal(x, y) {
-			lost = append(lost, prefix)
-		}
-	}
-	walk("", a, b)
+	})
 	return lost, added
 }
 

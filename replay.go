@@ -3,9 +3,6 @@ package crdschema
 import (
 	"context"
 	"fmt"
-	"maps"
-	"reflect"
-	"slices"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -168,8 +165,10 @@ func (c *CRD) readLosses(ctx context.Context, old *CRD, stored map[string]any, w
 		}
 		delete(before, "apiVersion")
 		step := "read at " + v
-		keptOrChanged(before, after.Object, "", func(path string, changed bool) {
-			losses = append(losses, Loss{Path: path, Step: step, Changed: changed})
+		diffFields(before, after.Object, "", func(path string, d fieldDiff, _ any) {
+			if d != fieldAdded { // a field only the new read has (a new default) is no loss
+				losses = append(losses, Loss{Path: path, Step: step, Changed: d == fieldChanged})
+			}
 		})
 	}
 	return losses, errs, atWritten
@@ -189,35 +188,6 @@ func (c *CRD) readAsOld(ctx context.Context, stored map[string]any, v string, co
 		}
 	}
 	return deepCopyMap(stored), false
-}
-
-// keptOrChanged calls report for every field of a that b lacks (changed
-// false) and every leaf of a that b holds with another value (changed
-// true), in key order. Fields only b has are not reported.
-func keptOrChanged(a, b any, path string, report func(path string, changed bool)) {
-	am, aIsMap := a.(map[string]any)
-	bm, bIsMap := b.(map[string]any)
-	if aIsMap && bIsMap {
-		for _, k := range slices.Sorted(maps.Keys(am)) {
-			if bv, ok := bm[k]; ok {
-				keptOrChanged(am[k], bv, joinPath(path, k), report)
-			} else {
-				report(joinPath(path, k), false)
-			}
-		}
-		return
-	}
-	al, aIsList := a.([]any)
-	bl, bIsList := b.([]any)
-	if aIsList && bIsList && len(al) == len(bl) {
-		for i := range al {
-			keptOrChanged(al[i], bl[i], fmt.Sprintf("%s[%d]", path, i), report)
-		}
-		return
-	}
-	if !reflect.DeepEqual(a, b) {
-		report(path, true)
-	}
 }
 
 // nextWrite is the update a controller makes of the unchanged object

@@ -4,14 +4,15 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/conversion"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // Loss is a field a round trip between two versions loses or changes.
@@ -62,7 +63,8 @@ func (c *CRD) RoundTrip(ctx context.Context, obj map[string]any, to string, conv
 		pruned []string
 	}{{"read at " + to, atB.Pruned}, {"write at " + to, written.Pruned}, {"read at " + from, back.Pruned}}
 	var losses []Loss
-	lossesOf(base.Object, back.Object, "", func(path string, changed bool) {
+	diffFields(base.Object, back.Object, "", func(path string, d fieldDiff, _ any) {
+		changed := d != fieldMissing
 		l := Loss{Path: path, Step: "round trip", Changed: changed}
 		for _, s := range steps {
 			if !changed && prunedAt(s.pruned, path) {
@@ -97,23 +99,38 @@ func prunedAt(pruned []string, path string) bool {
 	return false
 }
 
-// lossesOf calls report for every field of a missing in b (changed
-// false) and every leaf that differs or appears (changed true).
-func lossesOf(a, b any, path string, report func(path string, changed bool)) {
+// fieldDiff is how a field of one object differs in another.
+type fieldDiff int
+
+const (
+	// fieldMissing: the field of a is not in b.
+	fieldMissing fieldDiff = iota
+	// fieldChanged: a leaf (or a list of another length, or a value of
+	// another type) differs.
+	fieldChanged
+	// fieldAdded: the field of b is not in a.
+	fieldAdded
+)
+
+// diffFields walks a and b side by side, keys sorted, and calls report
+// for every field where they differ: the one walker behind round trips'
+// losses, Replay's losses and the change report's probes. bv is b's value
+// of an added field (nil otherwise).
+func diffFields(a, b any, path string, report func(path string, d fieldDiff, bv any)) {
 	am, aIsMap := a.(map[string]any)
 	bm, bIsMap := b.(map[string]any)
 	if aIsMap && bIsMap {
 		for _, k := range slices.Sorted(maps.Keys(am)) {
 			p := joinPath(path, k)
 			if bv, ok := bm[k]; ok {
-				lossesOf(am[k], bv, p, report)
+				diffFields(am[k], bv, p, report)
 			} else {
-				report(p, false)
+				report(p, fieldMissing, nil)
 			}
 		}
 		for _, k := range slices.Sorted(maps.Keys(bm)) {
 			if _, ok := am[k]; !ok {
-				report(joinPath(path, k), true)
+				report(joinPath(path, k), fieldAdded, bm[k])
 			}
 		}
 		return
@@ -122,12 +139,12 @@ func lossesOf(a, b any, path string, report func(path string, changed bool)) {
 	bl, bIsList := b.([]any)
 	if aIsList && bIsList && len(al) == len(bl) {
 		for i := range al {
-			lossesOf(al[i], bl[i], fmt.Sprintf("%s[%d]", path, i), report)
+			diffFields(al[i], bl[i], path+"["+strconv.Itoa(i)+"]", report)
 		}
 		return
 	}
-	if !reflect.DeepEqual(a, b) {
-		report(path, true)
+	if !jsonvalue.Equal(a, b) {
+		report(path, fieldChanged, nil)
 	}
 }
 
