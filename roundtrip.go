@@ -128,10 +128,15 @@ func diffFields(a, b any, path string, report func(path string, d fieldDiff, bv 
 				report(p, fieldMissing, nil)
 			}
 		}
-		for _, k := range slices.Sorted(maps.Keys(bm)) {
+		var added []string // usually none: nothing to sort or allocate
+		for k := range bm {
 			if _, ok := am[k]; !ok {
-				report(joinPath(path, k), fieldAdded, bm[k])
+				added = append(added, k)
 			}
+		}
+		slices.Sort(added)
+		for _, k := range added {
+			report(joinPath(path, k), fieldAdded, bm[k])
 		}
 		return
 	}
