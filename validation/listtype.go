@@ -292,30 +292,40 @@ func jsonEqual(a, b any) bool {
 			return intEncodesAsFloat(y, x)
 		}
 	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
+		return jsonEqualList(x, b)
 	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !jsonEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
+		return jsonEqualObject(x, b)
 	}
 	return false
+}
+
+// jsonEqualList is jsonEqual for a non-null array x.
+func jsonEqualList(x []any, b any) bool {
+	y, ok := b.([]any)
+	if !ok || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !jsonEqual(x[i], y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonEqualObject is jsonEqual for a non-null object x.
+func jsonEqualObject(x map[string]any, b any) bool {
+	y, ok := b.(map[string]any)
+	if !ok || len(x) != len(y) {
+		return false
+	}
+	for k, xv := range x {
+		yv, ok := y[k]
+		if !ok || !jsonEqual(xv, yv) {
+			return false
+		}
+	}
+	return true
 }
 
 // intEncodesAsFloat reports whether i and the (jsonComparable) float f have

@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -228,53 +227,50 @@ func toFieldErrors(fldPath *field.Path, result []error) field.ErrorList {
 	var errs field.ErrorList
 	var enums enumDetails
 	for _, err := range result {
-		if ee, ok := err.(*enumError); ok {
-			p := fldPath
-			if ee.name != "" && ee.name != "." {
-				p = p.Child(strings.TrimPrefix(ee.name, "."))
-			}
-			errs = append(errs, enums.notSupported(p, ee))
-			continue
-		}
-		verr, ok := err.(*openapierrors.Validation)
-		if !ok {
-			errs = append(errs, field.Invalid(fldPath, "", err.Error()))
-			continue
-		}
-		p := fldPath
-		if verr.Name != "" && verr.Name != "." {
-			p = p.Child(strings.TrimPrefix(verr.Name, "."))
-		}
-		value := any("")
-		if verr.Value != nil {
-			value = verr.Value
-		}
-		switch verr.Code() {
-		case openapierrors.RequiredFailCode:
-			errs = append(errs, field.Required(p, ""))
-		case openapierrors.EnumFailCode:
-			values := []string{}
-			for _, allowed := range verr.Values {
-				if s, ok := allowed.(string); ok {
-					values = append(values, s)
-				} else {
-					b, _ := json.Marshal(allowed)
-					values = append(values, string(b))
-				}
-			}
-			errs = append(errs, field.NotSupported(p, verr.Value, values))
-		case openapierrors.TooLongFailCode:
-			errs = append(errs, field.TooLong(p, "", int(int64Or(verr.Valid))))
-		case openapierrors.MaxItemsFailCode, openapierrors.TooManyPropertiesCode:
-			errs = append(errs, field.TooMany(p, int(int64Or(verr.Value)), int(int64Or(verr.Valid))))
-		case openapierrors.InvalidTypeCode:
-			errs = append(errs, field.TypeInvalid(p, value, verr.Error()))
+		switch e := err.(type) {
+		case *enumError:
+			errs = append(errs, enums.notSupported(childPath(fldPath, e.name), e))
+		case *openapierrors.Validation:
+			errs = append(errs, validationFieldError(fldPath, e))
 		default:
-			errs = append(errs, field.Invalid(p, value, verr.Error()))
+			errs = append(errs, field.Invalid(fldPath, "", err.Error()))
 		}
 	}
 	errorsort.Sort(errs)
 	return errs
+}
+
+// childPath is fldPath followed by an engine error's name (".a.b", with
+// "" and "." naming the value itself).
+func childPath(fldPath *field.Path, name string) *field.Path {
+	if name == "" || name == "." {
+		return fldPath
+	}
+	return fldPath.Child(strings.TrimPrefix(name, "."))
+}
+
+// validationFieldError is the field error the apiserver makes of one of
+// the engine's validation errors, by its code.
+func validationFieldError(fldPath *field.Path, verr *openapierrors.Validation) *field.Error {
+	p := childPath(fldPath, verr.Name)
+	value := any("")
+	if verr.Value != nil {
+		value = verr.Value
+	}
+	switch verr.Code() {
+	case openapierrors.RequiredFailCode:
+		return field.Required(p, "")
+	case openapierrors.EnumFailCode:
+		return field.NotSupported(p, verr.Value, enumStrings(verr.Values))
+	case openapierrors.TooLongFailCode:
+		return field.TooLong(p, "", int(int64Or(verr.Valid)))
+	case openapierrors.MaxItemsFailCode, openapierrors.TooManyPropertiesCode:
+		return field.TooMany(p, int(int64Or(verr.Value)), int(int64Or(verr.Valid)))
+	case openapierrors.InvalidTypeCode:
+		return field.TypeInvalid(p, value, verr.Error())
+	default:
+		return field.Invalid(p, value, verr.Error())
+	}
 }
 
 func int64Or(x any) int64 {

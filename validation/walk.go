@@ -222,35 +222,33 @@ func (w *walker) typeCheck(n *cnode, p path, kind valueKind, f float64) int {
 	case kindInt:
 		ok = ok || n.hasNumber
 		if n.format != "" && !ok && n.format != "int64" {
-			if w.failed() {
-				w.add(openapierrors.InvalidType(p.String(), in, n.format, "int64"))
-			}
-			return 0
+			return w.invalidType(p, n.format, "int64")
 		}
 	case kindFloat:
 		// An integral float is an integer.
 		ok = ok || (n.hasInteger && isJSONInteger(f))
 		if n.format != "" && !ok && n.format != "float64" {
-			if w.failed() {
-				w.add(openapierrors.InvalidType(p.String(), in, n.format, "float64"))
-			}
-			return 0
+			return w.invalidType(p, n.format, "float64")
 		}
 	default: // bool, object
 		if n.format != "" && !ok {
-			if w.failed() {
-				w.add(openapierrors.InvalidType(p.String(), in, n.format, ""))
-			}
-			return 0
+			return w.invalidType(p, n.format, "")
 		}
 	}
 	if !ok {
-		if w.failed() {
-			w.add(openapierrors.InvalidType(p.String(), in, n.typesJoined, kindTypeName[kind]))
-		}
-		return 0
+		return w.invalidType(p, n.typesJoined, kindTypeName[kind])
 	}
 	return 1
+}
+
+// invalidType records the engine's type error (want is the type or format
+// expected, got the value's) and returns 0, the count of a failed type
+// validator.
+func (w *walker) invalidType(p path, want, got string) int {
+	if w.failed() {
+		w.add(openapierrors.InvalidType(p.String(), in, want, got))
+	}
+	return 0
 }
 
 // stringCheck is the engine's string validator: the first failing of
@@ -521,11 +519,24 @@ func enumMatches(v, e any) bool {
 	return rv.Type().ConvertibleTo(t) && reflect.DeepEqual(rv.Convert(t).Interface(), e)
 }
 
-// object is the engine's object validator; it returns the validator's own
-// count (the sum of its children's).
+// object is the engine's object validator (minProperties, maxProperties,
+// properties and additionalProperties, required); it returns the
+// validator's own count (the sum of its children's).
 func (w *walker) object(n *cnode, p path, m map[string]any) int {
+	w.propertyCount(n, p, int64(len(m)))
 	mc := 0
-	size := int64(len(m))
+	if n.hasObjectChildren {
+		mc = w.members(n, p, m)
+	}
+	if len(n.required) > 0 {
+		w.requiredKeys(n, p, m)
+	}
+	return mc
+}
+
+// propertyCount checks an object's size against minProperties and
+// maxProperties.
+func (w *walker) propertyCount(n *cnode, p path, size int64) {
 	if n.minProps != nil && size < *n.minProps {
 		if w.failed() {
 			w.add(openapierrors.TooFewProperties(p.String(), in, *n.minProps, size))
@@ -536,21 +547,31 @@ func (w *walker) object(n *cnode, p path, m map[string]any) int {
 			w.add(openapierrors.TooManyProperties(p.String(), in, *n.maxProps, size))
 		}
 	}
-	if n.hasObjectChildren {
-		for k, x := range m {
-			if c, ok := n.props[k]; ok {
-				mc += w.child(c, append(p, objpath.Field(k)), x)
-				continue
+}
+
+// members validates each member of an object against its property's node,
+// else against additionalProperties (or reports it when they are
+// forbidden); it returns the sum of the children's counts.
+func (w *walker) members(n *cnode, p path, m map[string]any) int {
+	mc := 0
+	for k, x := range m {
+		if c, ok := n.props[k]; ok {
+			mc += w.child(c, append(p, objpath.Field(k)), x)
+			continue
+		}
+		if n.additionalForbidden {
+			if w.failed() {
+				w.add(openapierrors.PropertyNotAllowed(p.String(), in, k))
 			}
-			if n.additionalForbidden {
-				if w.failed() {
-					w.add(openapierrors.PropertyNotAllowed(p.String(), in, k))
-				}
-			} else if n.additional != nil {
-				mc += w.child(n.additional, append(p, objpath.Dotted(k)), x)
-			}
+		} else if n.additional != nil {
+			mc += w.child(n.additional, append(p, objpath.Dotted(k)), x)
 		}
 	}
+	return mc
+}
+
+// requiredKeys reports each required key the object lacks.
+func (w *walker) requiredKeys(n *cnode, p path, m map[string]any) {
 	for _, k := range n.required {
 		if _, ok := m[k]; !ok {
 			if w.failed() {
@@ -558,5 +579,4 @@ func (w *walker) object(n *cnode, p path, m map[string]any) int {
 			}
 		}
 	}
-	return mc
 }
