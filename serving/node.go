@@ -22,23 +22,10 @@ func node(p *schema.Props, v2 bool) map[string]any {
 		delete(out, "nullable")
 	}
 	if !dropSubtree {
-		if p.Items != nil && p.Items.Schema != nil {
-			out["items"] = node(p.Items.Schema, v2)
-		}
-		if len(p.Properties) > 0 {
-			props := make(map[string]any, len(p.Properties))
-			for k, c := range p.Properties {
-				props[k] = node(c, v2)
-			}
-			out["properties"] = props
-		}
+		subtree(out, p, v2)
 	}
 	if ap := p.AdditionalProperties; ap != nil {
-		if ap.Schema != nil {
-			out["additionalProperties"] = node(ap.Schema, v2)
-		} else {
-			out["additionalProperties"] = ap.Allows
-		}
+		out["additionalProperties"] = additionalNode(ap, v2)
 	}
 	if v2 {
 		v2Adjust(out, p, dropSubtree)
@@ -50,6 +37,29 @@ func node(p *schema.Props, v2 bool) map[string]any {
 		addEmbedded(out, v2)
 	}
 	return out
+}
+
+// subtree adds to out the published items and properties of p.
+func subtree(out map[string]any, p *schema.Props, v2 bool) {
+	if p.Items != nil && p.Items.Schema != nil {
+		out["items"] = node(p.Items.Schema, v2)
+	}
+	if len(p.Properties) > 0 {
+		props := make(map[string]any, len(p.Properties))
+		for k, c := range p.Properties {
+			props[k] = node(c, v2)
+		}
+		out["properties"] = props
+	}
+}
+
+// additionalNode is the published form of additionalProperties: its
+// schema's node, or the boolean.
+func additionalNode(ap *schema.PropsOrBool, v2 bool) any {
+	if ap.Schema != nil {
+		return node(ap.Schema, v2)
+	}
+	return ap.Allows
 }
 
 // v2Adjust does what ToStructuralOpenAPIV2 does to a node beyond dropping
