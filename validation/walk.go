@@ -222,31 +222,42 @@ func (w *walker) typeCheck(n *cnode, p path, kind valueKind, f float64) int {
 	case kindInt:
 		ok = ok || n.hasNumber
 		if n.format != "" && !ok && n.format != "int64" {
-			return w.invalidType(p, n.format, "int64")
+			return w.formatMismatch(n, p, "int64")
 		}
 	case kindFloat:
 		// An integral float is an integer.
 		ok = ok || (n.hasInteger && isJSONInteger(f))
 		if n.format != "" && !ok && n.format != "float64" {
-			return w.invalidType(p, n.format, "float64")
+			return w.formatMismatch(n, p, "float64")
 		}
 	default: // bool, object
 		if n.format != "" && !ok {
-			return w.invalidType(p, n.format, "")
+			return w.formatMismatch(n, p, "")
 		}
 	}
 	if !ok {
-		return w.invalidType(p, n.typesJoined, kindTypeName[kind])
+		return w.typeMismatch(n, p, kind)
 	}
 	return 1
 }
 
-// invalidType records the engine's type error (want is the type or format
-// expected, got the value's) and returns 0, the count of a failed type
-// validator.
-func (w *walker) invalidType(p path, want, got string) int {
+// formatMismatch records the engine's type error for a value (got, the
+// type name the engine gives it) that the node's format does not allow,
+// and returns 0, the count of a failed type validator. Callers pass
+// constants: they convert to the interface without an allocation.
+func (w *walker) formatMismatch(n *cnode, p path, got any) int {
 	if w.failed() {
-		w.add(openapierrors.InvalidType(p.String(), in, want, got))
+		w.add(openapierrors.InvalidType(p.String(), in, n.format, got))
+	}
+	return 0
+}
+
+// typeMismatch records the engine's type error for a value of a kind none
+// of the node's types admits, and returns 0, the count of a failed type
+// validator. The kind's name is boxed only when the error is built.
+func (w *walker) typeMismatch(n *cnode, p path, kind valueKind) int {
+	if w.failed() {
+		w.add(openapierrors.InvalidType(p.String(), in, n.typesJoined, kindTypeName[kind]))
 	}
 	return 0
 }
