@@ -111,7 +111,7 @@ func decodeObject(raw any) (map[string]any, error) {
 		return nil, fmt.Errorf("unexpected end of JSON input")
 	}
 	if !ok {
-		return nil, fmt.Errorf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(raw))
+		return nil, fmt.Errorf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonvalue.DecodeWords.Of(raw))
 	}
 	if str(m["kind"]) == "" {
 		b, _ := json.Marshal(m)
@@ -119,23 +119,6 @@ func decodeObject(raw any) (map[string]any, error) {
 		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", b)
 	}
 	return jsonvalue.DeepCopy(m).(map[string]any), nil
-}
-
-// jsonKind names a JSON value's type as encoding/json's errors do.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return "number"
 }
 
 func str(v any) string {

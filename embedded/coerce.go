@@ -110,7 +110,7 @@ func roundTripObjectMeta(v any, dropMalformed bool) (map[string]any, []objpath.P
 		if dropMalformed {
 			return nil, nil, fmt.Errorf("invalid metadata: expected object, got %T", v)
 		}
-		return nil, nil, &typeError{value: jsonKind(v), goType: "v1.ObjectMeta"}
+		return nil, nil, &typeError{value: jsonvalue.DecodeWords.Of(v), goType: "v1.ObjectMeta"}
 	}
 	r := roundTrip(m, true)
 	if r.err != nil && !dropMalformed {

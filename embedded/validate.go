@@ -10,6 +10,7 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -483,7 +484,7 @@ func validateEmbeddedResource(fldPath *field.Path, x map[string]any) field.Error
 		p := fldPath.Child("metadata")
 		meta, isMap := v.(map[string]any)
 		if !isMap && v != nil {
-			errs = append(errs, field.Invalid(p, v, fmt.Sprintf("json: cannot unmarshal %s into Go value of type v1.ObjectMeta", metaJSONKind(v))))
+			errs = append(errs, field.Invalid(p, v, fmt.Sprintf("json: cannot unmarshal %s into Go value of type v1.ObjectMeta", jsonvalue.DecodeWords.Of(v))))
 			return errs
 		}
 		m := readMeta(meta)
@@ -493,21 +494,4 @@ func validateEmbeddedResource(fldPath *field.Path, x map[string]any) field.Error
 		errs = append(errs, m.validate(p, m.namespace != "", NameIsPathSegment)...)
 	}
 	return errs
-}
-
-// metaJSONKind names a JSON value's kind as encoding/json's errors do.
-func metaJSONKind(v any) string {
-	switch v.(type) {
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	case nil:
-		return "null"
-	}
-	return "number"
 }
