@@ -206,46 +206,11 @@ func normalize(v any, depth int) (any, error) {
 	case int32:
 		return int64(x), nil
 	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i, nil
-		}
-		f, err := x.Float64()
-		if err != nil || math.IsInf(f, 0) {
-			return nil, &TypeError{Type: "json.Number", Why: fmt.Sprintf("%q is not a JSON number", string(x))}
-		}
-		return f, nil
+		return normalizeNumber(x)
 	case map[string]any:
-		if x == nil {
-			return nil, nil // JSON null, as encoding/json writes a nil map
-		}
-		if depth <= 0 {
-			return nil, ErrTooDeep
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			n, err := normalize(e, depth-1)
-			if err != nil {
-				return nil, within(err, k)
-			}
-			out[k] = n
-		}
-		return out, nil
+		return normalizeMap(x, depth)
 	case []any:
-		if x == nil {
-			return nil, nil // JSON null, as encoding/json writes a nil slice
-		}
-		if depth <= 0 {
-			return nil, ErrTooDeep
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			n, err := normalize(e, depth-1)
-			if err != nil {
-				return nil, within(err, indexStep(i))
-			}
-			out[i] = n
-		}
-		return out, nil
+		return normalizeSlice(x, depth)
 	}
 	if depth <= 0 {
 		return nil, ErrTooDeep
@@ -253,11 +218,61 @@ func normalize(v any, depth int) (any, error) {
 	return normalizeReflect(reflect.ValueOf(v), depth-1)
 }
 
+// normalizeNumber reads a json.Number as the decoder reads its text: an
+// int64 when it is one, else a float64.
+func normalizeNumber(x json.Number) (any, error) {
+	if i, err := x.Int64(); err == nil {
+		return i, nil
+	}
+	f, err := x.Float64()
+	if err != nil || math.IsInf(f, 0) {
+		return nil, &TypeError{Type: "json.Number", Why: fmt.Sprintf("%q is not a JSON number", string(x))}
+	}
+	return f, nil
+}
+
+// normalizeMap copies a JSON object with its members normalized.
+func normalizeMap(x map[string]any, depth int) (any, error) {
+	if x == nil {
+		return nil, nil // JSON null, as encoding/json writes a nil map
+	}
+	if depth <= 0 {
+		return nil, ErrTooDeep
+	}
+	out := make(map[string]any, len(x))
+	for k, e := range x {
+		n, err := normalize(e, depth-1)
+		if err != nil {
+			return nil, within(err, k)
+		}
+		out[k] = n
+	}
+	return out, nil
+}
+
+// normalizeSlice copies a JSON array with its items normalized.
+func normalizeSlice(x []any, depth int) (any, error) {
+	if x == nil {
+		return nil, nil // JSON null, as encoding/json writes a nil slice
+	}
+	if depth <= 0 {
+		return nil, ErrTooDeep
+	}
+	out := make([]any, len(x))
+	for i, e := range x {
+		n, err := normalize(e, depth-1)
+		if err != nil {
+			return nil, within(err, indexStep(i))
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// normalizeReflect reads any other Go value as encoding/json would marshal
+// it, one case per kind.
 func normalizeReflect(rv reflect.Value, depth int) (any, error) {
 	t := rv.Type()
-	typeErr := func(why string) error {
-		return &TypeError{Type: t.String(), Why: why}
-	}
 	if t.Implements(marshalerType) && t != numberType {
 		if t.Kind() == reflect.Pointer && rv.IsNil() {
 			return nil, nil
@@ -287,46 +302,58 @@ func normalizeReflect(rv reflect.Value, depth int) (any, error) {
 		}
 		return normalize(rv.Elem().Interface(), depth)
 	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			if t.Key().Implements(reflect.TypeFor[interface{ MarshalText() ([]byte, error) }]()) {
-				return viaJSON(rv.Interface(), t)
-			}
-			return nil, typeErr("a JSON object's keys are strings")
-		}
-		if rv.IsNil() {
-			return nil, nil
-		}
-		out := make(map[string]any, rv.Len())
-		iter := rv.MapRange()
-		for iter.Next() {
-			k := iter.Key().String()
-			n, err := normalize(iter.Value().Interface(), depth)
-			if err != nil {
-				return nil, within(err, k)
-			}
-			out[k] = n
-		}
-		return out, nil
+		return reflectMap(rv, t, depth)
 	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && rv.IsNil() {
-			return nil, nil
-		}
-		if t.Elem().Kind() == reflect.Uint8 && !t.Elem().Implements(marshalerType) {
-			return viaJSON(rv.Interface(), t) // base64 text, as encoding/json writes bytes
-		}
-		out := make([]any, rv.Len())
-		for i := range out {
-			n, err := normalize(rv.Index(i).Interface(), depth)
-			if err != nil {
-				return nil, within(err, indexStep(i))
-			}
-			out[i] = n
-		}
-		return out, nil
+		return reflectList(rv, t, depth)
 	case reflect.Struct:
 		return viaJSON(rv.Interface(), t)
 	}
-	return nil, typeErr("it has no JSON form")
+	return nil, &TypeError{Type: t.String(), Why: "it has no JSON form"}
+}
+
+// reflectMap reads a Go map of type t: string keys as a JSON object's,
+// text-marshalling keys as encoding/json writes them, any other key refused.
+func reflectMap(rv reflect.Value, t reflect.Type, depth int) (any, error) {
+	if t.Key().Kind() != reflect.String {
+		if t.Key().Implements(reflect.TypeFor[interface{ MarshalText() ([]byte, error) }]()) {
+			return viaJSON(rv.Interface(), t)
+		}
+		return nil, &TypeError{Type: t.String(), Why: "a JSON object's keys are strings"}
+	}
+	if rv.IsNil() {
+		return nil, nil
+	}
+	out := make(map[string]any, rv.Len())
+	iter := rv.MapRange()
+	for iter.Next() {
+		k := iter.Key().String()
+		n, err := normalize(iter.Value().Interface(), depth)
+		if err != nil {
+			return nil, within(err, k)
+		}
+		out[k] = n
+	}
+	return out, nil
+}
+
+// reflectList reads a Go slice or array of type t as a JSON array; bytes
+// become base64 text, as encoding/json writes them.
+func reflectList(rv reflect.Value, t reflect.Type, depth int) (any, error) {
+	if t.Kind() == reflect.Slice && rv.IsNil() {
+		return nil, nil
+	}
+	if t.Elem().Kind() == reflect.Uint8 && !t.Elem().Implements(marshalerType) {
+		return viaJSON(rv.Interface(), t) // base64 text, as encoding/json writes bytes
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		n, err := normalize(rv.Index(i).Interface(), depth)
+		if err != nil {
+			return nil, within(err, indexStep(i))
+		}
+		out[i] = n
+	}
+	return out, nil
 }
 
 // viaJSON converts a value through its encoding/json form, decoded as the
