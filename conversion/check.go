@@ -105,6 +105,12 @@ func (c *checker) object(i int, original map[string]any, raw any) (map[string]an
 // decodeObject is what the apiserver's unstructured decoding makes of a
 // converted object: a JSON object with a non-empty string kind.
 func decodeObject(raw any) (map[string]any, error) {
+	// A Func's answer is read as its JSON (see the package doc), into a
+	// copy that shares nothing with it.
+	raw, err := jsonvalue.Plain(raw, jsonvalue.MaxDepth)
+	if err != nil {
+		return nil, err
+	}
 	m, ok := raw.(map[string]any)
 	if raw == nil {
 		// A null RawExtension holds no bytes.
@@ -118,7 +124,7 @@ func decodeObject(raw any) (map[string]any, error) {
 		//lint:ignore ST1005 the apiserver's exact text (apimachinery's missing-kind error)
 		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", b)
 	}
-	return jsonvalue.DeepCopy(m).(map[string]any), nil
+	return m, nil
 }
 
 func str(v any) string {
@@ -246,5 +252,3 @@ func validateStrings(fld string, m map[string]string) field.ErrorList {
 	}
 	return errs
 }
-
-func deepCopy(v any) any { return jsonvalue.DeepCopy(v) }

@@ -22,6 +22,8 @@ import (
 // the stored resourceVersion). Both metadata maps are coerced already; they
 // are not changed, the results are shallow copies.
 func MetaForUpdate(newMeta, oldMeta map[string]any, namespaced, contentChanged bool) (newOut, oldOut map[string]any) {
+	newMeta, _ = plainMeta(newMeta)
+	oldMeta, _ = plainMeta(oldMeta)
 	oldOut = make(map[string]any, len(oldMeta)+3)
 	for k, v := range oldMeta {
 		oldOut[k] = v
@@ -88,6 +90,12 @@ func copyField(dst, src map[string]any, k string) {
 // the new metadata. Errors are below fldPath.
 func ValidateObjectMetaUpdate(fldPath *field.Path, newMeta, oldMeta map[string]any) field.ErrorList {
 	var errs field.ErrorList
+	for _, m := range [...]*map[string]any{&newMeta, &oldMeta} {
+		var err error
+		if *m, err = plainMeta(*m); err != nil {
+			return field.ErrorList{jsonvalue.InputError(err, fldPath)}
+		}
+	}
 	if ts, _ := oldMeta["deletionTimestamp"].(string); ts != "" {
 		old := map[string]bool{}
 		for _, f := range strList(oldMeta["finalizers"]) {

@@ -65,6 +65,7 @@ const maxGeneratedNameLength = 63 - len(generatedNameSuffix)
 // generated name is checked against metadata.name's pattern or enum). meta
 // is not changed; the result is a shallow copy.
 func MetaForCreate(meta map[string]any, namespaced bool) map[string]any {
+	meta, _ = plainMeta(meta)
 	e := createEditsOf(meta, namespaced)
 	out := make(map[string]any, len(meta)+2)
 	for k, v := range meta {
@@ -86,6 +87,7 @@ func MetaForCreate(meta map[string]any, namespaced bool) map[string]any {
 // hold exactly what meta holds, so that an object can be validated with its
 // own metadata instead of a copy.
 func MetaIsAsCreated(meta map[string]any, namespaced bool) bool {
+	meta, _ = plainMeta(meta)
 	return meta != nil && createEditsOf(meta, namespaced) == createEdits{}
 }
 
@@ -133,6 +135,10 @@ func generatedName(generateName string) string {
 // ownerReferences, finalizers and managedFields are validated with the
 // apiserver's messages, at paths below metadata. meta is not changed.
 func ValidateResourceMeta(meta map[string]any, namespaced bool) field.ErrorList {
+	meta, err := plainMeta(meta)
+	if err != nil {
+		return field.ErrorList{jsonvalue.InputError(err, field.NewPath("metadata"))}
+	}
 	m := readMeta(meta)
 	if m.generateName != "" && m.name == "" {
 		m.name = generatedName(m.generateName)
@@ -151,6 +157,10 @@ func ValidateResourceMeta(meta map[string]any, namespaced bool) field.ErrorList 
 func ValidateObjectMeta(fldPath *field.Path, meta map[string]any, requiresNamespace bool, nameFn NameFunc) field.ErrorList {
 	if nameFn == nil {
 		nameFn = NameIsDNSSubdomain
+	}
+	meta, err := plainMeta(meta)
+	if err != nil {
+		return field.ErrorList{jsonvalue.InputError(err, fldPath)}
 	}
 	m := readMeta(meta)
 	return m.validate(fldPath, requiresNamespace, nameFn)
@@ -175,6 +185,24 @@ type managedField struct {
 	manager, operation, fieldsType, subresource string
 }
 
+// plainMeta is meta as the metadata functions read it: meta itself when
+// it holds only plain JSON values, else a copy holding their JSON forms
+// (a map[string]string of labels read as the object it is written as), or
+// the error for a value with no JSON form (see jsonvalue.Plain). A nil map
+// stays nil.
+func plainMeta(meta map[string]any) (map[string]any, error) {
+	if meta == nil || jsonvalue.IsPlain(meta, jsonvalue.MaxDepth) {
+		return meta, nil
+	}
+	p, err := jsonvalue.Plain(meta, jsonvalue.MaxDepth)
+	if err != nil {
+		return meta, err
+	}
+	return p.(map[string]any), nil
+}
+
+// readMeta reads the fields validation looks at from meta, which holds
+// plain JSON values (plainMeta).
 func readMeta(meta map[string]any) objectMeta {
 	var m objectMeta
 	m.name = str(meta["name"])
@@ -432,6 +460,9 @@ func validateEmbedded(fldPath *field.Path, x any, s *structural.Schema, forceEmb
 	var errs field.ErrorList
 	switch x := x.(type) {
 	case map[string]any:
+		if x == nil {
+			return nil // null
+		}
 		if s.EmbeddedResource || forceEmbedded {
 			errs = append(errs, validateEmbeddedResource(fldPath, x)...)
 		}
@@ -446,13 +477,55 @@ func validateEmbedded(fldPath *field.Path, x any, s *structural.Schema, forceEmb
 		for i, v := range x {
 			errs = append(errs, validateEmbedded(fldPath.Index(i), v, s.Items, false)...)
 		}
+	case nil, string, bool, int64, float64:
+	default:
+		// A Go value that is not plain JSON: its JSON form.
+		n, ok, err := jsonvalue.Container(x)
+		if err != nil {
+			return field.ErrorList{jsonvalue.InputError(err, fldPath)}
+		}
+		if ok {
+			return validateEmbedded(fldPath, n, s, forceEmbedded)
+		}
 	}
 	return errs
+}
+
+// plainTypeMeta is x with its apiVersion, kind and metadata as validation
+// reads them: x itself when they are plain JSON values, else a shallow
+// copy with their JSON forms, or the error for one with none.
+func plainTypeMeta(fldPath *field.Path, x map[string]any) (map[string]any, *field.Error) {
+	keys := [...]string{"apiVersion", "kind", "metadata"}
+	plain := true
+	for _, k := range keys {
+		plain = plain && jsonvalue.IsPlain(x[k], jsonvalue.MaxDepth)
+	}
+	if plain {
+		return x, nil
+	}
+	out := make(map[string]any, len(x))
+	for k, v := range x {
+		out[k] = v
+	}
+	for _, k := range keys {
+		if v, ok := x[k]; ok {
+			p, err := jsonvalue.Plain(v, jsonvalue.MaxDepth)
+			if err != nil {
+				return nil, jsonvalue.InputError(err, fldPath.Child(k))
+			}
+			out[k] = p
+		}
+	}
+	return out, nil
 }
 
 // validateEmbeddedResource validates the TypeMeta and ObjectMeta of one
 // embedded resource x (at fldPath), as the apiserver does on create.
 func validateEmbeddedResource(fldPath *field.Path, x map[string]any) field.ErrorList {
+	x, err := plainTypeMeta(fldPath, x)
+	if err != nil {
+		return field.ErrorList{err}
+	}
 	var errs field.ErrorList
 	if _, ok := x["apiVersion"]; !ok {
 		errs = append(errs, field.Required(fldPath.Child("apiVersion"), ""))

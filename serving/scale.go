@@ -18,8 +18,13 @@ import (
 // counts are truncated to int32 as the apiserver does. Errors (one
 // InternalError at a path without its leading dot): a value of the wrong
 // type on a path (a float included), checked in the order spec, status,
-// selector; a missing spec replicas value. obj is not changed.
+// selector; a missing spec replicas value; a value with no JSON form (see
+// the package doc). obj is not changed.
 func Scale(obj map[string]any, specReplicasPath, statusReplicasPath, labelSelectorPath string) (map[string]any, *field.Error) {
+	obj, ferr := plainObject(obj)
+	if ferr != nil {
+		return nil, ferr
+	}
 	paths := scalePaths{specReplicasPath, statusReplicasPath, labelSelectorPath}
 	spec, foundSpec, err := nestedInt64(obj, paths.SpecReplicas)
 	if err != nil {

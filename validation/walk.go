@@ -125,7 +125,11 @@ func (w *walker) node(n *cnode, p path, v any) int {
 		kind, f = kindFloat, x
 	case bool:
 		kind = kindBool
-	default:
+	}
+	if kind == kindNull || (kind == kindObject && m == nil) || (kind == kindArray && l == nil) || f-f != 0 {
+		// Not plain JSON (no case matched; a nil map or slice is null;
+		// NaN and the infinities have no JSON form): the caller reads the
+		// value's JSON form instead.
 		w.unsupported = true
 		return 0
 	}
