@@ -69,22 +69,9 @@ func (c *Converter) Convert(ctx context.Context, objects []map[string]any, desir
 		out[0] = o
 		return out, nil
 	}
-	// send holds copies of the objects to convert, originals the objects
-	// as the answers are checked against (their JSON forms).
-	var send, originals []map[string]any
-	var at []int
-	for i, o := range objects {
-		if str(o["apiVersion"]) != desiredAPIVersion {
-			if !jsonvalue.IsPlain(o, jsonvalue.MaxDepth) {
-				var err error
-				if o, err = copyMap(o); err != nil {
-					return nil, jsonvalue.InputError(err, requestObject(len(send)))
-				}
-			}
-			c, _ := copyMap(o)
-			send, originals = append(send, c), append(originals, o)
-			at = append(at, i)
-		}
+	send, originals, at, err := toSend(objects, desiredAPIVersion)
+	if err != nil {
+		return nil, err
 	}
 	if len(send) == 0 {
 		return out, nil
@@ -173,6 +160,27 @@ func copyMap(m map[string]any) (map[string]any, error) {
 	p, err := jsonvalue.Plain(m, jsonvalue.MaxDepth)
 	out, _ := p.(map[string]any)
 	return out, err
+}
+
+// toSend picks the objects that are not at desired: send holds copies of
+// them for the webhook, originals the objects as its answers are checked
+// against (their JSON forms), at their indices among objects.
+func toSend(objects []map[string]any, desired string) (send, originals []map[string]any, at []int, _ *field.Error) {
+	for i, o := range objects {
+		if str(o["apiVersion"]) == desired {
+			continue
+		}
+		if !jsonvalue.IsPlain(o, jsonvalue.MaxDepth) {
+			var err error
+			if o, err = copyMap(o); err != nil {
+				return nil, nil, nil, jsonvalue.InputError(err, requestObject(len(send)))
+			}
+		}
+		c, _ := copyMap(o)
+		send, originals = append(send, c), append(originals, o)
+		at = append(at, i)
+	}
+	return send, originals, at, nil
 }
 
 // requestObject is the path of the object i sent in a ConversionReview.

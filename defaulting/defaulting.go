@@ -77,6 +77,12 @@ func defaultObject(x map[string]any, s *structural.Schema) {
 			Default(v, c)
 		}
 	}
+	defaultAdditional(x, s)
+}
+
+// defaultAdditional defaults the values of x that s's additionalProperties
+// cover.
+func defaultAdditional(x map[string]any, s *structural.Schema) {
 	ap := s.AdditionalProperties
 	if ap == nil || ap.Schema == nil {
 		return

@@ -149,30 +149,7 @@ func (c *coercer) walk(x any, s *structural.Schema) {
 	}
 	switch x := x.(type) {
 	case map[string]any:
-		keys := sortedKeys(x)
-		var before map[string]any
-		if s.EmbeddedResource {
-			// The apiserver walks on below apiVersion, kind and metadata
-			// with their values as they were before coercion.
-			before = map[string]any{}
-			for _, k := range [...]string{"apiVersion", "kind", "metadata"} {
-				if v, ok := x[k]; ok {
-					before[k] = v
-				}
-			}
-			c.resource(x)
-		}
-		for _, k := range keys {
-			v, ok := before[k]
-			if !ok {
-				v = x[k]
-			}
-			if p, found := s.Properties[k]; found {
-				c.child(x, k, v, !ok, p, objpath.Child(k))
-			} else if ap := s.AdditionalProperties; ap != nil {
-				c.child(x, k, v, !ok, ap.Schema, objpath.Key(k))
-			}
-		}
+		c.object(x, s)
 	case []any:
 		if !s.Items.HasEmbeddedResource() {
 			return
@@ -184,6 +161,34 @@ func (c *coercer) walk(x any, s *structural.Schema) {
 			}
 			c.walk(v, s.Items)
 			c.at = c.at.Parent()
+		}
+	}
+}
+
+// object is walk for an object x.
+func (c *coercer) object(x map[string]any, s *structural.Schema) {
+	keys := sortedKeys(x)
+	var before map[string]any
+	if s.EmbeddedResource {
+		// The apiserver walks on below apiVersion, kind and metadata
+		// with their values as they were before coercion.
+		before = map[string]any{}
+		for _, k := range [...]string{"apiVersion", "kind", "metadata"} {
+			if v, ok := x[k]; ok {
+				before[k] = v
+			}
+		}
+		c.resource(x)
+	}
+	for _, k := range keys {
+		v, ok := before[k]
+		if !ok {
+			v = x[k]
+		}
+		if p, found := s.Properties[k]; found {
+			c.child(x, k, v, !ok, p, objpath.Child(k))
+		} else if ap := s.AdditionalProperties; ap != nil {
+			c.child(x, k, v, !ok, ap.Schema, objpath.Key(k))
 		}
 	}
 }

@@ -460,18 +460,8 @@ func validateEmbedded(fldPath *field.Path, x any, s *structural.Schema, forceEmb
 	var errs field.ErrorList
 	switch x := x.(type) {
 	case map[string]any:
-		if x == nil {
-			return nil // null
-		}
-		if s.EmbeddedResource || forceEmbedded {
-			errs = append(errs, validateEmbeddedResource(fldPath, x)...)
-		}
-		for _, k := range sortedKeys(x) {
-			if c, ok := s.Properties[k]; ok {
-				errs = append(errs, validateEmbedded(fldPath.Child(k), x[k], c, false)...)
-			} else if s.AdditionalProperties != nil {
-				errs = append(errs, validateEmbedded(fldPath.Key(k), x[k], s.AdditionalProperties.Schema, false)...)
-			}
+		if x != nil { // a nil map is null
+			errs = validateEmbeddedObject(fldPath, x, s, forceEmbedded)
 		}
 	case []any:
 		for i, v := range x {
@@ -486,6 +476,22 @@ func validateEmbedded(fldPath *field.Path, x any, s *structural.Schema, forceEmb
 		}
 		if ok {
 			return validateEmbedded(fldPath, n, s, forceEmbedded)
+		}
+	}
+	return errs
+}
+
+// validateEmbeddedObject is validateEmbedded for an object x.
+func validateEmbeddedObject(fldPath *field.Path, x map[string]any, s *structural.Schema, forceEmbedded bool) field.ErrorList {
+	var errs field.ErrorList
+	if s.EmbeddedResource || forceEmbedded {
+		errs = append(errs, validateEmbeddedResource(fldPath, x)...)
+	}
+	for _, k := range sortedKeys(x) {
+		if c, ok := s.Properties[k]; ok {
+			errs = append(errs, validateEmbedded(fldPath.Child(k), x[k], c, false)...)
+		} else if s.AdditionalProperties != nil {
+			errs = append(errs, validateEmbedded(fldPath.Key(k), x[k], s.AdditionalProperties.Schema, false)...)
 		}
 	}
 	return errs
