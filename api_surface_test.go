@@ -26,8 +26,10 @@ import (
 // words deprecation warnings with the root's text instead of a copy) and
 // Props.FillNullProperties (+1, the one copy internal/model's CRD decoder
 // also calls), the CRD revision entries (Replay, Changes and their
-// types, +17) and CRD.ReadJSON (+1, reading stored bytes without a copy).
-const apiBudget = 325
+// types, +17), CRD.ReadJSON (+1, reading stored bytes without a copy) and
+// schema.Document.VersionSchema (+1, the light chain's first step: a
+// version's schema from a CRD document without the root, issue 28).
+const apiBudget = 326
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

@@ -12,6 +12,8 @@ import (
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // Document is one document of an input, after List expansion, as
@@ -243,7 +245,7 @@ func yamlErrorLine(err error, start int) int {
 func (r *docReader) add(line int, js []byte, v any, plain bool) {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		r.fail(line, fmt.Errorf("expected a mapping, got %s", jsonKind(v)))
+		r.fail(line, fmt.Errorf("expected a mapping, got %s", jsonvalue.ReaderWords.Of(v)))
 		return
 	}
 	if kind, _ := obj["kind"].(string); strings.HasSuffix(kind, "List") {
@@ -251,7 +253,7 @@ func (r *docReader) add(line int, js []byte, v any, plain bool) {
 			for i, it := range items {
 				m, ok := it.(map[string]any)
 				if !ok {
-					r.fail(line, fmt.Errorf("items[%d]: expected a mapping, got %s", i, jsonKind(it)))
+					r.fail(line, fmt.Errorf("items[%d]: expected a mapping, got %s", i, jsonvalue.ReaderWords.Of(it)))
 					continue
 				}
 				b, err := kjson.Marshal(m)
@@ -267,23 +269,4 @@ func (r *docReader) add(line int, js []byte, v any, plain bool) {
 	}
 	r.docs = append(r.docs, Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, plain: plain})
 	r.index++
-}
-
-// jsonKind names the JSON type of v as the contract's messages do.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case int64, float64, json.Number:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "a mapping"
-	}
-	return fmt.Sprintf("%T", v)
 }

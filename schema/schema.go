@@ -4,10 +4,12 @@
 // way kubectl and the apiserver do (Parse, Decode, ReadDocuments), and the
 // positions and errors of those inputs.
 //
-// It is the bottom of the light chain: package structural builds the
-// structural model from a Props (structural.New), and prune, defaulting,
-// embedded and validation walk objects with that model; none of them needs
-// the root package or links CEL.
+// It is the bottom of the light chain: Document.VersionSchema reads the
+// schema of one version from a CRD document, package structural builds
+// the structural model from a Props (structural.New) and checks rules 1–4,
+// and prune, defaulting, embedded and validation walk objects with that
+// model; none of them needs the root package or links CEL (see the
+// example of VersionSchema).
 //
 //	p, err := schema.Parse(data) // YAML or JSON, one mapping document
 //	var bad *schema.InputError

@@ -21,6 +21,9 @@ type listWalker struct {
 	relevant map[*structural.Schema]bool
 	// hashOnly disables the item-by-item comparison (tests compare both).
 	hashOnly bool
+	// typed is set when the walk meets a Go value that is not plain JSON
+	// where it looks for lists: the caller walks its JSON form instead.
+	typed bool
 }
 
 // path is the field path of the value at steps below base: a Key step
@@ -65,6 +68,9 @@ func (w *listWalker) value(s *structural.Schema, x any, steps objpath.Steps) {
 		if x != nil {
 			w.object(s, x, steps)
 		}
+	case nil, string, bool, int64, float64:
+	default:
+		w.typed = true
 	}
 }
 

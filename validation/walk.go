@@ -125,7 +125,9 @@ func (w *walker) node(n *cnode, p path, v any) int {
 		kind, f = kindFloat, x
 	case bool:
 		kind = kindBool
-	default:
+	}
+	if !isPlainKind(kind, m == nil, l == nil, f) {
+		// The caller reads the value's JSON form instead.
 		w.unsupported = true
 		return 0
 	}
@@ -169,6 +171,21 @@ func (w *walker) node(n *cnode, p path, v any) int {
 		}
 	}
 	return mc
+}
+
+// isPlainKind reports whether a non-null value of kind, as node's switch
+// found it, is plain JSON: not when no case matched (kindNull), for a nil
+// map or slice (null) and for NaN and the infinities (no JSON form).
+func isPlainKind(kind valueKind, nilMap, nilList bool, f float64) bool {
+	switch kind {
+	case kindNull:
+		return false
+	case kindObject:
+		return !nilMap
+	case kindArray:
+		return !nilList
+	}
+	return f-f == 0
 }
 
 // null is node for a null value: the engine runs only its type and enum

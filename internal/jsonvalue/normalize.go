@@ -87,19 +87,22 @@ func wholeNumber(f float64) (json.Number, bool) {
 // decoder produces, nested at most maxDepth maps and slices deep, so that
 // Normalize would return it unchanged. It is false for a value that holds
 // itself, after at most maxDepth levels of recursion.
-func IsNormal(v any, maxDepth int) bool {
+func IsNormal(v any, maxDepth int) bool { return isDecoded(v, maxDepth, false) }
+
+// isDecoded is IsNormal, and IsPlain with wholeFloats set.
+func isDecoded(v any, maxDepth int, wholeFloats bool) bool {
 	switch x := v.(type) {
 	case nil, string, bool, int64:
 		return true
 	case float64:
 		_, isInt := floatAsInt(x)
-		return !isInt && !math.IsNaN(x) && !math.IsInf(x, 0)
+		return (wholeFloats || !isInt) && !math.IsNaN(x) && !math.IsInf(x, 0)
 	case map[string]any:
 		if maxDepth <= 0 || x == nil {
 			return false // a nil map is JSON null, as encoding/json writes it
 		}
 		for _, e := range x {
-			if !IsNormal(e, maxDepth-1) {
+			if !isDecoded(e, maxDepth-1, wholeFloats) {
 				return false
 			}
 		}
@@ -109,7 +112,7 @@ func IsNormal(v any, maxDepth int) bool {
 			return false // a nil slice is JSON null, as encoding/json writes it
 		}
 		for _, e := range x {
-			if !IsNormal(e, maxDepth-1) {
+			if !isDecoded(e, maxDepth-1, wholeFloats) {
 				return false
 			}
 		}
@@ -138,6 +141,12 @@ func IsNormal(v any, maxDepth int) bool {
 // is ErrTooDeep.
 func Normalize(v any, maxDepth int) (any, error) {
 	n, err := normalize(v, maxDepth)
+	return n, withPath(err)
+}
+
+// withPath sets the Path of a *TypeError from the steps it collected on
+// its way up.
+func withPath(err error) error {
 	if te, ok := err.(*TypeError); ok {
 		var b strings.Builder
 		for i := len(te.steps) - 1; i >= 0; i-- {
@@ -149,7 +158,7 @@ func Normalize(v any, maxDepth int) (any, error) {
 		}
 		te.Path, te.steps = b.String(), nil
 	}
-	return n, err
+	return err
 }
 
 // within adds a step to the path of a *TypeError coming up from a child;
@@ -208,9 +217,9 @@ func normalize(v any, depth int) (any, error) {
 	case json.Number:
 		return normalizeNumber(x)
 	case map[string]any:
-		return normalizeMap(x, depth)
+		return normalizeMap(x, depth, normalize)
 	case []any:
-		return normalizeSlice(x, depth)
+		return normalizeSlice(x, depth, normalize)
 	}
 	if depth <= 0 {
 		return nil, ErrTooDeep
@@ -231,8 +240,9 @@ func normalizeNumber(x json.Number) (any, error) {
 	return f, nil
 }
 
-// normalizeMap copies a JSON object with its members normalized.
-func normalizeMap(x map[string]any, depth int) (any, error) {
+// normalizeMap copies a JSON object with its members read by elem
+// (normalize, or plain).
+func normalizeMap(x map[string]any, depth int, elem func(any, int) (any, error)) (any, error) {
 	if x == nil {
 		return nil, nil // JSON null, as encoding/json writes a nil map
 	}
@@ -241,7 +251,7 @@ func normalizeMap(x map[string]any, depth int) (any, error) {
 	}
 	out := make(map[string]any, len(x))
 	for k, e := range x {
-		n, err := normalize(e, depth-1)
+		n, err := elem(e, depth-1)
 		if err != nil {
 			return nil, within(err, k)
 		}
@@ -250,8 +260,8 @@ func normalizeMap(x map[string]any, depth int) (any, error) {
 	return out, nil
 }
 
-// normalizeSlice copies a JSON array with its items normalized.
-func normalizeSlice(x []any, depth int) (any, error) {
+// normalizeSlice copies a JSON array with its items read by elem.
+func normalizeSlice(x []any, depth int, elem func(any, int) (any, error)) (any, error) {
 	if x == nil {
 		return nil, nil // JSON null, as encoding/json writes a nil slice
 	}
@@ -260,7 +270,7 @@ func normalizeSlice(x []any, depth int) (any, error) {
 	}
 	out := make([]any, len(x))
 	for i, e := range x {
-		n, err := normalize(e, depth-1)
+		n, err := elem(e, depth-1)
 		if err != nil {
 			return nil, within(err, indexStep(i))
 		}
