@@ -23,10 +23,10 @@ func goListDeps(t *testing.T, pkgs ...string) []string {
 
 // TestLightPackagesDoNotLinkCEL keeps CEL out of the packages that users
 // import for pruning, defaulting and validation alone: only internal/cel,
-// internal/check, the module root and package check (which wraps the root)
+// internal/check, the module root and package revision (above the root)
 // link cel-go and the apiserver's CEL libraries.
 func TestLightPackagesDoNotLinkCEL(t *testing.T) {
-	for _, pkg := range []string{"./schema", "./structural", "./prune", "./defaulting", "./validation", "./embedded", "./intorstring", "./conversion", "./serving", "./internal/sample", "./internal/revdiff"} {
+	for _, pkg := range []string{"./schema", "./structural", "./prune", "./defaulting", "./validation", "./embedded", "./intorstring", "./conversion", "./serving", "./internal/sample", "./revision/internal/revdiff"} {
 		for _, dep := range goListDeps(t, pkg) {
 			if strings.HasPrefix(dep, "github.com/google/cel-go") || strings.HasPrefix(dep, "k8s.io/apiserver") || strings.HasPrefix(dep, "cel.dev/") {
 				t.Errorf("%s depends on %s", pkg, dep)
@@ -62,12 +62,12 @@ var layers = [][]string{
 	{"embedded"},
 	{"validation"},
 	{"conversion", "serving", "internal/sample"}, // the rooms of issues 21 and 22, on the light chain
-	{"internal/revdiff"},                         // the changes between two revisions' schemas (issue 24), on the light chain
+	{"revision/internal/revdiff"},                // the changes between two revisions' schemas (issue 24), on the light chain
 	{"internal/model"},
 	{"internal/cel"},
 	{"internal/check"},
-	{""}, // the root
-	{"check"},
+	{""},         // the root: the engine's front door
+	{"revision"}, // what revisions of a CRD do to stored objects, on the root's public entries (issue 28)
 	{"cmd/crdschema"},
 }
 
