@@ -3,6 +3,7 @@ package crdschema
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"sync"
 
@@ -16,25 +17,34 @@ import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/kubeversion"
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/internal/sample"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
 // CRD is a loaded CustomResourceDefinition: its internal form, the errors
 // the apiserver would report when it is created, and its versions' compiled
-// schemas, built on first use. A CRD is safe for concurrent use.
+// schemas, built on first use; and the converter it converts through, if
+// any (WithConverter). A CRD is safe for concurrent use.
 type CRD struct {
+	*loaded
+	// conv is the conversion webhook of a CRD with strategy Webhook (nil:
+	// none).
+	conv *conversion.Converter
+}
+
+// loaded is what a CRD holds apart from its converter: shared by the CRDs
+// WithConverter makes of it, so that they compile and check once.
+type loaded struct {
 	crd *model.CRD
 	pos schema.Position
 
 	checkOnce sync.Once
 	errs      field.ErrorList
-
-	// updateOf and updateErrs are the last update checked (UpdateErrors),
-	// guarded by updateMu.
-	updateMu   sync.Mutex
-	updateOf   *CRD
-	updateErrs field.ErrorList
+	// warns are the warnings of a create of the CRD had it no errors
+	// (built on first use).
+	warnOnce sync.Once
+	warns    []string
 
 	mu       sync.Mutex
 	versions map[string]*Schema
@@ -73,7 +83,21 @@ func LoadCRD(data []byte) (*CRD, error) {
 // newCRD wraps a decoded CRD, which must not be changed afterwards. It is
 // checked on the first call of Errors.
 func newCRD(crd *model.CRD) *CRD {
-	return &CRD{crd: crd, versions: map[string]*Schema{}}
+	return &CRD{loaded: &loaded{crd: crd, versions: map[string]*Schema{}}}
+}
+
+// WithConverter returns the CRD converting through conv, the conversion
+// webhook of a CRD with strategy Webhook (nil: none, and every read or
+// write at a version other than the one an object is at fails for such a
+// CRD). It shares c's checks and compiled schemas: nothing is compiled
+// again. Read, ReadJSON, Write, Decode and Convert call conv as the
+// apiserver calls the webhook, and check and restore its answers as the
+// apiserver does; their ctx bounds each call. c is not changed.
+func (c *CRD) WithConverter(conv *conversion.Converter) *CRD {
+	if conv == c.conv {
+		return c
+	}
+	return &CRD{loaded: c.loaded, conv: conv}
 }
 
 // Name is the CRD's metadata.name.
@@ -136,32 +160,29 @@ func (c *CRD) StorageVersion() string {
 	return ""
 }
 
-// Version returns the compiled schema of a served version: what a request
-// for it is pruned, defaulted and validated with. It fails with a
-// *NotServedError when the CRD does not serve (or define) that version,
-// and with a *RejectedError (and no schema) when the version's schema
-// cannot be compiled at all.
+// Version returns the compiled schema of a version the CRD defines: for a
+// served version, what a request for it is pruned, defaulted and validated
+// with; for one that is not served, what objects stored under it are still
+// read with. Compiled once, then shared.
 //
-// A CRD the apiserver would reject (Errors is not empty) serves nothing:
-// Version then returns the schema together with a *RejectedError holding
-// those errors, so that no caller uses it without being told. A caller
-// that wants the schema anyway (to show what it would do) checks the
-// error with errors.As; Route refuses such a CRD.
+// Its error says when the schema is not one to serve requests with:
+//   - a *NotServedError with Defined false, and no schema, when the CRD
+//     does not define the version;
+//   - a *RejectedError, and no schema, when the version's schema cannot
+//     be compiled at all;
+//   - a *RejectedError holding Errors together with the schema, when the
+//     apiserver would reject the CRD (Errors is not empty): such a CRD
+//     serves nothing, so that no caller uses the schema without being
+//     told. This error wins over the next: a rejected CRD has no served
+//     version to name, whatever its served flags say;
+//   - a *NotServedError with Defined true together with the schema, when
+//     the CRD defines the version with served: false.
+//
+// A caller that wants the schema anyway (to show what it would do, or to
+// read stored data) checks the error with errors.As; Route refuses both.
 func (c *CRD) Version(name string) (*Schema, error) {
 	served, defined := c.serves(name)
-	if !served {
-		return nil, &NotServedError{CRD: c.Name(), APIVersion: name, Kind: c.crd.Spec.Names.Kind, Version: name, Defined: defined, Served: c.ServedVersions()}
-	}
-	return c.AnyVersion(name)
-}
-
-// AnyVersion is Version for any version the CRD defines, served or not:
-// objects stored under a version that is no longer served are still read
-// with its schema. It fails with a *NotServedError (Defined false) when the
-// CRD does not define the version; a CRD the apiserver would reject gives
-// its schema together with a *RejectedError, as Version does.
-func (c *CRD) AnyVersion(name string) (*Schema, error) {
-	if _, defined := c.serves(name); !defined {
+	if !defined {
 		return nil, &NotServedError{CRD: c.Name(), APIVersion: name, Kind: c.crd.Spec.Names.Kind, Version: name, Served: c.ServedVersions()}
 	}
 	s, err := c.compiledVersion(name)
@@ -170,6 +191,9 @@ func (c *CRD) AnyVersion(name string) (*Schema, error) {
 	}
 	if errs := c.Errors(); len(errs) > 0 {
 		return s, &RejectedError{CRD: c.Name(), Errors: errs}
+	}
+	if !served {
+		return s, &NotServedError{CRD: c.Name(), APIVersion: name, Kind: c.crd.Spec.Names.Kind, Version: name, Defined: true, Served: c.ServedVersions()}
 	}
 	return s, nil
 }
@@ -312,6 +336,49 @@ func (s *Schema) StructuralErrors() field.ErrorList {
 // Structural returns the structural model the schema was compiled to (nil
 // for a version without schema). Treat it as read-only.
 func (s *Schema) Structural() *structural.Schema { return s.s }
+
+// triesPerSample bounds the candidates Samples builds for one object.
+const triesPerSample = 8
+
+// Samples returns up to n example objects that a create with the schema
+// accepts (Apply reports no error, CEL rules included), generated from it:
+// every required field and some optional ones, values of their type,
+// format, enum, bounds and pattern (built from the regular expression and
+// checked against it; an optional field whose pattern defeats the
+// generator is left out), unique set items and map keys, embedded
+// resources, int-or-string values and a small extra field where unknown
+// fields are preserved. Each is named sample-0, sample-1, ... and, for a
+// CRD version, carries the version's apiVersion (GROUP/VERSION) and kind;
+// a bare schema names no group, version or kind, and its samples carry
+// no apiVersion and no kind. The same seed gives the same objects. Fewer
+// than n come back when candidates keep failing validation (at most 8
+// tries per object). The objects are the caller's.
+func (s *Schema) Samples(seed uint64, n int) []map[string]any {
+	var apiVersion, kind string
+	if s.crd != nil {
+		gk := s.crd.GroupKind()
+		apiVersion, kind = s.version, gk.Kind
+		if gk.Group != "" {
+			apiVersion = gk.Group + "/" + s.version
+		}
+	}
+	var out []map[string]any
+	for try := 0; len(out) < n && try < triesPerSample*n; try++ {
+		r := rand.New(rand.NewPCG(seed, uint64(try)))
+		obj, ok := sample.Object(s.s, apiVersion, kind, fmt.Sprintf("sample-%d", len(out)), r)
+		if !ok {
+			continue
+		}
+		if s.crd == nil {
+			delete(obj, "apiVersion")
+			delete(obj, "kind")
+		}
+		if res := s.Apply(obj); res.Object != nil && len(res.Errors) == 0 {
+			out = append(out, obj)
+		}
+	}
+	return out
+}
 
 // Result is what a pipeline call makes of one object.
 type Result struct {

@@ -1,6 +1,7 @@
 package crdschema
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -74,7 +75,7 @@ func (c *CRD) Versions() []string {
 // changed.
 func (c *CRD) Columns(stored map[string]any, now time.Time) ([]serving.Column, []any, field.ErrorList) {
 	apiVersion, _ := stored["apiVersion"].(string)
-	r := c.Read(stored, apiVersion)
+	r := c.Read(context.Background(), stored, apiVersion) // at its own version: no webhook call
 	if len(r.Errors) > 0 {
 		return nil, nil, r.Errors
 	}
@@ -119,7 +120,7 @@ func (c *CRD) Scale(stored map[string]any) (map[string]any, field.ErrorList) {
 	if served, _ := c.serves(version); served && len(c.Errors()) == 0 && (sub == nil || sub.Scale == nil) {
 		return nil, field.ErrorList{{Type: field.ErrorTypeNotFound, BadValue: field.OmitValueType{}, Detail: fmt.Sprintf("version %s of CustomResourceDefinition %q has no scale subresource", version, c.Name())}}
 	}
-	r := c.Read(stored, apiVersion)
+	r := c.Read(context.Background(), stored, apiVersion) // at its own version: no webhook call
 	if len(r.Errors) > 0 {
 		return nil, r.Errors
 	}

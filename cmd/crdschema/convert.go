@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -149,7 +150,7 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 		r.Errors = field.ErrorList{routeErr}
 	} else {
 		crdschema.KeepFloats(d.Object) // as the object verbs do
-		r = crd.Read(d.Object, to)
+		r = crd.Read(context.Background(), d.Object, to)
 	}
 	var object any
 	if r.Object != nil {

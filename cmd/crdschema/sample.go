@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // sampleOptions are the parsed arguments of sample.
@@ -106,11 +107,12 @@ func printSamples(crd *crdschema.CRD, o *sampleOptions, stdout, stderr io.Writer
 	if version == "" && len(crd.ServedVersions()) > 0 {
 		version = crd.ServedVersions()[0]
 	}
-	objs, err := crd.Samples(version, o.seed, o.n)
+	s, err := crd.Version(version)
 	if err != nil {
 		reportError(stderr, err)
 		return 2
 	}
+	objs := s.Samples(o.seed, o.n)
 	for i, obj := range objs {
 		if err := writeObject(stdout, o.output, obj, i == 0); err != nil {
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
@@ -162,7 +164,7 @@ type lossLine struct {
 // fail, or one JSON line per trip. Exit 1 when anything is lost, changed
 // or rejected.
 func printRoundTrips(crd *crdschema.CRD, o *sampleOptions, stdout, stderr io.Writer) int {
-	trips, err := crd.RoundTrips(context.Background(), o.seed, o.n, nil)
+	trips, err := revision.RoundTrips(context.Background(), crd, o.seed, o.n)
 	if err != nil {
 		reportError(stderr, err)
 		return 2

@@ -1,4 +1,4 @@
-package crdschema
+package revision
 
 import (
 	"testing"

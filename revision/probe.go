@@ -1,4 +1,4 @@
-package crdschema
+package revision
 
 import (
 	"context"
@@ -11,8 +11,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/internal/revdiff"
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/sample"
+	"github.com/crdschema/crdschema/revision/internal/revdiff"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -22,10 +23,10 @@ import (
 // the new one.
 type prober struct {
 	ctx      context.Context
-	old, new *CRD
+	old, new *crdschema.CRD
 	version  string
 	// oldSchema and newSchema are the version's schemas.
-	oldSchema, newSchema *Schema
+	oldSchema, newSchema *crdschema.Schema
 	// bases are the objects probes start from: the smallest object of
 	// the old schema, then (built on first need) a sample of it; nil
 	// where none could be built.
@@ -40,8 +41,12 @@ type prober struct {
 func (p *prober) base(i int) map[string]any {
 	if i == 1 && !p.sampled {
 		p.sampled = true
-		if objs, _ := p.old.Samples(p.version, changesSeed, 1); len(objs) > 0 {
-			p.bases[1] = objs[0]
+		// Only a version the old revision serves (and a revision the
+		// apiserver accepts) gives samples.
+		if s, err := p.old.Version(p.version); err == nil {
+			if objs := s.Samples(changesSeed, 1); len(objs) > 0 {
+				p.bases[1] = objs[0]
+			}
 		}
 	}
 	return p.bases[i]
@@ -66,7 +71,7 @@ func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (obj
 				return obj, stored, true
 			}
 			r := rand.New(rand.NewPCG(n, i+uint64(round+1)<<40))
-			if round == repairRounds || !repairWith(p.oldSchema, obj, errs, r) || !revdiff.Set(obj, p.oldSchema.s, d.Path, probe, r) {
+			if round == repairRounds || !repairWith(p.oldSchema, obj, errs, r) || !revdiff.Set(obj, p.oldSchema.Structural(), d.Path, probe, r) {
 				break
 			}
 		}
@@ -105,14 +110,14 @@ func (p *prober) try(d revdiff.Change, probe revdiff.Probe, n, i uint64) (outcom
 
 // repairWith gives each field with one of errs a value sampled from s,
 // in place; false when it changed nothing.
-func repairWith(s *Schema, obj map[string]any, errs field.ErrorList, r *rand.Rand) bool {
-	if s == nil || s.s == nil {
+func repairWith(s *crdschema.Schema, obj map[string]any, errs field.ErrorList, r *rand.Rand) bool {
+	if s == nil || s.Structural() == nil {
 		return false
 	}
 	changed := false
 	for _, e := range errs {
 		toks := fieldTokens(e.Field)
-		node := schemaAt(s.s, toks)
+		node := schemaAt(s.Structural(), toks)
 		if node == nil || len(toks) == 0 {
 			continue
 		}
@@ -269,9 +274,8 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 // needs a conversion webhook (strategy Webhook, the version not the
 // storage version of both revisions).
 func (p *prober) needsWebhook() bool {
-	for _, c := range []*CRD{p.old, p.new} {
-		conv := c.crd.Spec.Conversion
-		if conv != nil && conv.Strategy == "Webhook" && p.version != c.StorageVersion() {
+	for _, c := range []*crdschema.CRD{p.old, p.new} {
+		if c.ConversionStrategy() == "Webhook" && p.version != c.StorageVersion() {
 			return true
 		}
 	}
@@ -292,12 +296,12 @@ func carveOut(d revdiff.Change) string {
 
 // probeObject is a copy of base with the probe applied.
 func (p *prober) probeObject(base map[string]any, path revdiff.Path, probe revdiff.Probe, n, i uint64) (map[string]any, bool) {
-	if base == nil || p.oldSchema == nil || p.oldSchema.s == nil {
+	if base == nil || p.oldSchema == nil || p.oldSchema.Structural() == nil {
 		return nil, false
 	}
 	obj := deepCopyMap(base)
 	r := rand.New(rand.NewPCG(n, i))
-	return obj, revdiff.Set(obj, p.oldSchema.s, path, probe, r)
+	return obj, revdiff.Set(obj, p.oldSchema.Structural(), path, probe, r)
 }
 
 // store is obj as the old revision stores it after a create at the
@@ -327,15 +331,11 @@ func (p *prober) storeErrs(obj map[string]any) (map[string]any, field.ErrorList)
 		}
 		created = r.Object
 	}
-	st, serr := p.old.storage()
-	if serr != nil {
-		return nil, field.ErrorList{field.InternalError(nil, serr)}
+	stored := p.old.Convert(p.ctx, created, p.old.StorageVersion())
+	if stored.Object == nil {
+		return nil, stored.Errors
 	}
-	stored, _, errs := st.Convert(p.ctx, created, p.old.StorageVersion(), nil)
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return stored, nil
+	return stored.Object, nil
 }
 
 // run reads stored under both revisions at the version, and creates and
@@ -345,8 +345,8 @@ func (p *prober) storeErrs(obj map[string]any) (map[string]any, field.ErrorList)
 func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 	var o outcome
 	path := d.Path
-	before := p.old.Read(stored, p.version)
-	after := p.new.Read(stored, p.version)
+	before := p.old.Read(p.ctx, stored, p.version)
+	after := p.new.Read(p.ctx, stored, p.version)
 	if before.Object == nil || after.Object == nil || len(before.Errors) > 0 || len(after.Errors) > 0 {
 		return o, false
 	}
@@ -364,8 +364,8 @@ func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 		p.attribute(&o, d, create, update)
 		return o, true
 	}
-	create := p.new.Write(p.ctx, before.Object, nil, nil).Errors
-	update := p.new.Write(p.ctx, after.Object, stored, nil).Errors
+	create := p.new.Write(p.ctx, before.Object, nil).Errors
+	update := p.new.Write(p.ctx, after.Object, stored).Errors
 	p.attribute(&o, d, create, update)
 	return o, true
 }
@@ -621,7 +621,7 @@ func (p *prober) fromRule(e *field.Error) bool {
 	if p.ruleMessages == nil {
 		p.ruleMessages = map[string]bool{}
 		if p.newSchema != nil {
-			collectRuleMessages(p.newSchema.s, p.ruleMessages)
+			collectRuleMessages(p.newSchema.Structural(), p.ruleMessages)
 		}
 	}
 	return p.ruleMessages[e.Detail]
