@@ -45,19 +45,19 @@ func fastChunk(c chunk) (fastDoc, bool) {
 }
 
 // fastJSONStream reads a stream of JSON objects and arrays with
-// internal/jsonfast into r, or declines (and leaves r as it was). Each
-// document keeps a copy of its bytes.
-func fastJSONStream(r *docReader, data []byte) bool {
+// internal/jsonfast, or declines. Each value keeps a copy of its bytes.
+func fastJSONStream(data []byte) ([]chunk, bool) {
 	values, starts, ends, ok := jsonfast.DecodeStream(data)
 	if !ok {
-		return false
+		return nil, false
 	}
+	out := make([]chunk, len(values))
 	line, counted := 1, 0
 	for i, v := range values {
 		line += bytes.Count(data[counted:starts[i]], []byte("\n"))
 		counted = starts[i]
 		js := bytes.Clone(data[starts[i]:ends[i]])
-		r.add(line, js, v, true)
+		out[i] = chunk{data: js, line: line, json: true, decoded: true, value: v}
 	}
-	return true
+	return out, true
 }

@@ -1,0 +1,252 @@
+package schema
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"unicode"
+	"unicode/utf8"
+)
+
+// chunk is one part of an input to decode: a YAML document or a JSON
+// value, or a JSON value already decoded by the fast stream reader.
+type chunk struct {
+	data []byte
+	line int  // 1-based line of the chunk's first line
+	json bool // a JSON value, not YAML
+	// decoded marks a chunk whose value is jsonfast's decoding of data.
+	decoded bool
+	value   any
+}
+
+// source hands out the chunks of one input in order, and io.EOF after
+// the last.
+type source interface {
+	next() (chunk, error)
+}
+
+// chunkList is a source of chunks split beforehand.
+type chunkList []chunk
+
+func (l *chunkList) next() (chunk, error) {
+	if len(*l) == 0 {
+		return chunk{}, io.EOF
+	}
+	c := (*l)[0]
+	*l = (*l)[1:]
+	return c, nil
+}
+
+// wholeSource splits an input held in memory: a stream that starts with
+// '{' into its JSON values (read by jsonfast when fast and it can), and
+// anything else into its YAML documents. A JSON stream broken after its
+// first value is an *InputError.
+func wholeSource(name string, data []byte, fast bool) (source, *InputError) {
+	var chunks chunkList
+	trimmed := bytes.TrimLeftFunc(data, unicode.IsSpace)
+	if !bytes.HasPrefix(trimmed, []byte("{")) {
+		chunks = splitStream(data)
+		return &chunks, nil
+	}
+	if fast {
+		if cs, ok := fastJSONStream(data); ok {
+			chunks = cs
+			return &chunks, nil
+		}
+	}
+	js, rest, restLine, err := splitJSON(data)
+	switch {
+	case err == nil:
+	case len(js) > 1:
+		return nil, &InputError{File: name, Line: restLine, Err: err}
+	default:
+		// Ambiguous (e.g. a YAML flow mapping): the rest is read as YAML.
+		for _, c := range splitStream(rest) {
+			c.line += restLine - 1
+			chunks = append(chunks, c)
+		}
+	}
+	chunks = append(js, chunks...)
+	return &chunks, nil
+}
+
+// splitJSON reads a stream of JSON values. On error it returns the values
+// read so far, the unread rest of the input and the rest's first line.
+func splitJSON(data []byte) ([]chunk, []byte, int, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var out []chunk
+	var consumed int64
+	// Lines are counted incrementally: counting from the start for every
+	// value would make long streams quadratic.
+	line, counted := 1, int64(0)
+	lineAt := func(off int64) int {
+		line += bytes.Count(data[counted:off], []byte("\n"))
+		counted = off
+		return line
+	}
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			return out, nil, 0, nil
+		}
+		if err != nil {
+			rest := data[consumed:]
+			// Skip blanks up to and including the first newline.
+			i := 0
+			for i < len(rest) && unicode.IsSpace(rune(rest[i])) {
+				i++
+				if rest[i-1] == '\n' {
+					break
+				}
+			}
+			return out, rest[i:], lineAt(consumed + int64(i)), err
+		}
+		off := dec.InputOffset()
+		start := off - int64(len(raw))
+		out = append(out, chunk{data: raw, line: lineAt(start), json: true})
+		consumed = off
+	}
+}
+
+// splitStream splits a YAML stream at lines that start with "---" followed
+// by nothing but blanks or a comment, as kubectl's YAML reader does.
+func splitStream(data []byte) []chunk {
+	var out []chunk
+	start, startLine, line := 0, 1, 1
+	for pos := 0; pos < len(data); line++ {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = pos + end + 1
+		}
+		if isSeparator(data[pos:next]) {
+			if pos > start {
+				out = append(out, chunk{data: data[start:pos], line: startLine})
+			}
+			start, startLine = next, line+1
+		}
+		pos = next
+	}
+	if start < len(data) {
+		out = append(out, chunk{data: data[start:], line: startLine})
+	}
+	return out
+}
+
+// isSeparator reports whether a line separates two YAML documents.
+func isSeparator(l []byte) bool {
+	if !bytes.HasPrefix(l, []byte("---")) {
+		return false
+	}
+	rest := bytes.TrimSpace(l[3:])
+	return len(rest) == 0 || rest[0] == '#'
+}
+
+// streamSource splits a stream as it is read: a YAML stream one document
+// at a time, as splitStream splits it whole; a JSON stream (or an input
+// whose first 64 KiB are blanks) is read whole and split by wholeSource.
+type streamSource struct {
+	name string
+	br   *bufio.Reader
+	fast bool
+	// whole is the source of an input read whole; nil for a YAML stream
+	// until the first call decides.
+	whole   source
+	started bool
+	// line counts the lines read so far; eof is set after the last.
+	line int
+	eof  bool
+	// buf is the document being read, reused: each chunk is a copy.
+	buf []byte
+}
+
+func newStreamSource(name string, r io.Reader, fast bool) *streamSource {
+	return &streamSource{name: name, br: bufio.NewReaderSize(r, 64<<10), fast: fast}
+}
+
+func (s *streamSource) next() (chunk, error) {
+	if !s.started {
+		s.started = true
+		if json, known := startsJSON(s.br); json || !known {
+			data, err := io.ReadAll(s.br)
+			if err != nil {
+				return chunk{}, &InputError{File: s.name, Err: err}
+			}
+			src, ierr := wholeSource(s.name, data, s.fast)
+			if ierr != nil {
+				return chunk{}, ierr
+			}
+			s.whole = src
+		}
+	}
+	if s.whole != nil {
+		return s.whole.next()
+	}
+	return s.nextDocument()
+}
+
+// nextDocument reads the next YAML document, up to a separator line or
+// the end of the stream; empty documents are not handed out.
+func (s *streamSource) nextDocument() (chunk, error) {
+	for !s.eof {
+		s.buf = s.buf[:0]
+		start := s.line + 1
+		for {
+			lineStart := len(s.buf)
+			var err error
+			s.buf, err = appendLine(s.buf, s.br)
+			if len(s.buf) > lineStart {
+				s.line++
+				if isSeparator(s.buf[lineStart:]) {
+					s.buf = s.buf[:lineStart]
+					break
+				}
+			}
+			if err == io.EOF {
+				s.eof = true
+				break
+			}
+			if err != nil {
+				return chunk{}, &InputError{File: s.name, Err: err}
+			}
+		}
+		if len(s.buf) > 0 {
+			return chunk{data: bytes.Clone(s.buf), line: start}, nil
+		}
+	}
+	return chunk{}, io.EOF
+}
+
+// appendLine appends the next line of br (with its newline) to buf.
+func appendLine(buf []byte, br *bufio.Reader) ([]byte, error) {
+	for {
+		part, err := br.ReadSlice('\n')
+		buf = append(buf, part...)
+		if err != bufio.ErrBufferFull {
+			return buf, err
+		}
+	}
+}
+
+// startsJSON reports whether the input's first character that is not a
+// blank is '{', as ReadDocuments decides between JSON and YAML. known is
+// false when the buffer holds only blanks and the input goes on: the
+// caller then reads it whole.
+func startsJSON(br *bufio.Reader) (json, known bool) {
+	for n := 512; ; n *= 2 {
+		b, err := br.Peek(n)
+		t := bytes.TrimLeftFunc(b, unicode.IsSpace)
+		// A blank rune cut at the end of the window needs a wider one.
+		if len(t) >= utf8.UTFMax || (len(t) > 0 && err != nil) {
+			return t[0] == '{', true
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			return false, false
+		case err != nil:
+			return false, true
+		}
+	}
+}
