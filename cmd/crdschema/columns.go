@@ -103,8 +103,6 @@ func storedRun(crdPaths, objectPaths []string, stdin io.Reader, stderr io.Writer
 		ok = ok && readOK
 		for i := range docs {
 			d := &docs[i]
-			// As the apiserver's decoder, which keeps 3.0 a float.
-			crdschema.KeepFloats(d.Object)
 			c, routeErr := routeStored(crds, d.Object)
 			failed, err := line(c, d, routeErr)
 			if err != nil {

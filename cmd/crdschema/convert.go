@@ -148,7 +148,6 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	if routeErr != nil {
 		r.Errors = field.ErrorList{routeErr}
 	} else {
-		crdschema.KeepFloats(d.Object) // as the object verbs do
 		r = crd.Read(d.Object, to)
 	}
 	var object any
@@ -185,7 +184,6 @@ func runReviews(o *convertOptions, in *inputs, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, d := range docs {
-		crdschema.KeepFloats(d.Object)
 		objects, ferr := conversion.CheckReview(d.Object)
 		line := reviewLine{File: d.File, Document: d.Index, Line: d.Line, Errors: []jsonError{}}
 		if ferr != nil {
