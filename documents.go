@@ -82,8 +82,11 @@ func readDocuments(name string, data []byte, mark bool) ([]Document, error) {
 // error; each document that cannot be read with its *schema.InputError
 // (its Position beside it, Object nil), after which reading goes on; a
 // failure of the stream itself (r fails, a JSON stream broken after its
-// first value) with a zero Document (Line 0), and last. A cluster dump
-// is linted as it is read:
+// first value) with a zero Document (Line 0), and last. With kinds, only
+// documents of those kinds are yielded, and the YAML documents that
+// cannot be one are not even decoded (see schema.Documents):
+// Documents(name, r, "CustomResourceDefinition") finds the CRDs among
+// many objects. A cluster dump is linted as it is read:
 //
 //	for d, err := range crdschema.Documents("dump.yaml", f) {
 //		if err != nil {
@@ -93,9 +96,9 @@ func readDocuments(name string, data []byte, mark bool) ([]Document, error) {
 //		s, err := crdschema.Route(crds, d.Object)
 //		...
 //	}
-func Documents(name string, r io.Reader) iter.Seq2[Document, error] {
+func Documents(name string, r io.Reader, kinds ...string) iter.Seq2[Document, error] {
 	return func(yield func(Document, error) bool) {
-		for d, err := range schema.Documents(name, r) {
+		for d, err := range schema.Documents(name, r, kinds...) {
 			if !yield(newDocument(d, true), err) {
 				return
 			}

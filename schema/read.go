@@ -93,6 +93,13 @@ func ReadDocuments(name string, data []byte) ([]Document, error) {
 // fails, or a JSON stream is broken after its first value) is an
 // *InputError yielded with a zero Document (Line 0), and the last.
 //
+// With kinds, only the documents of those kinds (the items of Lists
+// included) are yielded, and a YAML document whose text cannot spell any
+// of them is not even decoded: its error, if it has one, is not yielded.
+// Documents keep the numbers and lines they have in the whole stream.
+// This is how the CustomResourceDefinitions among many objects are found
+// at little more than the cost of reading the text.
+//
 //	for d, err := range schema.Documents("dump.yaml", f) {
 //		if err != nil {
 //			log.Print(err) // one bad document does not hide the others
@@ -100,9 +107,9 @@ func ReadDocuments(name string, data []byte) ([]Document, error) {
 //		}
 //		...
 //	}
-func Documents(name string, r io.Reader) iter.Seq2[Document, error] {
+func Documents(name string, r io.Reader, kinds ...string) iter.Seq2[Document, error] {
 	return func(yield func(Document, error) bool) {
-		rd := &docReader{name: name, fast: true}
+		rd := &docReader{name: name, fast: true, kinds: kinds}
 		rd.run(newStreamSource(name, r, true), func(d Document, err *InputError) bool {
 			if err != nil {
 				return yield(d, err)
@@ -147,6 +154,8 @@ func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
 type docReader struct {
 	name string
 	fast bool
+	// kinds, when set, are the only kinds handed out (see Documents).
+	kinds []string
 	// index is the number of the next document.
 	index int
 	// out holds the documents (or errors) of the chunk being decoded.
@@ -177,8 +186,17 @@ func (r *docReader) run(src source, visit func(Document, *InputError) bool) {
 			return
 		}
 		r.out = r.out[:0]
+		if len(r.kinds) > 0 && r.passOver(c) {
+			continue
+		}
+		if c.borrowed {
+			c.data, c.borrowed = bytes.Clone(c.data), false
+		}
 		r.decode(c)
 		for _, it := range r.out {
+			if it.err == nil && !r.wanted(it.doc.Object) {
+				continue
+			}
 			if !visit(it.doc, it.err) {
 				return
 			}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -18,6 +19,9 @@ type chunk struct {
 	// decoded marks a chunk whose value is jsonfast's decoding of data.
 	decoded bool
 	value   any
+	// borrowed marks data as the reader's buffer, reused for the next
+	// chunk: it is copied before a document keeps it.
+	borrowed bool
 }
 
 // source hands out the chunks of one input in order, and io.EOF after
@@ -158,7 +162,7 @@ type streamSource struct {
 	// line counts the lines read so far; eof is set after the last.
 	line int
 	eof  bool
-	// buf is the document being read, reused: each chunk is a copy.
+	// buf is the document being read, reused: each chunk borrows it.
 	buf []byte
 }
 
@@ -213,7 +217,7 @@ func (s *streamSource) nextDocument() (chunk, error) {
 			}
 		}
 		if len(s.buf) > 0 {
-			return chunk{data: bytes.Clone(s.buf), line: start}, nil
+			return chunk{data: s.buf, line: start, borrowed: true}, nil
 		}
 	}
 	return chunk{}, io.EOF
@@ -249,4 +253,55 @@ func startsJSON(br *bufio.Reader) (json, known bool) {
 			return false, true
 		}
 	}
+}
+
+// passOver counts, without decoding it, a YAML chunk that cannot hold a
+// document of r.kinds, and reports whether it did. It decodes (returns
+// false) whenever the text could spell one of the kinds or a List, could
+// spell anything through an escape or a tag, has directives or document
+// end markers, or has a single line of content or an anchor on its first
+// (a null document, which is not numbered, is one line, or an anchor and
+// a null): what is left is exactly one document, numbered as decoding
+// would number it.
+func (r *docReader) passOver(c chunk) bool {
+	if c.json || c.decoded {
+		return false
+	}
+	for _, k := range r.kinds {
+		if bytes.Contains(c.data, []byte(k)) {
+			return false
+		}
+	}
+	if bytes.Contains(c.data, []byte("List")) || bytes.ContainsAny(c.data, `\!`) {
+		return false
+	}
+	content := 0
+	for rest := c.data; len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if bytes.HasPrefix(line, []byte("%")) || bytes.HasPrefix(line, []byte("...")) {
+			return false
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			if content == 0 && t[0] == '&' {
+				return false
+			}
+			content++
+		}
+	}
+	if content < 2 {
+		return content == 0 // blanks and comments: no document
+	}
+	r.index++
+	return true
+}
+
+// wanted reports whether a document is of one of r.kinds (any document,
+// without kinds).
+func (r *docReader) wanted(obj map[string]any) bool {
+	if len(r.kinds) == 0 {
+		return true
+	}
+	kind, _ := obj["kind"].(string)
+	return slices.Contains(r.kinds, kind)
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -93,6 +95,19 @@ func TestDocumentsAgree(t *testing.T) {
 			t.Errorf("%.80q: %s", in, msg)
 		}
 	}
+	files := inputFiles(t)
+	if len(files) < 50 {
+		t.Fatalf("only %d input files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := streamDisagreement(f, data); msg != "" {
+			t.Errorf("%s: %s", f, msg)
+		}
+	}
 }
 
 func FuzzDocuments(f *testing.F) {
@@ -166,4 +181,76 @@ func TestDocumentsText(t *testing.T) {
 	if docs[1].Line != 3 {
 		t.Errorf("List line %d, want 3", docs[1].Line)
 	}
+}
+
+// kindsDisagreement compares Documents with kinds with Documents without:
+// the same documents of those kinds, with the same numbers and lines, and
+// no error that the whole read does not have ("" when they agree).
+func kindsDisagreement(data []byte, kinds ...string) string {
+	var all, some []string
+	allErrs := map[string]bool{}
+	for d, err := range Documents("f.yaml", bytes.NewReader(data)) {
+		kind, _ := d.Object["kind"].(string)
+		switch {
+		case err != nil:
+			allErrs[err.Error()] = true
+		case slices.Contains(kinds, kind):
+			all = append(all, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON))
+		}
+	}
+	for d, err := range Documents("f.yaml", iotest.HalfReader(bytes.NewReader(data)), kinds...) {
+		if err != nil {
+			if !allErrs[err.Error()] {
+				return fmt.Sprintf("error %v not in the whole read", err)
+			}
+			continue
+		}
+		some = append(some, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON))
+	}
+	if !reflect.DeepEqual(all, some) {
+		return fmt.Sprintf("with kinds %q:\n%s\nwithout:\n%s", kinds, strings.Join(some, "\n"), strings.Join(all, "\n"))
+	}
+	return ""
+}
+
+var kindSeeds = []string{
+	"kind: A\nx: 1\n---\nkind: B\ny: 2\n---\nkind: A\nz: 3\n",
+	"a: 1\nb: 2\n---\nnull\n---\n&x\n~\n---\nkind: A\n",
+	"kind: XList\nitems:\n- {kind: A}\n- {kind: B}\n---\nkind: A\nq: 1\n",
+	"a: 1\nb: [\n---\nkind: A\n",
+	"k: !!str A\nkind: \"\\x41\"\n---\nkind: A\n",
+	"%YAML 1.1\n---\na: 1\nb: 2\n---\nkind: A\n",
+	"a: 1\nb: 2\n...\n---\nkind: A\n",
+	"{\"kind\": \"A\"}\n{\"kind\": \"B\"}\n",
+}
+
+// TestDocumentsKinds: reading only some kinds passes over the other
+// documents without changing any number or line.
+func TestDocumentsKinds(t *testing.T) {
+	for _, in := range kindSeeds {
+		if msg := kindsDisagreement([]byte(in), "A"); msg != "" {
+			t.Errorf("%q: %s", in, msg)
+		}
+	}
+	files := inputFiles(t)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := kindsDisagreement(data, "CustomResourceDefinition"); msg != "" {
+			t.Errorf("%s: %s", f, msg)
+		}
+	}
+}
+
+func FuzzDocumentsKinds(f *testing.F) {
+	for _, s := range append(kindSeeds, streamSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if msg := kindsDisagreement(data, "A", "List"); msg != "" {
+			t.Fatal(msg)
+		}
+	})
 }

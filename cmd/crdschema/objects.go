@@ -138,9 +138,8 @@ func (run *objectRun) load(files []inputFile, in *inputs, lint bool, stderr io.W
 		if err = in.bufferStdin(files); err != nil {
 			break
 		}
-		var n int
-		run.crds, n, crdsOK = crdsAmongFiles(files, in, lint, stderr)
-		if n == 0 {
+		run.crds, crdsOK = crdsAmongFiles(files, in, lint, stderr)
+		if len(run.crds) == 0 && crdsOK && !anyDocument(files, in, lint) {
 			// Nothing to route: the second pass reports what it cannot read.
 			return 0, true
 		}

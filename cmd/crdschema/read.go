@@ -117,18 +117,17 @@ func (rd *docReader) status(verb string, found bool) int {
 }
 
 // crdsAmongFiles reads the CRDs among the documents of files (a first
-// pass over them, before the objects are processed). A CRD that cannot be
-// decoded is reported on stderr (ok false); the documents that cannot be
-// read are left to the second pass. n counts the documents read.
-func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) (crds []*crdschema.CRD, n int, ok bool) {
+// pass over them, before the objects are processed), decoding only the
+// documents that may be CRDs. A CRD that cannot be decoded is reported on
+// stderr (ok false); the documents that cannot be read are left to the
+// second pass.
+func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) (crds []*crdschema.CRD, ok bool) {
 	ok = true
 	for _, f := range files {
 		if lint && templateFile(f.name) != "" {
-			n++
 			continue
 		}
 		_ = in.read(f.name, func(d crdschema.Document, _ *docText, derr *schema.InputError) error {
-			n++
 			if derr != nil || !d.IsCRD() {
 				return nil
 			}
@@ -140,9 +139,25 @@ func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) 
 			}
 			crds = append(crds, c)
 			return nil
-		})
+		}, "CustomResourceDefinition")
 	}
-	return crds, n, ok
+	return crds, ok
+}
+
+// anyDocument reports whether files hold a document (a Helm template
+// counting as one, for a lint), readable or not.
+func anyDocument(files []inputFile, in *inputs, lint bool) bool {
+	errStop := errors.New("stop")
+	for _, f := range files {
+		if lint && templateFile(f.name) != "" {
+			return true
+		}
+		err := in.read(f.name, func(crdschema.Document, *docText, *schema.InputError) error { return errStop })
+		if err == errStop {
+			return true
+		}
+	}
+	return false
 }
 
 // summarizer is a printer that ends its output with the run's summary.

@@ -24,19 +24,19 @@ type docText struct {
 
 // read reads the documents of the file name ("-" for standard input)
 // through the library's reader, one at a time (crdschema.Documents: a
-// YAML stream one document at a time, a JSON stream whole), and hands
-// each to visit with its text, or the error of a document that cannot be
-// read (beside its Position). It stops at visit's first error and
-// returns it; an input that cannot be opened or read is a
-// *schema.InputError.
-func (in *inputs) read(name string, visit func(d crdschema.Document, text *docText, err *schema.InputError) error) error {
+// YAML stream one document at a time, a JSON stream whole; with kinds,
+// only those kinds), and hands each to visit with its text, or the error
+// of a document that cannot be read (beside its Position). It stops at
+// visit's first error and returns it; an input that cannot be opened or
+// read is a *schema.InputError.
+func (in *inputs) read(name string, visit func(d crdschema.Document, text *docText, err *schema.InputError) error, kinds ...string) error {
 	r, closeFn, err := in.open(name)
 	if err != nil {
 		return &schema.InputError{File: name, Err: err}
 	}
 	defer closeFn()
 	var text *docText
-	for d, err := range crdschema.Documents(name, r) {
+	for d, err := range crdschema.Documents(name, r, kinds...) {
 		var ie *schema.InputError
 		if err != nil && (!errors.As(err, &ie) || d.Line == 0) {
 			return err // the stream's own failure
