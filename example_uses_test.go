@@ -134,6 +134,32 @@ func Example_operatorUnitTest() {
 func Example_ciLint() {
 	files := map[string]string{
 		"crds/crontab.yaml": string(cronTabCRDYAML),
+		"crds/pool.yaml": `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: pools.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: pools, kind: Pool}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      scale: {specReplicasPath: .spec.count, statusReplicasPath: .status.count}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              count: {type: integer}
+`,
+		// 2.0 is a float to the apiserver's JSON decoder, which a scale
+		// path refuses; the reader keeps it one. The repeated key is
+		// warned about, as the apiserver does under fieldValidation=Warn.
+		"apps/pool.json": `{"apiVersion": "example.com/v1", "kind": "Pool", "metadata": {"name": "web"}, "spec": {"count": 1, "count": 2.0}}`,
 		"apps/jobs.yaml": `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
@@ -192,11 +218,18 @@ metadata: {name: unserved}
 			fmt.Printf("%s:%d: %v\n", d.File, d.Line, err)
 			continue
 		}
-		for _, e := range s.Apply(d.Object).Errors {
+		r := s.Apply(d.Object)
+		r.Duplicates = d.Duplicates // keys a JSON document repeats: warned about
+		for _, w := range r.Warnings() {
+			fmt.Printf("%s:%d: warning: %s\n", d.File, d.Line, w)
+		}
+		for _, e := range r.Errors {
 			fmt.Printf("%s:%d: %v\n", d.File, d.Line, e)
 		}
 	}
 	// Output:
 	// apps/jobs.yaml:10: spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10
 	// apps/jobs.yaml:15: no matches for kind "CronTab" in version "stable.example.com/v2": CustomResourceDefinition "crontabs.stable.example.com" serves v1
+	// apps/pool.json:1: warning: duplicate field "spec.count"
+	// apps/pool.json:1: .spec.count: Invalid value: 0: .spec.count accessor error: 2 is of the type float64, expected int64
 }

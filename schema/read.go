@@ -185,23 +185,32 @@ func (r *docReader) run(src source, visit func(Document, *InputError) bool) {
 			visit(Document{}, ie)
 			return
 		}
-		r.out = r.out[:0]
-		if len(r.kinds) > 0 && r.passOver(c) {
-			continue
-		}
-		if c.borrowed {
-			c.data, c.borrowed = bytes.Clone(c.data), false
-		}
-		r.decode(c)
-		for _, it := range r.out {
-			if it.err == nil && !r.wanted(it.doc.Object) {
-				continue
-			}
-			if !visit(it.doc, it.err) {
-				return
-			}
+		if !r.chunk(c, visit) {
+			return
 		}
 	}
+}
+
+// chunk decodes one chunk and visits its documents (those of r.kinds),
+// and reports whether visit wants more.
+func (r *docReader) chunk(c chunk, visit func(Document, *InputError) bool) bool {
+	r.out = r.out[:0]
+	if len(r.kinds) > 0 && r.passOver(c) {
+		return true
+	}
+	if c.borrowed {
+		c.data, c.borrowed = bytes.Clone(c.data), false
+	}
+	r.decode(c)
+	for _, it := range r.out {
+		if it.err == nil && !r.wanted(it.doc.Object) {
+			continue
+		}
+		if !visit(it.doc, it.err) {
+			return false
+		}
+	}
+	return true
 }
 
 // decode decodes one chunk into r.out.

@@ -183,3 +183,27 @@ func (in *inputs) bufferStdin(files []inputFile) error {
 	}
 	return nil
 }
+
+// crds reads the CRDs of files, for the verbs whose inputs are CRDs
+// (sample, jsonschema): each counted as checked with the errors the
+// apiserver would reject it for, the other documents as skipped; a CRD
+// that cannot be decoded is reported (and makes rd.inputErr true).
+func (rd *docReader) crds(files []inputFile) ([]*crdschema.CRD, error) {
+	var out []*crdschema.CRD
+	err := rd.each(files, func(d crdschema.Document, _ *docText) error {
+		if !d.IsCRD() {
+			rd.counts.skip(skipNotCRD, d.File)
+			return nil
+		}
+		c, err := d.CRD()
+		if err != nil {
+			reportError(rd.stderr, err)
+			rd.inputErr = true
+			return nil
+		}
+		rd.counts.checked(len(c.Errors()))
+		out = append(out, c)
+		return nil
+	})
+	return out, err
+}
