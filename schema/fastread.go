@@ -44,20 +44,20 @@ func fastChunk(c chunk) (fastDoc, bool) {
 	return fastDoc{json: js, value: v}, true
 }
 
-// fastJSONStream reads a stream of JSON objects and arrays with
-// internal/jsonfast, or declines. Each value keeps a copy of its bytes.
-func fastJSONStream(data []byte) ([]chunk, bool) {
+// fastJSONStream decodes a stream of JSON objects and arrays with
+// internal/jsonfast, or declines (and decodes nothing). Each document
+// keeps a copy of its bytes.
+func (r *docReader) fastJSONStream(data []byte) bool {
 	values, starts, ends, ok := jsonfast.DecodeStream(data)
 	if !ok {
-		return nil, false
+		return false
 	}
-	out := make([]chunk, len(values))
 	line, counted := 1, 0
 	for i, v := range values {
 		line += bytes.Count(data[counted:starts[i]], []byte("\n"))
 		counted = starts[i]
 		js := bytes.Clone(data[starts[i]:ends[i]])
-		out[i] = chunk{data: js, line: line, json: true, decoded: true, value: v}
+		r.add(chunk{data: js, line: line, json: true}, js, v, true, nil)
 	}
-	return out, true
+	return true
 }

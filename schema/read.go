@@ -3,7 +3,6 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -110,7 +109,7 @@ func ReadDocuments(name string, data []byte) ([]Document, error) {
 func Documents(name string, r io.Reader, kinds ...string) iter.Seq2[Document, error] {
 	return func(yield func(Document, error) bool) {
 		rd := &docReader{name: name, fast: true, kinds: kinds}
-		rd.run(newStreamSource(name, r, true), func(d Document, err *InputError) bool {
+		rd.stream(r, func(d Document, err *InputError) bool {
 			if err != nil {
 				return yield(d, err)
 			}
@@ -128,25 +127,14 @@ func readDocumentsExact(name string, data []byte) ([]Document, error) {
 
 // readDocuments collects the documents of data and their errors.
 func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
-	rd := &docReader{name: name, fast: fast}
-	src, serr := wholeSource(name, data, fast)
-	if serr != nil {
-		return nil, serr
+	rd := &docReader{name: name, fast: fast, collect: true}
+	if err := rd.whole(data); err != nil {
+		return nil, err
 	}
-	var docs []Document
-	var errs InputErrors
-	rd.run(src, func(d Document, err *InputError) bool {
-		if err != nil {
-			errs = append(errs, err)
-		} else {
-			docs = append(docs, d)
-		}
-		return true
-	})
-	if len(errs) > 0 {
-		return docs, errs
+	if len(rd.errs) > 0 {
+		return rd.docs, rd.errs
 	}
-	return docs, nil
+	return rd.docs, nil
 }
 
 // docReader decodes the chunks of one input into its documents, numbering
@@ -158,8 +146,13 @@ type docReader struct {
 	kinds []string
 	// index is the number of the next document.
 	index int
-	// out holds the documents (or errors) of the chunk being decoded.
-	out []item
+	// collect is set to gather every document in docs and every error in
+	// errs; otherwise out holds the documents and errors of the chunk
+	// being decoded, in order.
+	collect bool
+	docs    []Document
+	errs    InputErrors
+	out     []item
 }
 
 // item is a document, or the error of a document that cannot be read.
@@ -168,40 +161,32 @@ type item struct {
 	err *InputError
 }
 
-// run hands each document of src (or its error) to visit, in stream
-// order, until visit returns false. A failure of the source itself is
-// visited last, with a zero Document.
-func (r *docReader) run(src source, visit func(Document, *InputError) bool) {
-	for {
-		c, err := src.next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) {
-				ie = &InputError{File: r.name, Err: err}
-			}
-			visit(Document{}, ie)
-			return
-		}
-		if !r.chunk(c, visit) {
-			return
-		}
+// emit records a document, or the error of one.
+func (r *docReader) emit(d Document, err *InputError) {
+	switch {
+	case !r.collect:
+		r.out = append(r.out, item{d, err})
+	case err != nil:
+		r.errs = append(r.errs, err)
+	case r.wanted(d.Object):
+		r.docs = append(r.docs, d)
 	}
 }
 
-// chunk decodes one chunk and visits its documents (those of r.kinds),
-// and reports whether visit wants more.
-func (r *docReader) chunk(c chunk, visit func(Document, *InputError) bool) bool {
-	r.out = r.out[:0]
+// chunk decodes one chunk, unless it can be passed over (see passOver).
+func (r *docReader) chunk(c chunk) {
 	if len(r.kinds) > 0 && r.passOver(c) {
-		return true
+		return
 	}
 	if c.borrowed {
 		c.data, c.borrowed = bytes.Clone(c.data), false
 	}
 	r.decode(c)
+}
+
+// visitOut hands the documents and errors in r.out to visit (the
+// documents of r.kinds only), and reports whether visit wants more.
+func (r *docReader) visitOut(visit func(Document, *InputError) bool) bool {
 	for _, it := range r.out {
 		if it.err == nil && !r.wanted(it.doc.Object) {
 			continue
@@ -213,12 +198,8 @@ func (r *docReader) chunk(c chunk, visit func(Document, *InputError) bool) bool 
 	return true
 }
 
-// decode decodes one chunk into r.out.
+// decode decodes one chunk, emitting its documents and errors.
 func (r *docReader) decode(c chunk) {
-	if c.decoded {
-		r.add(c, c.data, c.value, true, nil)
-		return
-	}
 	if r.fast {
 		if d, ok := fastChunk(c); ok {
 			if !d.skip {
@@ -261,7 +242,9 @@ func decodeExact(js []byte, isJSON bool) (any, []string, error) {
 		err := kjson.Unmarshal(js, &v)
 		return v, nil, err
 	}
-	strictErrs, err := sjson.UnmarshalStrict(js, &v, sjson.DisallowDuplicateFields)
+	// Every strict check (no options, which would allocate): unknown
+	// fields exist only for typed targets.
+	strictErrs, err := sjson.UnmarshalStrict(js, &v)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -278,7 +261,7 @@ func decodeExact(js []byte, isJSON bool) (any, []string, error) {
 // fail records the error of the next document of chunk c.
 func (r *docReader) fail(c chunk, line int, err error) {
 	d := Document{Position: Position{File: r.name, Index: r.index, Line: line}, Text: c.data}
-	r.out = append(r.out, item{doc: d, err: documentError(r.name, line, r.index, err)})
+	r.emit(d, documentError(r.name, line, r.index, err))
 	r.index++
 }
 
@@ -315,13 +298,13 @@ func (r *docReader) add(c chunk, js []byte, v any, plain bool, dups []string) {
 					r.fail(c, line, fmt.Errorf("items[%d]: %w", i, err))
 					continue
 				}
-				r.out = append(r.out, item{doc: Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m, Text: c.data}})
+				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m, Text: c.data}, nil)
 				r.index++
 			}
 			return
 		}
 	}
-	r.out = append(r.out, item{doc: Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, Duplicates: dups, Text: c.data, plain: plain}})
+	r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, Duplicates: dups, Text: c.data, plain: plain}, nil)
 	r.index++
 }
 

@@ -11,68 +11,46 @@ import (
 )
 
 // chunk is one part of an input to decode: a YAML document or a JSON
-// value, or a JSON value already decoded by the fast stream reader.
+// value.
 type chunk struct {
 	data []byte
 	line int  // 1-based line of the chunk's first line
 	json bool // a JSON value, not YAML
-	// decoded marks a chunk whose value is jsonfast's decoding of data.
-	decoded bool
-	value   any
 	// borrowed marks data as the reader's buffer, reused for the next
 	// chunk: it is copied before a document keeps it.
 	borrowed bool
 }
 
-// source hands out the chunks of one input in order, and io.EOF after
-// the last.
-type source interface {
-	next() (chunk, error)
-}
-
-// chunkList is a source of chunks split beforehand.
-type chunkList []chunk
-
-func (l *chunkList) next() (chunk, error) {
-	if len(*l) == 0 {
-		return chunk{}, io.EOF
-	}
-	c := (*l)[0]
-	*l = (*l)[1:]
-	return c, nil
-}
-
-// wholeSource splits an input held in memory: a stream that starts with
-// '{' into its JSON values (read by jsonfast when fast and it can), and
-// anything else into its YAML documents. A JSON stream broken after its
-// first value is an *InputError.
-func wholeSource(name string, data []byte, fast bool) (source, *InputError) {
-	var chunks chunkList
+// whole decodes an input held in memory: a stream that starts with '{'
+// as its JSON values (read by jsonfast when r.fast and it can), anything
+// else as its YAML documents. A JSON stream broken after its first value
+// is an *InputError, and nothing is decoded.
+func (r *docReader) whole(data []byte) *InputError {
 	trimmed := bytes.TrimLeftFunc(data, unicode.IsSpace)
 	if !bytes.HasPrefix(trimmed, []byte("{")) {
-		chunks = splitStream(data)
-		return &chunks, nil
-	}
-	if fast {
-		if cs, ok := fastJSONStream(data); ok {
-			chunks = cs
-			return &chunks, nil
+		for _, c := range splitStream(data) {
+			r.chunk(c)
 		}
+		return nil
+	}
+	if r.fast && r.fastJSONStream(data) {
+		return nil
 	}
 	js, rest, restLine, err := splitJSON(data)
 	switch {
 	case err == nil:
 	case len(js) > 1:
-		return nil, &InputError{File: name, Line: restLine, Err: err}
-	default:
-		// Ambiguous (e.g. a YAML flow mapping): the rest is read as YAML.
-		for _, c := range splitStream(rest) {
-			c.line += restLine - 1
-			chunks = append(chunks, c)
-		}
+		return &InputError{File: r.name, Line: restLine, Err: err}
 	}
-	chunks = append(js, chunks...)
-	return &chunks, nil
+	for _, c := range js {
+		r.chunk(c)
+	}
+	// Ambiguous (e.g. a YAML flow mapping): the rest is read as YAML.
+	for _, c := range splitStream(rest) {
+		c.line += restLine - 1
+		r.chunk(c)
+	}
+	return nil
 }
 
 // splitJSON reads a stream of JSON values. On error it returns the values
@@ -148,17 +126,48 @@ func isSeparator(l []byte) bool {
 	return len(rest) == 0 || rest[0] == '#'
 }
 
-// streamSource splits a stream as it is read: a YAML stream one document
-// at a time, as splitStream splits it whole; a JSON stream (or an input
-// whose first 64 KiB are blanks) is read whole and split by wholeSource.
-type streamSource struct {
-	name string
-	br   *bufio.Reader
-	fast bool
-	// whole is the source of an input read whole; nil for a YAML stream
-	// until the first call decides.
-	whole   source
-	started bool
+// stream reads in and visits its documents as they are decoded, in
+// order, until visit returns false: a YAML stream one document at a time,
+// as splitStream splits it whole; a JSON stream (or an input whose first
+// 64 KiB are blanks) read whole, as whole reads it. A failure of the
+// input is visited last, with a zero Document.
+func (r *docReader) stream(in io.Reader, visit func(Document, *InputError) bool) {
+	br := bufio.NewReaderSize(in, 64<<10)
+	if json, known := startsJSON(br); json || !known {
+		data, err := io.ReadAll(br)
+		if err != nil {
+			visit(Document{}, &InputError{File: r.name, Err: err})
+			return
+		}
+		if ierr := r.whole(data); ierr != nil {
+			visit(Document{}, ierr)
+			return
+		}
+		r.visitOut(visit)
+		return
+	}
+	s := &yamlSplitter{br: br}
+	for {
+		c, err := s.next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			visit(Document{}, &InputError{File: r.name, Err: err})
+			return
+		}
+		r.out = r.out[:0]
+		r.chunk(c)
+		if !r.visitOut(visit) {
+			return
+		}
+	}
+}
+
+// yamlSplitter splits a YAML stream as it is read, as splitStream splits
+// it whole.
+type yamlSplitter struct {
+	br *bufio.Reader
 	// line counts the lines read so far; eof is set after the last.
 	line int
 	eof  bool
@@ -166,34 +175,9 @@ type streamSource struct {
 	buf []byte
 }
 
-func newStreamSource(name string, r io.Reader, fast bool) *streamSource {
-	return &streamSource{name: name, br: bufio.NewReaderSize(r, 64<<10), fast: fast}
-}
-
-func (s *streamSource) next() (chunk, error) {
-	if !s.started {
-		s.started = true
-		if json, known := startsJSON(s.br); json || !known {
-			data, err := io.ReadAll(s.br)
-			if err != nil {
-				return chunk{}, &InputError{File: s.name, Err: err}
-			}
-			src, ierr := wholeSource(s.name, data, s.fast)
-			if ierr != nil {
-				return chunk{}, ierr
-			}
-			s.whole = src
-		}
-	}
-	if s.whole != nil {
-		return s.whole.next()
-	}
-	return s.nextDocument()
-}
-
-// nextDocument reads the next YAML document, up to a separator line or
-// the end of the stream; empty documents are not handed out.
-func (s *streamSource) nextDocument() (chunk, error) {
+// next reads the next YAML document, up to a separator line or the end
+// of the stream; empty documents are not handed out.
+func (s *yamlSplitter) next() (chunk, error) {
 	for !s.eof {
 		s.buf = s.buf[:0]
 		start := s.line + 1
@@ -213,7 +197,7 @@ func (s *streamSource) nextDocument() (chunk, error) {
 				break
 			}
 			if err != nil {
-				return chunk{}, &InputError{File: s.name, Err: err}
+				return chunk{}, err
 			}
 		}
 		if len(s.buf) > 0 {
@@ -264,7 +248,7 @@ func startsJSON(br *bufio.Reader) (json, known bool) {
 // a null): what is left is exactly one document, numbered as decoding
 // would number it.
 func (r *docReader) passOver(c chunk) bool {
-	if c.json || c.decoded {
+	if c.json {
 		return false
 	}
 	for _, k := range r.kinds {
