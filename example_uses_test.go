@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sort"
+	"strings"
 	"sync"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -232,4 +233,43 @@ metadata: {name: unserved}
 	// apps/jobs.yaml:15: no matches for kind "CronTab" in version "stable.example.com/v2": CustomResourceDefinition "crontabs.stable.example.com" serves v1
 	// apps/pool.json:1: warning: duplicate field "spec.count"
 	// apps/pool.json:1: .spec.count: Invalid value: 0: .spec.count accessor error: 2 is of the type float64, expected int64
+}
+
+// Documents reads a stream one document at a time (memory holds one
+// document), each with its position; a document that cannot be read is
+// reported beside its position and the others go on. Here the stream is a
+// string; a cluster dump would be a file or kubectl's standard output.
+func ExampleDocuments() {
+	dump := strings.NewReader(`apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: nightly}
+spec: {image: nginx, replicas: 11}
+---
+- not a mapping
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: hourly}
+spec: {image: nginx}
+`)
+	crd, err := crdschema.LoadCRD(cronTabCRDYAML)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for d, err := range crdschema.Documents("dump.yaml", dump) {
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		s, err := crdschema.Route([]*crdschema.CRD{crd}, d.Object)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s:%d: document %d: %d errors\n", d.File, d.Line, d.Index, len(s.Apply(d.Object).Errors))
+	}
+	// Output:
+	// dump.yaml:1: document 0: 1 errors
+	// dump.yaml:6: document 1: expected a mapping, got an array
+	// dump.yaml:8: document 2: 0 errors
 }
