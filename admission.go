@@ -10,55 +10,77 @@ import (
 	"strings"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
-	sjson "sigs.k8s.io/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // Warnings returns the warnings the apiserver sends for a request, in its
 // wording and order: the deprecation warning of a deprecated version first,
 // then, under fieldValidation=Warn (its default when the request names
-// none), the fields a request body (ApplyJSON) holds twice
-// (`duplicate field "spec.replicas"`), then the pruned fields
+// none), the fields the request body holds twice (Duplicates,
+// `duplicate field "spec.replicas"`), then the pruned fields
 // (`unknown field "spec.foo"`); a read (CRD.Read) is warned only about the
 // deprecation. This is what an admission webhook puts in its response's
 // warnings, and kubectl prints as "Warning: ...".
 func (r Result) Warnings() []string {
-	if len(r.Pruned) == 0 && len(r.Duplicates) == 0 && r.Deprecation == "" {
+	dups := r.duplicates()
+	if len(r.Pruned) == 0 && len(dups) == 0 && r.Deprecation == "" {
 		return nil
 	}
-	out := make([]string, 0, len(r.Duplicates)+len(r.Pruned)+1)
+	out := make([]string, 0, len(dups)+len(r.Pruned)+1)
 	if r.Deprecation != "" {
 		out = append(out, r.Deprecation)
 	}
-	for _, p := range r.Duplicates {
-		out = append(out, "duplicate field "+strconv.Quote(p))
+	for _, p := range dups {
+		out = append(out, duplicateText(p))
 	}
 	for _, p := range r.Pruned {
-		out = append(out, "unknown field "+strconv.Quote(p))
+		out = append(out, unknownText(p))
 	}
 	return out
 }
 
-// duplicateFields are the paths of the keys that occur twice in one JSON
-// object of data, as the apiserver's strict JSON decoder reports them
-// (keys joined by ".", list indices as "[i]"); nil for YAML or when there
-// are none.
-func duplicateFields(data []byte) []string {
-	var v any
-	strictErrs, err := sjson.UnmarshalStrict(data, &v)
-	if err != nil {
+// Strict returns the apiserver's answer to the same request under
+// fieldValidation=Strict (kubectl's --validate=strict): a request body
+// holding fields written twice (Duplicates) or unknown fields (Pruned) is
+// rejected while it is decoded, with one error per field
+// (FieldValueDuplicate `duplicate field "spec.size"`, FieldValueNotFound
+// `unknown field "spec.foo"`, sorted) and no Object; Pruned, Duplicates
+// and Deprecation are kept. Any other Result is the answer under Strict
+// as it is, and so is a request already rejected while decoding (no
+// Object): the apiserver meets that first. r itself is the answer under
+// Warn, the apiserver's default, whose Warnings name the same fields.
+func (r Result) Strict() Result {
+	dups := r.duplicates()
+	if r.Object == nil || len(dups)+len(r.Pruned) == 0 {
+		return r
+	}
+	errs := make(field.ErrorList, 0, len(dups)+len(r.Pruned))
+	for _, p := range dups {
+		errs = append(errs, &field.Error{Type: field.ErrorTypeDuplicate, Field: p, BadValue: field.OmitValueType{}, Detail: duplicateText(p)})
+	}
+	for _, p := range r.Pruned {
+		errs = append(errs, &field.Error{Type: field.ErrorTypeNotFound, Field: p, BadValue: field.OmitValueType{}, Detail: unknownText(p)})
+	}
+	errorsort.Sort(errs)
+	return Result{Pruned: r.Pruned, Errors: errs, Duplicates: r.Duplicates, Deprecation: r.Deprecation}
+}
+
+// duplicates are the fields the request holds twice, none when it was
+// rejected while decoding.
+func (r Result) duplicates() []string {
+	if r.Object == nil {
 		return nil
 	}
-	var out []string
-	for _, se := range strictErrs {
-		fp, ok := se.(interface{ FieldPath() string })
-		if ok && strings.HasPrefix(se.Error(), "duplicate field ") {
-			out = append(out, fp.FieldPath())
-		}
-	}
-	return out
+	return r.Duplicates
 }
+
+// duplicateText and unknownText word a field held twice and an unknown
+// field as the apiserver's warnings and strict errors do.
+func duplicateText(path string) string { return "duplicate field " + strconv.Quote(path) }
+func unknownText(path string) string   { return "unknown field " + strconv.Quote(path) }
 
 // patchOperation is one operation of an RFC 6902 JSON Patch.
 type patchOperation struct {

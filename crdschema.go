@@ -62,7 +62,7 @@ type loaded struct {
 // one document, a CRD (a List holding one counts); a document that is not
 // a CRD is a *NotCRDError. For inputs with many documents, see LoadCRDs.
 func LoadCRD(data []byte) (*CRD, error) {
-	docs, err := ReadDocuments("crd", data)
+	docs, err := readDocuments("crd", data, false)
 	if err != nil {
 		return nil, err
 	}
@@ -401,11 +401,12 @@ type Result struct {
 	// decoded document is), is refused without a stack overflow: no
 	// Object, one FieldValueInvalid error with field "".
 	Errors field.ErrorList
-	// Duplicates lists the fields a request body given to ApplyJSON holds
-	// twice (the last value is kept), as the apiserver's strict decoder
-	// names them: warnings under its default fieldValidation=Warn (see
-	// Warnings), errors under Strict. Apply, which takes a decoded object,
-	// leaves it empty.
+	// Duplicates lists the fields the request body holds twice (the last
+	// value is kept), as the apiserver's strict decoder names them:
+	// warnings under its default fieldValidation=Warn (see Warnings),
+	// errors under Strict (see Strict). ApplyJSON sets it; Apply, which
+	// takes a decoded object, cannot see them: for a Document, set it from
+	// Document.Duplicates. Ignored when Object is nil.
 	Duplicates []string
 	// Deprecation is the warning the apiserver sends with every request to
 	// a version marked deprecated (its deprecationWarning, or the default
@@ -472,12 +473,8 @@ func (s *Schema) ApplyJSON(data []byte) (Result, error) {
 		return Result{}, errors.New("the object is not exactly one mapping document")
 	}
 	r := s.apply(docs[0].Object)
-	if r.Object != nil && !docs[0].Plain() {
-		// A plain document was decoded by the fast decoder, which declines
-		// a duplicated key: only the others are parsed again, strictly, to
-		// name the duplicates (that second parse cost the pipeline 60% more
-		// allocations when every body went through it).
-		r.Duplicates = duplicateFields(data)
+	if r.Object != nil {
+		r.Duplicates = docs[0].Duplicates // found while decoding
 	}
 	return r, nil
 }

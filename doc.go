@@ -25,10 +25,14 @@
 // [Schema.ApplyJSON] takes a request body instead of a decoded object.
 //
 // Inputs with many documents (a repository's manifests) are read with
-// [ReadDocuments] (every document with its [schema.Position]: file, index, line)
-// or [LoadCRDs] (only the CRDs); [Route] finds the served version an
+// [ReadDocuments] (every document with its [schema.Position]: file, index, line),
+// [Documents] (the same from a stream, one document at a time) or
+// [LoadCRDs] (only the CRDs); [Route] finds the served version an
 // object's apiVersion and kind select among several CRDs, as the
-// apiserver routes a request.
+// apiserver routes a request. The readers decode as the apiserver does,
+// whole floats included, and name the fields a JSON document holds twice
+// ([Document].Duplicates), which [Result.Warnings] and [Result.Strict]
+// (fieldValidation=Strict) report.
 //
 // A bare schema (no CRD around it) is compiled with
 // [ParseSchema] and treated as the schema of a resource root. It compiles

@@ -18,10 +18,11 @@ import (
 // JSON text: integers as int64, other numbers as float64. A float64 that is
 // a whole number is taken as the integer its JSON text ("3") decodes to;
 // the apiserver keeps the text "3.0" a float, which the scale subresource's
-// replica paths tell apart. ApplyJSON decodes text exactly; the command,
-// whose objects all come from that decoder, hands its whole floats over as
-// json.Number with a fraction ("3.0"; jsonvalue.KeepFloats), which every
-// entry point takes for the float that text is.
+// replica paths tell apart. ApplyJSON decodes text exactly; the readers
+// (ReadDocuments, Documents), whose objects all come from that decoder,
+// hand their whole floats over as json.Number with a fraction ("3.0";
+// jsonvalue.KeepFloats), which every entry point takes for the float that
+// text is.
 
 // inputError is the error for an object that cannot be taken: tooDeep, or
 // one Invalid error at the path of a value with no JSON form, naming its Go

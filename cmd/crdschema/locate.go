@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
 )
@@ -212,15 +213,7 @@ func place(oc *outcome, line any, d crdschema.Document, text *docText) any {
 		return line
 	}
 	l := newLocator(d, text)
-	oc.errAt = make([]placed, len(oc.errs))
-	for i, e := range oc.errs {
-		user := l.userPath(e.Field)
-		at := e.Field
-		if user != "" {
-			at = user
-		}
-		oc.errAt[i] = placed{pos: l.find(at), userField: user}
-	}
+	oc.errAt = l.errorsAt(oc.errs)
 	// A warning that names no field (a CRD's) is at the document's line.
 	oc.warnAt = make([]placed, len(ws))
 	for i, w := range ws {
@@ -242,6 +235,31 @@ func place(oc *outcome, line any, d crdschema.Document, text *docText) any {
 		return r
 	}
 	return line
+}
+
+// errorsAt are the places of errs.
+func (l *locator) errorsAt(errs field.ErrorList) []placed {
+	out := make([]placed, len(errs))
+	for i, e := range errs {
+		user := l.userPath(e.Field)
+		at := e.Field
+		if user != "" {
+			at = user
+		}
+		out[i] = placed{pos: l.find(at), userField: user}
+	}
+	return out
+}
+
+// located is toJSONErrors with each error's place in the document's text,
+// for the verbs that print no outcome (openapi, columns, scale, convert
+// --review). The text is parsed only when there are errors.
+func located(errs field.ErrorList, d crdschema.Document, text *docText) []jsonError {
+	out := toJSONErrors(errs) // sorts errs
+	if len(errs) == 0 {
+		return out
+	}
+	return placeJSON(out, newLocator(d, text).errorsAt(errs))
 }
 
 func placeJSON(errs []jsonError, at []placed) []jsonError {

@@ -329,7 +329,6 @@ func (run *revisionRun) replayDocument(d crdschema.Document) error {
 		run.skipped[reason]++
 		return run.p.skipped(skippedResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Skipped: reason})
 	}
-	crdschema.KeepFloats(d.Object) // as the object verbs do
 	r := revision.Replay(context.Background(), p.old, p.new, d.Object)
 	line := newReplayLine(d, kind, name, p, version, r)
 	if len(r.Errors) > 0 {

@@ -44,33 +44,38 @@ func (e *TypeError) Error() string {
 // within int64 as a float: it becomes the json.Number of its text with a
 // fraction ("3.0"), which Normalize turns back into that float64 rather
 // than the integer it would take a whole float64 for. It is for values
-// that come from the apiserver's JSON decoder (as the command's do), where
+// that come from the apiserver's JSON decoder (as the readers' do), where
 // a float64 was written with a fraction or an exponent and the apiserver
-// keeps it a float. Maps and slices are walked, never copied.
-func KeepFloats(v any) {
+// keeps it a float. Maps and slices are walked, never copied. It reports
+// whether it marked any value.
+func KeepFloats(v any) (marked bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
 			if n, ok := keepFloat(e); ok {
-				x[k] = n
+				x[k], marked = n, true
+			} else if KeepFloats(e) {
+				marked = true
 			}
 		}
 	case []any:
 		for i, e := range x {
 			if n, ok := keepFloat(e); ok {
-				x[i] = n
+				x[i], marked = n, true
+			} else if KeepFloats(e) {
+				marked = true
 			}
 		}
 	}
+	return marked
 }
 
 // keepFloat returns the json.Number that stands for e when e is a whole
-// float64; any other value it walks with KeepFloats.
+// float64.
 func keepFloat(e any) (json.Number, bool) {
 	if f, ok := e.(float64); ok {
 		return wholeNumber(f)
 	}
-	KeepFloats(e)
 	return "", false
 }
 
