@@ -116,6 +116,17 @@ func newDocument(d schema.Document, mark bool) Document {
 	return out
 }
 
+// Locator returns a function that finds a field of the document in its
+// Text: given an error's Field (spec.list[2].name), the 1-based line and
+// column of the field's key in the file, or of its nearest ancestor
+// present (see schema.Document.Locator, which this is). Errors a v1 CRD
+// is reported with may name the internal version's fields
+// (spec.validation for spec.versions[*].schema): those are found as their
+// nearest ancestor.
+func (d *Document) Locator() func(fieldPath string) (line, column int) {
+	return d.doc.Locator()
+}
+
 // IsCRD reports whether the document is a CustomResourceDefinition of
 // apiextensions.k8s.io/v1 or v1beta1.
 func (d *Document) IsCRD() bool {

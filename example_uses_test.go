@@ -224,15 +224,20 @@ metadata: {name: unserved}
 		for _, w := range r.Warnings() {
 			fmt.Printf("%s:%d: warning: %s\n", d.File, d.Line, w)
 		}
+		if len(r.Errors) == 0 {
+			continue
+		}
+		at := d.Locator() // line and column of each field, as annotations want them
 		for _, e := range r.Errors {
-			fmt.Printf("%s:%d: %v\n", d.File, d.Line, e)
+			line, column := at(e.Field)
+			fmt.Printf("%s:%d:%d: %v\n", d.File, line, column, e)
 		}
 	}
 	// Output:
-	// apps/jobs.yaml:10: spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10
+	// apps/jobs.yaml:13:22: spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10
 	// apps/jobs.yaml:15: no matches for kind "CronTab" in version "stable.example.com/v2": CustomResourceDefinition "crontabs.stable.example.com" serves v1
 	// apps/pool.json:1: warning: duplicate field "spec.count"
-	// apps/pool.json:1: .spec.count: Invalid value: 0: .spec.count accessor error: 2 is of the type float64, expected int64
+	// apps/pool.json:1:88: .spec.count: Invalid value: 0: .spec.count accessor error: 2 is of the type float64, expected int64
 }
 
 // Documents reads a stream one document at a time (memory holds one

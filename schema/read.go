@@ -45,6 +45,10 @@ type Document struct {
 	// returns for JSON (which then holds no duplicate keys): JSON was
 	// decoded by jsonfast, or encoded from a Value read by yamlfast.
 	plain bool
+	// textLine is the line of the file where Text starts (0: Line), and
+	// item is 1 + the document's place among the items of the List Text
+	// holds (0: the document is Text's whole value); see Locator.
+	textLine, item int
 }
 
 // Plain reports whether Value is exactly the decoding of JSON (which then
@@ -261,7 +265,7 @@ func decodeExact(js []byte, isJSON bool) (any, []string, error) {
 
 // fail records the error of the next document of chunk c.
 func (r *docReader) fail(c chunk, line int, err error) {
-	d := Document{Position: Position{File: r.name, Index: r.index, Line: line}, Text: c.data}
+	d := Document{Position: Position{File: r.name, Index: r.index, Line: line}, Text: c.data, textLine: c.line}
 	r.emit(d, documentError(r.name, line, r.index, err))
 	r.index++
 }
@@ -299,12 +303,12 @@ func (r *docReader) add(c chunk, js []byte, v any, plain bool, dups []string) {
 					r.fail(c, line, fmt.Errorf("items[%d]: %w", i, err))
 					continue
 				}
-				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m, Text: c.data}, nil)
+				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m, Text: c.data, textLine: c.line, item: i + 1}, nil)
 				r.index++
 			}
 			return
 		}
 	}
-	r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, Duplicates: dups, Text: c.data, plain: plain}, nil)
+	r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, Duplicates: dups, Text: c.data, plain: plain, textLine: c.line}, nil)
 	r.index++
 }

@@ -52,7 +52,7 @@ func runColumns(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	out := &columnsOutput{format: *output, stdout: stdout, emit: lineWriter("json", stdout)}
-	return storedRun(crds, operands, stdin, stderr, out, func(c *crdschema.CRD, d crdschema.Document, text *docText, routeErr *field.Error) (any, int) {
+	return storedRun(crds, operands, stdin, stderr, out, func(c *crdschema.CRD, d crdschema.Document, routeErr *field.Error) (any, int) {
 		line := columnsLine{File: d.File, Document: d.Index, Line: d.Line}
 		errs := field.ErrorList{}
 		if routeErr != nil {
@@ -62,7 +62,7 @@ func runColumns(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			line.Columns, line.Cells, fe = c.Columns(d.Object, now)
 			errs = append(errs, fe...)
 		}
-		line.Errors = located(errs, d, text)
+		line.Errors = located(errs, d)
 		return line, len(errs)
 	})
 }
@@ -84,7 +84,7 @@ func storedOptions(output string, formats, crds, operands []string) error {
 // prints the line that line makes of every object with the CRD it routes
 // to, or its routing error, and its number of errors. The status is 2 for
 // unreadable input, else 1 when some line has errors.
-func storedRun(crdPaths, objectPaths []string, stdin io.Reader, stderr io.Writer, p printer, line func(*crdschema.CRD, crdschema.Document, *docText, *field.Error) (any, int)) int {
+func storedRun(crdPaths, objectPaths []string, stdin io.Reader, stderr io.Writer, p printer, line func(*crdschema.CRD, crdschema.Document, *field.Error) (any, int)) int {
 	in := &inputs{stdin: stdin, max: defaultMaxInput}
 	crds, ok, err := loadCRDs(crdPaths, in, stderr)
 	if err != nil {
@@ -98,9 +98,9 @@ func storedRun(crdPaths, objectPaths []string, stdin io.Reader, stderr io.Writer
 	}
 	rd := &docReader{in: in, p: p, stderr: stderr, inputErr: !ok}
 	found := false
-	err = rd.each(namedFiles(names), func(d crdschema.Document, text *docText) error {
+	err = rd.each(namedFiles(names), func(d crdschema.Document) error {
 		c, routeErr := routeStored(crds, d.Object)
-		l, n := line(c, d, text, routeErr)
+		l, n := line(c, d, routeErr)
 		rd.counts.checked(n)
 		found = found || n > 0
 		return p.print(outcome{}, l)

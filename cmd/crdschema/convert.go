@@ -102,11 +102,11 @@ func convertObjects(o *convertOptions, in *inputs, stdout, stderr io.Writer) int
 	}
 	rd := &docReader{in: in, p: p, stderr: stderr, inputErr: !crdsOK}
 	found := false
-	err = rd.each(namedFiles(names), func(d crdschema.Document, text *docText) error {
+	err = rd.each(namedFiles(names), func(d crdschema.Document) error {
 		oc, line := convertDocument(crds, d, o.to)
 		found = found || len(oc.errs) > 0
 		rd.counts.checked(len(oc.errs))
-		return p.print(oc, place(&oc, line, d, text))
+		return p.print(oc, place(&oc, line, d))
 	})
 	if err == nil {
 		err = rd.finish()
@@ -161,12 +161,12 @@ func runReviews(o *convertOptions, in *inputs, stdout, stderr io.Writer) int {
 	}
 	rd := &docReader{in: in, p: p, stderr: stderr}
 	found := false
-	err = rd.each(namedFiles(names), func(d crdschema.Document, text *docText) error {
+	err = rd.each(namedFiles(names), func(d crdschema.Document) error {
 		objects, ferr := conversion.CheckReview(d.Object)
 		line := reviewLine{File: d.File, Document: d.Index, Line: d.Line, Errors: []jsonError{}}
 		if ferr != nil {
 			found = true
-			line.Errors = located(field.ErrorList{ferr}, d, text)
+			line.Errors = located(field.ErrorList{ferr}, d)
 		} else {
 			line.Objects = objects
 		}

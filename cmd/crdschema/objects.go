@@ -100,9 +100,9 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 	}
 	rd := &docReader{in: in, lint: lint, p: p, stderr: stderr, inputErr: status == 2}
 	found := false
-	err = rd.each(files, func(d crdschema.Document, text *docText) error {
+	err = rd.each(files, func(d crdschema.Document) error {
 		oc, line, failed := run.document(d)
-		line = place(&oc, line, d, text)
+		line = place(&oc, line, d)
 		found = found || failed
 		if oc.skipped != "" {
 			rd.counts.skip(oc.skipClass, d.File)

@@ -70,7 +70,7 @@ func openapiRun(paths []string, output string, in *inputs, stdout, stderr io.Wri
 	p := newLinePrinter(output, stdout, stderr)
 	rd := &docReader{in: in, p: p, stderr: stderr}
 	found := false
-	err = rd.each(namedFiles(names), func(d crdschema.Document, text *docText) error {
+	err = rd.each(namedFiles(names), func(d crdschema.Document) error {
 		if !d.IsCRD() {
 			rd.counts.skip(skipNotCRD, d.File)
 			return nil
@@ -82,7 +82,7 @@ func openapiRun(paths []string, output string, in *inputs, stdout, stderr io.Wri
 			return nil
 		}
 		n := 0
-		for _, line := range openapiLines(c, d, text) {
+		for _, line := range openapiLines(c, d) {
 			n += len(line.Errors)
 			if err := p.print(outcome{}, line); err != nil {
 				return err
@@ -97,11 +97,11 @@ func openapiRun(paths []string, output string, in *inputs, stdout, stderr io.Wri
 
 // openapiLines are the lines of one CRD: one per served version, or one
 // with the errors of a CRD the apiserver rejects.
-func openapiLines(c *crdschema.CRD, d crdschema.Document, text *docText) []openapiLine {
+func openapiLines(c *crdschema.CRD, d crdschema.Document) []openapiLine {
 	gk := c.GroupKind()
 	base := openapiLine{File: d.File, Document: d.Index, Line: d.Line, Name: c.Name(), Group: gk.Group, Kind: gk.Kind, ListKind: listKind(d.Object, gk.Kind), Errors: []jsonError{}}
 	if errs := c.Errors(); len(errs) > 0 {
-		base.Errors = located(errs, d, text)
+		base.Errors = located(errs, d)
 		return []openapiLine{base}
 	}
 	var out []openapiLine
@@ -114,7 +114,7 @@ func openapiLines(c *crdschema.CRD, d crdschema.Document, text *docText) []opena
 		line := base
 		line.Version, line.V3, line.V2 = v, v3, v2
 		if err != nil {
-			line.Errors = located(field.ErrorList{field.InternalError(nil, err)}, d, text)
+			line.Errors = located(field.ErrorList{field.InternalError(nil, err)}, d)
 		}
 		out = append(out, line)
 	}

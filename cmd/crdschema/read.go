@@ -29,7 +29,7 @@ func (e outputError) Error() string { return e.err.Error() }
 // each reads files in order and calls fn with each document that is not
 // skipped and its text. It returns only an error writing the output (fn's
 // or the printer's); input errors are reported and recorded.
-func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document, text *docText) error) error {
+func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document) error) error {
 	for _, f := range files {
 		rd.counts.files++
 		if rd.lint {
@@ -41,8 +41,8 @@ func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document, text 
 				continue
 			}
 		}
-		err := rd.in.read(f.name, func(d crdschema.Document, text *docText, derr *schema.InputError) error {
-			return rd.event(f, d, text, derr, fn)
+		err := rd.in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
+			return rd.event(f, d, derr, fn)
 		})
 		var oe outputError
 		if errors.As(err, &oe) {
@@ -58,7 +58,7 @@ func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document, text 
 
 // event handles one document of file f (or derr, the error of one that
 // cannot be read): counted, reported or skipped, or handed to fn.
-func (rd *docReader) event(f inputFile, d crdschema.Document, text *docText, derr *schema.InputError, fn func(crdschema.Document, *docText) error) error {
+func (rd *docReader) event(f inputFile, d crdschema.Document, derr *schema.InputError, fn func(crdschema.Document) error) error {
 	rd.counts.documents++
 	if derr != nil {
 		if rd.lint {
@@ -77,7 +77,7 @@ func (rd *docReader) event(f inputFile, d crdschema.Document, text *docText, der
 			return rd.skipped(skippedOutcome(d.File, d.Index, d.Line, d.Object, reason))
 		}
 	}
-	if err := fn(d, text); err != nil {
+	if err := fn(d); err != nil {
 		return outputError{err}
 	}
 	return nil
@@ -127,7 +127,7 @@ func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) 
 		if lint && templateFile(f.name) != "" {
 			continue
 		}
-		_ = in.read(f.name, func(d crdschema.Document, _ *docText, derr *schema.InputError) error {
+		_ = in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
 			if derr != nil || !d.IsCRD() {
 				return nil
 			}
@@ -152,7 +152,7 @@ func anyDocument(files []inputFile, in *inputs, lint bool) bool {
 		if lint && templateFile(f.name) != "" {
 			return true
 		}
-		err := in.read(f.name, func(crdschema.Document, *docText, *schema.InputError) error { return errStop })
+		err := in.read(f.name, func(crdschema.Document, *schema.InputError) error { return errStop })
 		if err == errStop {
 			return true
 		}
@@ -190,7 +190,7 @@ func (in *inputs) bufferStdin(files []inputFile) error {
 // that cannot be decoded is reported (and makes rd.inputErr true).
 func (rd *docReader) crds(files []inputFile) ([]*crdschema.CRD, error) {
 	var out []*crdschema.CRD
-	err := rd.each(files, func(d crdschema.Document, _ *docText) error {
+	err := rd.each(files, func(d crdschema.Document) error {
 		if !d.IsCRD() {
 			rd.counts.skip(skipNotCRD, d.File)
 			return nil

@@ -301,7 +301,7 @@ func (run *revisionRun) replayObjects(o *options, in *inputs, stderr io.Writer) 
 	if err != nil {
 		return rd, err
 	}
-	err = rd.each(files, func(d crdschema.Document, _ *docText) error {
+	err = rd.each(files, func(d crdschema.Document) error {
 		return run.replayDocument(d)
 	})
 	return rd, err

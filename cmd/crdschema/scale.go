@@ -38,7 +38,7 @@ func runScale(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	p := newLinePrinter(*output, stdout, stderr)
-	return storedRun(crds, operands, stdin, stderr, p, func(c *crdschema.CRD, d crdschema.Document, text *docText, routeErr *field.Error) (any, int) {
+	return storedRun(crds, operands, stdin, stderr, p, func(c *crdschema.CRD, d crdschema.Document, routeErr *field.Error) (any, int) {
 		line := scaleLine{File: d.File, Document: d.Index, Line: d.Line}
 		errs := field.ErrorList{}
 		if routeErr != nil {
@@ -48,7 +48,7 @@ func runScale(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			line.Scale, fe = c.Scale(d.Object)
 			errs = append(errs, fe...)
 		}
-		line.Errors = located(errs, d, text)
+		line.Errors = located(errs, d)
 		return line, len(errs)
 	})
 }

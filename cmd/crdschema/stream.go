@@ -10,50 +10,29 @@ import (
 	"github.com/crdschema/crdschema/schema"
 )
 
-// docText is the text a document was read from (its YAML document, or its
-// JSON value; the items of a List share the List's), for locating its
-// fields.
-type docText struct {
-	data []byte
-	// line is the line of the file where data starts.
-	line int
-	// first is the index of the first document read from data (the items
-	// of a List share one text).
-	first int
-}
-
 // read reads the documents of the file name ("-" for standard input)
 // through the library's reader, one at a time (crdschema.Documents: a
 // YAML stream one document at a time, a JSON stream whole; with kinds,
-// only those kinds), and hands each to visit with its text, or the error
-// of a document that cannot be read (beside its Position). It stops at
+// only those kinds), and hands each to visit, or the error of a document
+// that cannot be read (beside its Position). It stops at
 // visit's first error and returns it; an input that cannot be opened or
 // read is a *schema.InputError.
-func (in *inputs) read(name string, visit func(d crdschema.Document, text *docText, err *schema.InputError) error, kinds ...string) error {
+func (in *inputs) read(name string, visit func(d crdschema.Document, err *schema.InputError) error, kinds ...string) error {
 	r, closeFn, err := in.open(name)
 	if err != nil {
 		return &schema.InputError{File: name, Err: err}
 	}
 	defer closeFn()
-	var text *docText
 	for d, err := range crdschema.Documents(name, r, kinds...) {
 		var ie *schema.InputError
 		if err != nil && (!errors.As(err, &ie) || d.Line == 0) {
 			return err // the stream's own failure
 		}
-		if text == nil || !sameText(text.data, d.Text) {
-			text = &docText{data: d.Text, line: d.Line, first: d.Index}
-		}
-		if verr := visit(d, text, ie); verr != nil {
+		if verr := visit(d, ie); verr != nil {
 			return verr
 		}
 	}
 	return nil
-}
-
-// sameText reports whether two documents were read from the same text.
-func sameText(a, b []byte) bool {
-	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 // readFile reads the documents of one file, as crdschema.ReadDocuments
@@ -63,7 +42,7 @@ func sameText(a, b []byte) bool {
 func (in *inputs) readFile(name string) ([]crdschema.Document, error) {
 	var docs []crdschema.Document
 	var errs schema.InputErrors
-	err := in.read(name, func(d crdschema.Document, _ *docText, err *schema.InputError) error {
+	err := in.read(name, func(d crdschema.Document, err *schema.InputError) error {
 		if err != nil {
 			errs = append(errs, err)
 		} else {
