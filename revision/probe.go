@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/internal/sample"
 	"github.com/crdschema/crdschema/revision/internal/revdiff"
 	"github.com/crdschema/crdschema/schema"
@@ -116,31 +117,33 @@ func repairWith(s *crdschema.Schema, obj map[string]any, errs field.ErrorList, r
 	}
 	changed := false
 	for _, e := range errs {
-		toks := fieldTokens(e.Field)
-		node := schemaAt(s.Structural(), toks)
-		if node == nil || len(toks) == 0 {
+		steps := objpath.ParseField(e.Field)
+		node := schemaAt(s.Structural(), steps)
+		if node == nil || len(steps) == 0 {
 			continue
 		}
 		v, ok := sample.Value(node, r)
-		if ok && setAt(obj, toks, v) {
+		if ok && setAt(obj, steps, v) {
 			changed = true
 		}
 	}
 	return changed
 }
 
-// schemaAt is the node of a field path's tokens, nil when the schema has
-// none.
-func schemaAt(s *structural.Schema, toks []string) *structural.Schema {
-	for _, t := range toks {
+// schemaAt is the node of a field path's steps, nil when the schema has
+// none: a bracketed step is an item of a list, else a map's key; a name
+// is a property, else a map's key (the OpenAPI engine writes map keys as
+// names).
+func schemaAt(s *structural.Schema, steps []objpath.Element) *structural.Schema {
+	for _, e := range steps {
 		if s == nil {
 			return nil
 		}
 		switch {
-		case strings.HasPrefix(t, "[") && s.Items != nil:
+		case e.IsKey() && s.Items != nil:
 			s = s.Items
-		case s.Properties[t] != nil:
-			s = s.Properties[t]
+		case !e.IsKey() && s.Properties[e.Name()] != nil:
+			s = s.Properties[e.Name()]
 		case s.AdditionalProperties != nil:
 			s = s.AdditionalProperties.Schema
 		default:
@@ -150,23 +153,22 @@ func schemaAt(s *structural.Schema, toks []string) *structural.Schema {
 	return s
 }
 
-// setAt sets the value at a field path's tokens inside obj, whose
+// setAt sets the value at a field path's steps inside obj, whose
 // containers must exist (the last key may be missing); false when they
 // do not.
-func setAt(obj map[string]any, toks []string, v any) bool {
+func setAt(obj map[string]any, steps []objpath.Element, v any) bool {
 	var cur any = obj
-	for i, t := range toks {
-		last := i == len(toks)-1
+	for i, e := range steps {
+		last := i == len(steps)-1
 		switch c := cur.(type) {
 		case map[string]any:
-			k := strings.TrimSuffix(strings.TrimPrefix(t, "["), "]")
 			if last {
-				c[k] = v
+				c[e.Name()] = v
 				return true
 			}
-			cur = c[k]
+			cur = c[e.Name()]
 		case []any:
-			idx, err := strconv.Atoi(strings.Trim(t, "[]"))
+			idx, err := strconv.Atoi(e.Name())
 			if err != nil || idx < 0 || idx >= len(c) {
 				return false
 			}
@@ -459,52 +461,23 @@ func relatedErrors(errs field.ErrorList, path revdiff.Path, want bool) field.Err
 
 // relates reports whether the field path f (spec.list[0].name, or
 // spec.map.key as the OpenAPI engine writes map keys) is at, above or
-// below path. A field at the root relates only to the root.
+// below path: a property step matches a name, an item step a bracketed
+// step. A field at the root relates only to the root.
 func relates(f string, path revdiff.Path) bool {
-	toks := fieldTokens(f)
-	if len(toks) == 0 {
+	steps := objpath.ParseField(f)
+	if len(steps) == 0 {
 		return len(path) == 0
 	}
-	for i := 0; i < len(toks) && i < len(path); i++ {
+	for i := 0; i < len(steps) && i < len(path); i++ {
 		st := path[i]
-		if st.Kind == revdiff.Prop && toks[i] != st.Name {
+		if st.Kind == revdiff.Prop && (steps[i].IsKey() || steps[i].Name() != st.Name) {
 			return false
 		}
-		if st.Kind == revdiff.Item && !strings.HasPrefix(toks[i], "[") {
+		if st.Kind == revdiff.Item && !steps[i].IsKey() {
 			return false
 		}
 	}
 	return true
-}
-
-// fieldTokens splits a field path into its keys and its [index] or [key]
-// steps.
-func fieldTokens(f string) []string {
-	if f == "<nil>" {
-		return nil
-	}
-	var out []string
-	for len(f) > 0 {
-		switch f[0] {
-		case '.':
-			f = f[1:]
-		case '[':
-			end := strings.IndexByte(f, ']')
-			if end < 0 {
-				return append(out, f)
-			}
-			out = append(out, f[:end+1])
-			f = f[end+1:]
-		default:
-			end := strings.IndexAny(f, ".[")
-			if end < 0 {
-				end = len(f)
-			}
-			out = append(out, f[:end])
-			f = f[end:]
-		}
-	}
-	return out
 }
 
 // errText is an error for a Detail: the apiserver's message, its middle
