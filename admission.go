@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +13,8 @@ import (
 
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objdiff"
+	"github.com/crdschema/crdschema/internal/objpath"
 )
 
 // Warnings returns the warnings the apiserver sends for a request, in its
@@ -116,7 +117,9 @@ func (o patchOperation) MarshalJSON() ([]byte, error) {
 // operations. It fails when r.Object is nil: a rejected request has no
 // result to patch to. request is not changed.
 //
-// The operations come in sorted key order at every level.
+// The operations come in sorted key order at every level. Lists of the
+// same length are patched item by item; otherwise a changed list is
+// replaced whole, which never depends on the order of index operations.
 func (r Result) Patch(request map[string]any) ([]byte, error) {
 	if r.Object == nil {
 		return nil, errors.New("the request was rejected: there is no object to patch to")
@@ -130,58 +133,31 @@ func (r Result) Patch(request map[string]any) ([]byte, error) {
 		fromMap = map[string]any{}
 	}
 	ops := []patchOperation{}
-	diffMaps(&ops, "", fromMap, r.Object)
+	objdiff.Walk(fromMap, r.Object, sameJSON, func(at objpath.Steps, k objdiff.Kind, bv any) {
+		op := patchOperation{Op: "replace", Path: pointer(at), Value: bv}
+		switch k {
+		case objdiff.Removed:
+			op.Op, op.Value = "remove", nil
+		case objdiff.Added:
+			op.Op = "add"
+		}
+		ops = append(ops, op)
+	})
 	return json.Marshal(ops)
 }
 
-// diffMaps appends the operations turning object a into object b.
-func diffMaps(ops *[]patchOperation, path string, a, b map[string]any) {
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
+// pointer is the JSON Pointer (RFC 6901) of a path.
+func pointer(at objpath.Steps) string {
+	var b strings.Builder
+	for _, e := range at {
+		b.WriteByte('/')
+		if e.IsIndex() {
+			b.WriteString(strconv.Itoa(e.Position()))
+		} else {
+			b.WriteString(escapePointer(e.Name()))
 		}
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		p := path + "/" + escapePointer(k)
-		av, inA := a[k]
-		bv, inB := b[k]
-		switch {
-		case !inB:
-			*ops = append(*ops, patchOperation{Op: "remove", Path: p})
-		case !inA:
-			*ops = append(*ops, patchOperation{Op: "add", Path: p, Value: bv})
-		default:
-			diffValues(ops, p, av, bv)
-		}
-	}
-}
-
-// diffValues appends the operations turning a into b at path. Lists of the
-// same length are patched item by item; otherwise a changed list is
-// replaced whole, which never depends on the order of index operations.
-func diffValues(ops *[]patchOperation, path string, a, b any) {
-	switch av := a.(type) {
-	case map[string]any:
-		if bv, ok := b.(map[string]any); ok {
-			diffMaps(ops, path, av, bv)
-			return
-		}
-	case []any:
-		if bv, ok := b.([]any); ok && len(av) == len(bv) {
-			for i := range av {
-				diffValues(ops, path+"/"+strconv.Itoa(i), av[i], bv[i])
-			}
-			return
-		}
-	}
-	if !sameJSON(a, b) {
-		*ops = append(*ops, patchOperation{Op: "replace", Path: path, Value: b})
-	}
+	return b.String()
 }
 
 // sameJSON compares two normalized JSON values; numbers by value.

@@ -120,7 +120,9 @@
 //
 //  1. internal helpers with no package of this module below them: jsonfast,
 //     yamlfast, jsonvalue, errorsort, semantic, kubeversion, objpath (the
-//     one path package: object paths and lazy field paths).
+//     one path package: object paths, lazy field paths and the one parser
+//     of field paths), and above objpath objdiff (the one walk of two
+//     objects' differences, behind Result.Patch and revision's losses).
 //  2. schema: the schema as written (Props), its readers (Parse, Decode,
 //     ReadDocuments) with the positions and errors of their inputs.
 //  3. intorstring: the x-kubernetes-int-or-string junctor patterns.

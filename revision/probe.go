@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objdiff"
 	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/internal/sample"
 	"github.com/crdschema/crdschema/revision/internal/revdiff"
@@ -412,11 +414,11 @@ func isStatus(path revdiff.Path) bool {
 // readDiff returns the paths where b lacks or changes a value of a
 // (lost) and where b has a value a lacks (added), as field paths.
 func readDiff(a, b map[string]any) (lost, added []string) {
-	diffFields(a, b, "", func(path string, d fieldDiff, bv any) {
-		if d == fieldAdded {
-			added = append(added, path+" = "+compactJSON(bv))
+	objdiff.Walk(a, b, jsonvalue.Equal, func(at objpath.Steps, d objdiff.Kind, bv any) {
+		if d == objdiff.Added {
+			added = append(added, at.String()+" = "+compactJSON(bv))
 		} else {
-			lost = append(lost, path)
+			lost = append(lost, at.String())
 		}
 	})
 	return lost, added

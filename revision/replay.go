@@ -11,6 +11,8 @@ import (
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objdiff"
+	"github.com/crdschema/crdschema/internal/objpath"
 )
 
 // Effect is what a new revision of a CRD does to one object the cluster
@@ -202,9 +204,9 @@ func readLosses(ctx context.Context, old, next side, stored map[string]any, writ
 		}
 		delete(before, "apiVersion")
 		step := "read at " + v
-		diffFields(before, after.Object, "", func(path string, d fieldDiff, _ any) {
-			if d != fieldAdded { // a field only the new read has (a new default) is no loss
-				losses = append(losses, Loss{Path: path, Step: step, Changed: d == fieldChanged})
+		objdiff.Walk(before, after.Object, jsonvalue.Equal, func(at objpath.Steps, d objdiff.Kind, _ any) {
+			if d != objdiff.Added { // a field only the new read has (a new default) is no loss
+				losses = append(losses, Loss{Path: at.String(), Step: step, Changed: d == objdiff.Changed})
 			}
 		})
 	}

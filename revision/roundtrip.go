@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objdiff"
+	"github.com/crdschema/crdschema/internal/objpath"
 )
 
 // Loss is a field a round trip between two versions, or a read under a
@@ -80,8 +79,9 @@ func RoundTrip(ctx context.Context, crd *crdschema.CRD, obj map[string]any, to s
 		pruned []string
 	}{{"read at " + to, atB.Pruned}, {"write at " + to, written.Pruned}, {"read at " + from, back.Pruned}}
 	var losses []Loss
-	diffFields(base.Object, back.Object, "", func(path string, d fieldDiff, _ any) {
-		changed := d != fieldMissing
+	objdiff.Walk(base.Object, back.Object, jsonvalue.Equal, func(at objpath.Steps, d objdiff.Kind, _ any) {
+		path := at.String()
+		changed := d != objdiff.Removed
 		l := Loss{Path: path, Step: "round trip", Changed: changed}
 		for _, s := range steps {
 			if !changed && prunedAt(s.pruned, path) {
@@ -153,65 +153,4 @@ func versionOf(apiVersion string) string {
 		return v
 	}
 	return apiVersion
-}
-
-// fieldDiff is how a field of one object differs in another.
-type fieldDiff int
-
-const (
-	// fieldMissing: the field of a is not in b.
-	fieldMissing fieldDiff = iota
-	// fieldChanged: a leaf (or a list of another length, or a value of
-	// another type) differs.
-	fieldChanged
-	// fieldAdded: the field of b is not in a.
-	fieldAdded
-)
-
-// diffFields walks a and b side by side, keys sorted, and calls report
-// for every field where they differ: the one walker behind round trips'
-// losses, Replay's losses and the change report's probes. bv is b's value
-// of an added field (nil otherwise).
-func diffFields(a, b any, path string, report func(path string, d fieldDiff, bv any)) {
-	am, aIsMap := a.(map[string]any)
-	bm, bIsMap := b.(map[string]any)
-	if aIsMap && bIsMap {
-		for _, k := range slices.Sorted(maps.Keys(am)) {
-			p := joinPath(path, k)
-			if bv, ok := bm[k]; ok {
-				diffFields(am[k], bv, p, report)
-			} else {
-				report(p, fieldMissing, nil)
-			}
-		}
-		var added []string // usually none: nothing to sort or allocate
-		for k := range bm {
-			if _, ok := am[k]; !ok {
-				added = append(added, k)
-			}
-		}
-		slices.Sort(added)
-		for _, k := range added {
-			report(joinPath(path, k), fieldAdded, bm[k])
-		}
-		return
-	}
-	al, aIsList := a.([]any)
-	bl, bIsList := b.([]any)
-	if aIsList && bIsList && len(al) == len(bl) {
-		for i := range al {
-			diffFields(al[i], bl[i], path+"["+strconv.Itoa(i)+"]", report)
-		}
-		return
-	}
-	if !jsonvalue.Equal(a, b) {
-		report(path, fieldChanged, nil)
-	}
-}
-
-func joinPath(path, k string) string {
-	if path == "" {
-		return k
-	}
-	return path + "." + k
 }
