@@ -551,27 +551,37 @@ func sortedUnique(in []string) []string {
 	return out[:n]
 }
 
+// Objects reach the pipeline decoded in many ways. Every entry point that
+// takes a map (Apply, Prune, Default, Validate, ApplyUpdate,
+// ApplyStatusUpdate) first turns what encoding/json (float64,
+// json.Number), sigs.k8s.io/yaml, runtime.DefaultUnstructuredConverter and
+// hand-written Go (map[string]string labels, []string lists, int replicas,
+// types with a MarshalJSON method) produce into the values the apiserver's
+// JSON decoder produces, so that the answer is the apiserver's for the same
+// JSON text: integers as int64, other numbers as float64. A float64 that is
+// a whole number is taken as the integer its JSON text ("3") decodes to;
+// the apiserver keeps the text "3.0" a float, which the scale subresource's
+// replica paths tell apart. ApplyJSON decodes text exactly; the readers
+// (ReadDocuments, Documents), whose objects all come from that decoder,
+// hand their whole floats over as json.Number with a fraction ("3.0";
+// jsonvalue.KeepFloats), which every entry point takes for the float that
+// text is.
+
 // copyObject copies an object a caller gives, so that nothing is shared
 // with it, in the values the apiserver's JSON decoder produces (see
-// numbers.go): the same answer for an object however it was decoded. An
+// above): the same answer for an object however it was decoded. An
 // object nested deeper than the readers' limit, or containing itself, is
-// refused with tooDeep; a value with no JSON form, with an error naming it.
+// refused with an error saying so; a value with no JSON form, with an
+// error naming it.
 func copyObject(m map[string]any) (map[string]any, *field.Error) {
 	if m == nil {
 		return nil, nil
 	}
 	c, err := jsonvalue.Normalize(m, jsonvalue.MaxDepth)
 	if err != nil {
-		return nil, inputError(err)
+		return nil, jsonvalue.InputError(err, nil)
 	}
 	return c.(map[string]any), nil
-}
-
-// tooDeep is the error for an object nested deeper than jsonvalue.MaxDepth
-// levels, as a map that contains itself is.
-func tooDeep() *field.Error {
-	return &field.Error{Type: field.ErrorTypeInvalid, Field: "", BadValue: field.OmitValueType{},
-		Detail: fmt.Sprintf("the object is nested more than %d levels deep, or contains itself", jsonvalue.MaxDepth)}
 }
 
 // refused is the Result for an object that cannot be taken at all.
