@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"fmt"
-	"sort"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -155,11 +154,7 @@ func newFinalizersWhileDeleting(fldPath *field.Path, newMeta, oldMeta map[string
 	if len(extra) == 0 {
 		return nil
 	}
-	list := make([]string, 0, len(extra))
-	for f := range extra {
-		list = append(list, f)
-	}
-	sort.Strings(list)
+	list := sortedKeys(extra)
 	return field.ErrorList{field.Forbidden(fldPath.Child("finalizers"), fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", list))}
 }
 

@@ -218,16 +218,7 @@ func genericKeywords(out map[string]any, p *schema.Props, withDefault bool) {
 
 func valueKeywords(out map[string]any, p *schema.Props) {
 	setString(out, "format", p.Format)
-	setString(out, "pattern", p.Pattern)
-	setFloat(out, "maximum", p.Maximum)
-	setFloat(out, "minimum", p.Minimum)
-	setFloat(out, "multipleOf", p.MultipleOf)
-	setInt(out, "maxLength", p.MaxLength)
-	setInt(out, "minLength", p.MinLength)
-	setInt(out, "maxItems", p.MaxItems)
-	setInt(out, "minItems", p.MinItems)
-	setInt(out, "maxProperties", p.MaxProperties)
-	setInt(out, "minProperties", p.MinProperties)
+	setBounds(out, p)
 	setBool(out, "exclusiveMaximum", p.ExclusiveMaximum)
 	setBool(out, "exclusiveMinimum", p.ExclusiveMinimum)
 	setBool(out, "uniqueItems", p.UniqueItems)
@@ -292,6 +283,21 @@ func anyList(in []string) []any {
 		out[i] = s
 	}
 	return out
+}
+
+// setBounds sets the pattern and the numeric bounds of p, which the
+// OpenAPI and the JSON Schema exports write alike.
+func setBounds(out map[string]any, p *schema.Props) {
+	setString(out, "pattern", p.Pattern)
+	setFloat(out, "maximum", p.Maximum)
+	setFloat(out, "minimum", p.Minimum)
+	setFloat(out, "multipleOf", p.MultipleOf)
+	setInt(out, "maxLength", p.MaxLength)
+	setInt(out, "minLength", p.MinLength)
+	setInt(out, "maxItems", p.MaxItems)
+	setInt(out, "minItems", p.MinItems)
+	setInt(out, "maxProperties", p.MaxProperties)
+	setInt(out, "minProperties", p.MinProperties)
 }
 
 func setString(out map[string]any, key, v string) {

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -179,27 +180,7 @@ func (g *gen) enum(values []schema.JSON) (any, bool) {
 	if len(ok) == 0 {
 		return nil, false
 	}
-	return deepCopy(ok[g.r.IntN(len(ok))]), true
-}
-
-// deepCopy copies a JSON value so that generated objects share nothing
-// with the schema.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(v))
-		for i, e := range v {
-			l[i] = deepCopy(e)
-		}
-		return l
-	}
-	return v
+	return jsonvalue.DeepCopy(ok[g.r.IntN(len(ok))]), true // generated objects share nothing with the schema
 }
 
 // bounds are an integer range [lo, hi] from a node's minimum and maximum.
