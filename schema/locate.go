@@ -12,20 +12,17 @@ import (
 // field.Path), it returns the 1-based line and column in the file of the
 // field's key, or of the nearest ancestor present when the field is
 // missing (the document's first key for the root, or a list item's
-// value). When the text cannot be read with positions (no Text, or text
-// go.yaml.in/yaml/v3 cannot parse), every field is at the document's Line,
-// column 0. An item of a List is found within its item.
+// value). When the text cannot be read with positions (no Text, text
+// go.yaml.in/yaml/v3 cannot parse, a document the reader could not read),
+// every field is at the document's Line, column 0. An item of a List is
+// found within its item.
 //
 // The text is parsed once, by Locator, so that one document's many errors
 // cost one parse: call it only for documents with errors to place. This
 // is what a CI tool needs to annotate an input (a GitHub annotation takes
 // line and column); the command places its errors with it.
 func (d *Document) Locator() func(fieldPath string) (line, column int) {
-	root := d.textRoot()
-	start, textLine := d.Line, d.textLine
-	if textLine == 0 {
-		textLine = start
-	}
+	root, start := d.textRoot(), d.Line
 	return func(fieldPath string) (int, int) {
 		if root == nil {
 			return start, 0
@@ -37,14 +34,14 @@ func (d *Document) Locator() func(fieldPath string) (line, column int) {
 			}
 			best = n
 		}
-		return textLine + best.Line - 1, best.Column
+		return start + best.Line - 1, best.Column
 	}
 }
 
 // textRoot is the node of the document in its Text (its item, for an item
 // of a List); nil when there is none.
 func (d *Document) textRoot() *yaml.Node {
-	if len(d.Text) == 0 {
+	if len(d.Text) == 0 || d.item < 0 {
 		return nil
 	}
 	var doc yaml.Node
@@ -52,7 +49,7 @@ func (d *Document) textRoot() *yaml.Node {
 		return nil
 	}
 	if d.item > 0 {
-		return listItem(doc.Content[0], d.item-1)
+		return listItem(doc.Content[0], int(d.item-1))
 	}
 	return doc.Content[0]
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -55,6 +56,21 @@ items:
 		if got := fmt.Sprintf("%d:%d", line, col); got != c.where {
 			t.Errorf("document %d, %q at %s, want %s", c.doc, c.path, got, c.where)
 		}
+	}
+
+	// A document the reader could not read has no fields to find: its
+	// line (that of its error).
+	bad := 0
+	for d, err := range Documents("s.yaml", strings.NewReader("a: 1\n---\nb: 1\nc: [\n")) {
+		if err != nil {
+			bad++
+			if line, col := d.Locator()("c"); line != d.Line || col != 0 || line == 0 {
+				t.Errorf("unreadable document at line %d: %d:%d", d.Line, line, col)
+			}
+		}
+	}
+	if bad != 1 {
+		t.Errorf("%d unreadable documents, want 1", bad)
 	}
 
 	// Text that cannot be read with positions: the document's line.

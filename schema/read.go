@@ -45,10 +45,11 @@ type Document struct {
 	// returns for JSON (which then holds no duplicate keys): JSON was
 	// decoded by jsonfast, or encoded from a Value read by yamlfast.
 	plain bool
-	// textLine is the line of the file where Text starts (0: Line), and
-	// item is 1 + the document's place among the items of the List Text
-	// holds (0: the document is Text's whole value); see Locator.
-	textLine, item int
+	// item says where the document is in Text (see Locator): 0 for
+	// Text's whole value, i+1 for the i-th item of the List Text holds,
+	// -1 for a document that could not be read (no fields to find). An
+	// int32 beside plain keeps the Document's size.
+	item int32
 }
 
 // Plain reports whether Value is exactly the decoding of JSON (which then
@@ -265,7 +266,7 @@ func decodeExact(js []byte, isJSON bool) (any, []string, error) {
 
 // fail records the error of the next document of chunk c.
 func (r *docReader) fail(c chunk, line int, err error) {
-	d := Document{Position: Position{File: r.name, Index: r.index, Line: line}, Text: c.data, textLine: c.line}
+	d := Document{Position: Position{File: r.name, Index: r.index, Line: line}, Text: c.data, item: -1}
 	r.emit(d, documentError(r.name, line, r.index, err))
 	r.index++
 }
@@ -303,12 +304,12 @@ func (r *docReader) add(c chunk, js []byte, v any, plain bool, dups []string) {
 					r.fail(c, line, fmt.Errorf("items[%d]: %w", i, err))
 					continue
 				}
-				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m, Text: c.data, textLine: c.line, item: i + 1}, nil)
+				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m, Text: c.data, item: int32(i) + 1}, nil)
 				r.index++
 			}
 			return
 		}
 	}
-	r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, Duplicates: dups, Text: c.data, plain: plain, textLine: c.line}, nil)
+	r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, Duplicates: dups, Text: c.data, plain: plain}, nil)
 	r.index++
 }

@@ -32,7 +32,7 @@ const (
 // itself), valid only during the call; bv is b's value of the field (nil
 // when Removed). Neither value is changed.
 func Walk(a, b any, same func(a, b any) bool, visit func(at objpath.Steps, k Kind, bv any)) {
-	w := walker{same: same, visit: visit}
+	w := walker{same: same, visit: visit, at: make(objpath.Steps, 0, 8)}
 	w.value(a, b)
 }
 
