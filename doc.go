@@ -32,7 +32,9 @@
 // apiserver routes a request. The readers decode as the apiserver does,
 // whole floats included, and name the fields a JSON document holds twice
 // ([Document].Duplicates), which [Result.Warnings] and [Result.Strict]
-// (fieldValidation=Strict) report.
+// (fieldValidation=Strict) report. [Document.Locator] finds an error's
+// field in the document's text (line and column, as a CI annotation
+// wants them; the command places its errors with it).
 //
 // A bare schema (no CRD around it) is compiled with
 // [ParseSchema] and treated as the schema of a resource root. It compiles
