@@ -274,9 +274,23 @@ func (r *docReader) passOver(c chunk) bool {
 		}
 	}
 	if content < 2 {
-		return content == 0 // blanks and comments: no document
+		// Blanks and comments are no document, unless a character the
+		// YAML parser refuses makes the chunk an unreadable document,
+		// which is numbered: only plain ASCII text is passed over.
+		return content == 0 && plainASCII(c.data)
 	}
 	r.index++
+	return true
+}
+
+// plainASCII reports whether text holds only printable ASCII, tabs and
+// line breaks: characters every YAML parser reads in a comment.
+func plainASCII(text []byte) bool {
+	for _, b := range text {
+		if (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b > 0x7e {
+			return false
+		}
+	}
 	return true
 }
 
