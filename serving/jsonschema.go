@@ -185,7 +185,7 @@ func setTypes(out map[string]any, p *schema.Props, nullOK bool) {
 // jsValueKeywords sets the value validations JSON Schema states as the
 // apiserver does (draft-04 and OpenAPI 3.0 share them).
 func jsValueKeywords(out map[string]any, p *schema.Props, nullOK bool) {
-	setString(out, "pattern", p.Pattern)
+	setPattern(out, p.Pattern)
 	setFloat(out, "maximum", p.Maximum)
 	setFloat(out, "minimum", p.Minimum)
 	setFloat(out, "multipleOf", p.MultipleOf)
@@ -213,6 +213,35 @@ func jsValueKeywords(out map[string]any, p *schema.Props, nullOK bool) {
 	// The validators' formats are not the apiserver's (which accepts, for
 	// one, date-times without a zone): kept, not asserted.
 	setString(out, "x-kubernetes-format", p.Format)
+}
+
+// setPattern sets pattern in the form Go's regexp and ECMA-262 editors
+// read alike (portablePattern). A rewritten pattern keeps the original
+// under x-kubernetes-pattern-re2 and names it in patternErrorMessage,
+// which yaml-language-server shows instead of the rewritten text. One
+// without such a form is not asserted: only kept under
+// x-kubernetes-pattern-re2, with a note in the description.
+func setPattern(out map[string]any, pattern string) {
+	if pattern == "" {
+		return
+	}
+	written, ok := portablePattern(pattern)
+	if ok {
+		out["pattern"] = written
+	}
+	if ok && written == pattern {
+		return
+	}
+	out["x-kubernetes-pattern-re2"] = pattern
+	if ok {
+		out["patternErrorMessage"] = `String does not match the pattern of "` + pattern + `".`
+		return
+	}
+	note := "The apiserver requires a match of the RE2 pattern " + pattern + " (x-kubernetes-pattern-re2), which this schema does not check: ECMA-262 validators cannot read it the same way."
+	if d, _ := out["description"].(string); d != "" {
+		note = d + "\n\n" + note
+	}
+	out["description"] = note
 }
 
 // jsExtensions keeps what JSON Schema cannot say as x- keywords: CEL
