@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -113,14 +116,16 @@ func crdSchemaFiles(c *crdschema.CRD) ([]schemaFile, error) {
 }
 
 // writeSchemaFiles writes each file to a temporary name beside it and
-// renames it into place, so no reader sees a half-written schema.
+// renames it into place, so no reader sees a half-written schema. Files
+// get mode 0666 less the umask (0644 by default), as a plain create
+// would: a language server running as another user reads them.
 func writeSchemaFiles(dir string, files []schemaFile) error {
 	for _, f := range files {
 		path := filepath.Join(dir, f.name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
-		tmp, err := os.CreateTemp(filepath.Dir(path), ".crdschema-*.json")
+		tmp, err := createTemp(filepath.Dir(path))
 		if err != nil {
 			return err
 		}
@@ -136,4 +141,17 @@ func writeSchemaFiles(dir string, files []schemaFile) error {
 		}
 	}
 	return nil
+}
+
+// createTemp creates a new file in dir with mode 0666 less the umask
+// (os.CreateTemp's is 0600 whatever the umask).
+func createTemp(dir string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, ".crdschema-"+strconv.FormatUint(rand.Uint64(), 36)+".json")
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("%s: no free temporary file name", dir)
 }
