@@ -49,6 +49,26 @@ func (c *CRD) resource(version string) serving.Resource {
 	return r
 }
 
+// Explain explains the kind of a served version, or the field at path
+// below it (["spec", "replicas"]), as `kubectl explain` would against a
+// cluster with the CRD installed, and what the CRD says of the fields
+// beyond it (see serving.Explain); recursive lists every field below
+// instead of the direct ones. It fails as OpenAPI does, and with kubectl's
+// error for a path that names no field.
+func (c *CRD) Explain(version string, path []string, recursive bool) (*serving.Explanation, error) {
+	if served, defined := c.serves(version); !served {
+		return nil, &NotServedError{CRD: c.Name(), APIVersion: version, Kind: c.crd.Spec.Names.Kind, Version: version, Defined: defined, Served: c.ServedVersions()}
+	}
+	if errs := c.Errors(); len(errs) > 0 {
+		return nil, &RejectedError{CRD: c.Name(), Errors: errs}
+	}
+	s, err := structural.New(c.crd.SchemaFor(version))
+	if err != nil {
+		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
+	}
+	return serving.Explain(c.resource(version), s, c.printerColumns(version), path, recursive)
+}
+
 // selectableFields are the selectable fields of a version: its own, or
 // the ones all versions share.
 func (c *CRD) selectableFields(version string) []model.SelectableField {

@@ -48,6 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSample(args[1:], stdin, stdout, stderr)
 	case "jsonschema":
 		return runJSONSchema(args[1:], stdin, stdout, stderr)
+	case "explain":
+		return runExplain(args[1:], stdin, stdout, stderr)
 	case "revision":
 		return runRevision(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "-help":
