@@ -27,9 +27,10 @@ import (
 // Props.FillNullProperties (+1, the one copy internal/model's CRD decoder
 // also calls), the CRD revision entries (Replay, Changes and their
 // types, +17), CRD.ReadJSON (+1, reading stored bytes without a copy), and
-// issue 33's editor stub and explain (+21: serving.UnservedJSONSchema,
-// serving.Explain with its result Explanation, ExplainedField and
-// ExplainedRule and their fields, the -o json contract, CRD.Explain).
+// issue 33's schema of an unserved version (+1, serving.UnservedJSONSchema)
+// and explain (+20: serving.Explain with its result Explanation,
+// ExplainedField and ExplainedRule and their fields, the -o json contract;
+// CRD.Explain).
 const apiBudget = 346
 
 // TestAPISurface lists every exported identifier of the public packages

@@ -11,9 +11,13 @@ import (
 	"github.com/crdschema/crdschema/serving"
 )
 
-// explainLine is `crdschema explain -o json`: one JSON object.
+// explainLine is `crdschema explain -o json`: one JSON line, with the
+// CRD's file, document, line and name as every verb's lines have them.
 type explainLine struct {
-	CRD       string                   `json:"crd"`
+	File      string                   `json:"file"`
+	Document  int                      `json:"document"`
+	Line      int                      `json:"line"`
+	Name      string                   `json:"name"`
 	Group     string                   `json:"group"`
 	Version   string                   `json:"version"`
 	Kind      string                   `json:"kind"`
@@ -109,7 +113,8 @@ func explainRun(o explainOptions, in *inputs, stdout, stderr io.Writer) int {
 		return 0
 	}
 	gk := c.crd.GroupKind()
-	line := explainLine{CRD: c.crd.Name(), Group: gk.Group, Version: version, Kind: gk.Kind, Path: path, Recursive: o.recursive, Text: e.Text, Fields: e.Fields}
+	pos := c.crd.Position()
+	line := explainLine{File: pos.File, Document: pos.Index, Line: pos.Line, Name: c.crd.Name(), Group: gk.Group, Version: version, Kind: gk.Kind, Path: path, Recursive: o.recursive, Text: e.Text, Fields: e.Fields}
 	if line.Path == nil {
 		line.Path = []string{}
 	}

@@ -114,14 +114,19 @@ Examples:
 `,
 	"jsonschema": `usage: crdschema jsonschema --crd PATH... --out DIR
 
-Writes, for every served version of every CustomResourceDefinition, a JSON
-Schema (draft-04) of the objects the apiserver accepts, in the CRDs-catalog
-layout kubeconform and yaml-language-server read: DIR/GROUP/KIND_VERSION.json
-(KIND in lower case), and DIR/GROUP/KIND_VERSION-strict.json, which also
-rejects the unknown fields kubectl's --validate=strict rejects. It prints
-the files written. A CRD the apiserver would reject is reported and nothing
-is written (exit 1); an unreadable input or unwritable DIR exits 2.
-CRD PATHs may be given with --crd or as plain arguments.
+Writes, for every version of every CustomResourceDefinition, a JSON Schema
+(draft-04) of the objects the apiserver accepts, in the CRDs-catalog layout
+kubeconform and yaml-language-server's CRD store (yaml.kubernetesCRDStore.url)
+read: DIR/GROUP/KIND_VERSION.json (KIND in lower case), and
+DIR/GROUP/KIND_VERSION-strict.json, which also rejects the unknown fields
+kubectl's --validate=strict rejects (for OpenShift groups also where the
+editor looks for them: DIR/openshift/v4.15-strict/KIND_GROUP_VERSION.json).
+Patterns are written in a form Go's regexp and ECMA-262 editors read alike;
+a version the CRD does not serve gets a schema that refuses every object and
+says why. It prints the files written (mode 0666 less the umask). A CRD the
+apiserver would reject is reported and nothing is written (exit 1); an
+unreadable input or unwritable DIR exits 2. CRD PATHs may be given with
+--crd or as plain arguments.
 
 Flags:
   --crd PATH  a CRD file or directory (repeatable)
