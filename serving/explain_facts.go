@@ -49,18 +49,22 @@ func fieldFacts(s *structural.Schema, columns []Column, path []string, recursive
 // child is the node a path segment reaches from p: its property, or its
 // items' or map values' (explain passes through them); nil when none.
 func child(p *schema.Props, name string) *schema.Props {
-	for p != nil {
+	for ; p != nil; p = inner(p) {
 		if c, ok := p.Properties[name]; ok {
 			return c
 		}
-		switch {
-		case p.Items != nil && p.Items.Schema != nil:
-			p = p.Items.Schema
-		case p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil:
-			p = p.AdditionalProperties.Schema
-		default:
-			return nil
-		}
+	}
+	return nil
+}
+
+// inner is the schema explain passes through below p: its items' or its
+// map values'; nil when it has neither.
+func inner(p *schema.Props) *schema.Props {
+	switch {
+	case p.Items != nil && p.Items.Schema != nil:
+		return p.Items.Schema
+	case p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil:
+		return p.AdditionalProperties.Schema
 	}
 	return nil
 }
@@ -69,19 +73,11 @@ func child(p *schema.Props, name string) *schema.Props {
 // items' and its map values' (an array of objects lists the objects').
 func fieldsOf(p *schema.Props) map[string]*schema.Props {
 	out := map[string]*schema.Props{}
-	for p != nil {
+	for ; p != nil; p = inner(p) {
 		for k, c := range p.Properties {
 			if _, ok := out[k]; !ok {
 				out[k] = c
 			}
-		}
-		switch {
-		case p.Items != nil && p.Items.Schema != nil:
-			p = p.Items.Schema
-		case p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil:
-			p = p.AdditionalProperties.Schema
-		default:
-			p = nil
 		}
 	}
 	return out
