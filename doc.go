@@ -158,9 +158,9 @@
 //
 // The command (check with its warnings and check --old for CRD revisions;
 // prune, default, apply and apply --old for updates; convert, openapi,
-// columns and scale for what the apiserver serves; sample and jsonschema;
-// revision for what a new CRD revision does to the stored objects) has a
-// stable -o json contract.
+// columns and scale for what the apiserver serves; sample, jsonschema and
+// explain; revision for what a new CRD revision does to the stored objects)
+// has a stable -o json contract.
 //
 // # Stored objects and CRD revisions
 //

@@ -3,6 +3,7 @@ module github.com/crdschema/crdschema
 go 1.26.0
 
 require (
+	github.com/dlclark/regexp2 v1.12.0
 	github.com/google/cel-go v0.29.2
 	github.com/google/go-cmp v0.7.0
 	go.yaml.in/yaml/v2 v2.4.4

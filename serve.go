@@ -30,6 +30,12 @@ func (c *CRD) OpenAPI(version string) (v3, v2 map[string]any, err error) {
 	if err != nil {
 		return nil, nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
+	v3, v2 = serving.OpenAPI(c.resource(version), s)
+	return v3, v2, nil
+}
+
+// resource is what a version's definitions are published for.
+func (c *CRD) resource(version string) serving.Resource {
 	spec := &c.crd.Spec
 	r := serving.Resource{
 		Group: spec.Group, Version: version, Kind: spec.Names.Kind,
@@ -39,8 +45,29 @@ func (c *CRD) OpenAPI(version string) (v3, v2 map[string]any, err error) {
 	for _, f := range c.selectableFields(version) {
 		r.SelectableFields = append(r.SelectableFields, f.JSONPath)
 	}
-	v3, v2 = serving.OpenAPI(r, s)
-	return v3, v2, nil
+	sub := c.crd.SubresourcesFor(version)
+	r.StatusSubresource = sub != nil && sub.Status != nil
+	return r
+}
+
+// Explain explains the kind of a served version, or the field at path
+// below it (["spec", "replicas"]), as `kubectl explain` would against a
+// cluster with the CRD installed, and what the CRD says of the fields
+// beyond it (see serving.Explain); recursive lists every field below
+// instead of the direct ones. It fails as OpenAPI does, and with kubectl's
+// error for a path that names no field.
+func (c *CRD) Explain(version string, path []string, recursive bool) (*serving.Explanation, error) {
+	if served, defined := c.serves(version); !served {
+		return nil, &NotServedError{CRD: c.Name(), APIVersion: version, Kind: c.crd.Spec.Names.Kind, Version: version, Defined: defined, Served: c.ServedVersions()}
+	}
+	if errs := c.Errors(); len(errs) > 0 {
+		return nil, &RejectedError{CRD: c.Name(), Errors: errs}
+	}
+	s, err := structural.New(c.crd.SchemaFor(version))
+	if err != nil {
+		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
+	}
+	return serving.Explain(c.resource(version), s, c.printerColumns(version), path, recursive)
 }
 
 // selectableFields are the selectable fields of a version: its own, or
@@ -250,30 +277,30 @@ func (c *CRD) lintBase(i int, own bool) *field.Path {
 	return field.NewPath("spec")
 }
 
-// JSONSchema returns a JSON Schema (draft-04) of the objects a served
-// version accepts, for kubeconform and yaml-language-server (see
+// JSONSchema returns a JSON Schema (draft-04) of the objects a version
+// accepts, for kubeconform and yaml-language-server (see
 // serving.JSONSchema for what it says and what it leaves as x- keywords);
 // strict, it also rejects the unknown fields kubectl's --validate=strict
-// rejects. It fails as OpenAPI does: a *NotServedError for a version the
-// CRD does not serve, a *RejectedError for a CRD the apiserver rejects.
+// rejects. For a version the CRD defines but does not serve it is a
+// schema that refuses every object and says why
+// (serving.UnservedJSONSchema). It fails with a *NotServedError for a
+// version the CRD does not define, a *RejectedError for a CRD the
+// apiserver rejects.
 func (c *CRD) JSONSchema(version string, strict bool) (map[string]any, error) {
-	if served, defined := c.serves(version); !served {
-		return nil, &NotServedError{CRD: c.Name(), APIVersion: version, Kind: c.crd.Spec.Names.Kind, Version: version, Defined: defined, Served: c.ServedVersions()}
+	served, defined := c.serves(version)
+	if !defined {
+		return nil, &NotServedError{CRD: c.Name(), APIVersion: version, Kind: c.crd.Spec.Names.Kind, Version: version, Served: c.ServedVersions()}
 	}
 	if errs := c.Errors(); len(errs) > 0 {
 		return nil, &RejectedError{CRD: c.Name(), Errors: errs}
+	}
+	r := c.resource(version)
+	if !served {
+		return serving.UnservedJSONSchema(r, c.Name(), c.ServedVersions()), nil
 	}
 	s, err := structural.New(c.crd.SchemaFor(version))
 	if err != nil {
 		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
-	spec := &c.crd.Spec
-	r := serving.Resource{
-		Group: spec.Group, Version: version, Kind: spec.Names.Kind,
-		ListKind: spec.Names.ListKind, Plural: spec.Names.Plural,
-		PreserveUnknownFields: spec.PreserveUnknownFields != nil && *spec.PreserveUnknownFields,
-	}
-	sub := c.crd.SubresourcesFor(version)
-	r.StatusSubresource = sub != nil && sub.Status != nil
 	return serving.JSONSchema(r, s, strict), nil
 }

@@ -1,6 +1,8 @@
 package serving
 
 import (
+	"strings"
+
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
@@ -48,6 +50,43 @@ func JSONSchema(r Resource, s *structural.Schema, strict bool) map[string]any {
 	out["required"] = appendMissing(out["required"], "apiVersion", "kind", "metadata")
 	out["x-kubernetes-group-version-kind"] = gvk(r, r.Kind)
 	return out
+}
+
+// UnservedJSONSchema returns the JSON Schema of a version the CRD named
+// crd defines but does not serve (r.Version): the apiserver answers every
+// request at it with 404 Not Found, so the schema refuses every object,
+// and says why where an editor shows it: at apiVersion, whose only
+// accepted values are the served versions (served, highest priority
+// first; none: no value), with that explanation as its errorMessage (what
+// yaml-language-server reports) and description.
+func UnservedJSONSchema(r Resource, crd string, served []string) map[string]any {
+	gv := r.Group + "/" + r.Version
+	why := "CustomResourceDefinition " + crd + " defines " + gv + " but does not serve it (served: false): the apiserver answers 404 Not Found to every request at this version."
+	apiVersion := map[string]any{"type": "string"}
+	if len(served) == 0 {
+		apiVersion["not"] = map[string]any{}
+		why += " It serves no version."
+	} else {
+		enum := make([]any, len(served))
+		names := make([]string, len(served))
+		for i, v := range served {
+			enum[i], names[i] = r.Group+"/"+v, r.Group+"/"+v
+		}
+		apiVersion["enum"] = enum
+		why += " Served: " + strings.Join(names, ", ") + "."
+	}
+	apiVersion["description"], apiVersion["errorMessage"] = why, why
+	return map[string]any{
+		"$schema":     draft4,
+		"description": why,
+		"type":        "object",
+		"properties": map[string]any{
+			"apiVersion": apiVersion,
+			"kind":       map[string]any{"type": "string", "description": kindDoc, "enum": []any{r.Kind}},
+		},
+		"required":                        []any{"apiVersion", "kind"},
+		"x-kubernetes-group-version-kind": gvk(r, r.Kind),
+	}
 }
 
 // statusIgnored is what a schema says of .status when the version has the
@@ -185,6 +224,7 @@ func setTypes(out map[string]any, p *schema.Props, nullOK bool) {
 // jsValueKeywords sets the value validations JSON Schema states as the
 // apiserver does (draft-04 and OpenAPI 3.0 share them).
 func jsValueKeywords(out map[string]any, p *schema.Props, nullOK bool) {
+	setPattern(out, p.Pattern)
 	setBounds(out, p)
 	setBool(out, "exclusiveMaximum", p.ExclusiveMaximum && p.Maximum != nil)
 	setBool(out, "exclusiveMinimum", p.ExclusiveMinimum && p.Minimum != nil)
@@ -204,6 +244,35 @@ func jsValueKeywords(out map[string]any, p *schema.Props, nullOK bool) {
 	// The validators' formats are not the apiserver's (which accepts, for
 	// one, date-times without a zone): kept, not asserted.
 	setString(out, "x-kubernetes-format", p.Format)
+}
+
+// setPattern sets pattern in the form Go's regexp and ECMA-262 editors
+// read alike (portablePattern). A rewritten pattern keeps the original
+// under x-kubernetes-pattern-re2 and names it in patternErrorMessage,
+// which yaml-language-server shows instead of the rewritten text. One
+// without such a form is not asserted: only kept under
+// x-kubernetes-pattern-re2, with a note in the description.
+func setPattern(out map[string]any, pattern string) {
+	if pattern == "" {
+		return
+	}
+	written, ok := portablePattern(pattern)
+	if ok {
+		out["pattern"] = written
+	}
+	if ok && written == pattern {
+		return
+	}
+	out["x-kubernetes-pattern-re2"] = pattern
+	if ok {
+		out["patternErrorMessage"] = `String does not match the pattern of "` + pattern + `".`
+		return
+	}
+	note := "The apiserver requires a match of the RE2 pattern " + pattern + " (x-kubernetes-pattern-re2), which this schema does not check: ECMA-262 validators cannot read it the same way."
+	if d, _ := out["description"].(string); d != "" {
+		note = d + "\n\n" + note
+	}
+	out["description"] = note
 }
 
 // jsExtensions keeps what JSON Schema cannot say as x- keywords: CEL

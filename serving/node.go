@@ -218,6 +218,7 @@ func genericKeywords(out map[string]any, p *schema.Props, withDefault bool) {
 
 func valueKeywords(out map[string]any, p *schema.Props) {
 	setString(out, "format", p.Format)
+	setString(out, "pattern", p.Pattern)
 	setBounds(out, p)
 	setBool(out, "exclusiveMaximum", p.ExclusiveMaximum)
 	setBool(out, "exclusiveMinimum", p.ExclusiveMinimum)
@@ -285,10 +286,10 @@ func anyList(in []string) []any {
 	return out
 }
 
-// setBounds sets the pattern and the numeric bounds of p, which the
-// OpenAPI and the JSON Schema exports write alike.
+// setBounds sets the numeric bounds of p, which the OpenAPI and the JSON
+// Schema exports write alike (the pattern they write differently: the
+// JSON Schema's is read by ECMA-262 engines).
 func setBounds(out map[string]any, p *schema.Props) {
-	setString(out, "pattern", p.Pattern)
 	setFloat(out, "maximum", p.Maximum)
 	setFloat(out, "minimum", p.Minimum)
 	setFloat(out, "multipleOf", p.MultipleOf)

@@ -32,6 +32,7 @@ usage:
   crdschema scale --crd PATH... [-o yaml|json] OBJECTS...
   crdschema sample --crd PATH [--version V] [-n N] [--seed S] [--round-trip] [-o yaml|json]
   crdschema jsonschema --crd PATH... --out DIR
+  crdschema explain --crd PATH... TYPE[.FIELD.PATH] [--api-version GROUP/VERSION] [--recursive] [-o plaintext|json]
   crdschema revision --old PATH... --crd PATH... [-o text|json|markdown|github] [OBJECTS...]
   crdschema help [VERB]
   crdschema version
@@ -113,14 +114,19 @@ Examples:
 `,
 	"jsonschema": `usage: crdschema jsonschema --crd PATH... --out DIR
 
-Writes, for every served version of every CustomResourceDefinition, a JSON
-Schema (draft-04) of the objects the apiserver accepts, in the CRDs-catalog
-layout kubeconform and yaml-language-server read: DIR/GROUP/KIND_VERSION.json
-(KIND in lower case), and DIR/GROUP/KIND_VERSION-strict.json, which also
-rejects the unknown fields kubectl's --validate=strict rejects. It prints
-the files written. A CRD the apiserver would reject is reported and nothing
-is written (exit 1); an unreadable input or unwritable DIR exits 2.
-CRD PATHs may be given with --crd or as plain arguments.
+Writes, for every version of every CustomResourceDefinition, a JSON Schema
+(draft-04) of the objects the apiserver accepts, in the CRDs-catalog layout
+kubeconform and yaml-language-server's CRD store (yaml.kubernetesCRDStore.url)
+read: DIR/GROUP/KIND_VERSION.json (KIND in lower case), and
+DIR/GROUP/KIND_VERSION-strict.json, which also rejects the unknown fields
+kubectl's --validate=strict rejects (for OpenShift groups also where the
+editor looks for them: DIR/openshift/v4.15-strict/KIND_GROUP_VERSION.json).
+Patterns are written in a form Go's regexp and ECMA-262 editors read alike;
+a version the CRD does not serve gets a schema that refuses every object and
+says why. It prints the files written (mode 0666 less the umask). A CRD the
+apiserver would reject is reported and nothing is written (exit 1); an
+unreadable input or unwritable DIR exits 2. CRD PATHs may be given with
+--crd or as plain arguments.
 
 Flags:
   --crd PATH  a CRD file or directory (repeatable)
@@ -131,6 +137,30 @@ Examples:
   kubeconform -schema-location default \
     -schema-location 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}{{.StrictSuffix}}.json' \
     -strict manifests/
+`,
+	"explain": `usage: crdschema explain --crd PATH... TYPE[.FIELD.PATH] [--api-version GROUP/VERSION] [--recursive] [-o plaintext|json]
+
+Prints what 'kubectl explain TYPE[.FIELD.PATH]' prints against a cluster
+with the CRDs installed, in its format and wording (kubectl 1.27 and later),
+from the OpenAPI v3 the apiserver publishes for them; then, in a section of
+its own, what the CRD says of those fields that kubectl explain does not
+show: the CEL rules guarding each (with their messages), immutability (a
+self == oldSelf rule), list type and map keys, the default, value
+validations (pattern, format, bounds, lengths) and the printer columns
+that read it. TYPE is a plural, singular, short name or kind of a CRD among
+--crd (any case), or PLURAL.GROUP; the version is --api-version's, else the
+CRD's preferred served version. A field that does not exist, an unknown
+TYPE or an unserved version exit 2; a CRD the apiserver would reject, 1.
+
+Flags:
+  --crd PATH                 a CRD file or directory (repeatable)
+  --api-version GROUP/VERSION  the group and version to explain
+  --recursive                list the fields of fields (names and types only)
+  -o FORMAT                  plaintext (default) or json: one JSON object (docs/cli.md)
+
+Examples:
+  crdschema explain --crd config/crd/bases crontab.spec
+  crdschema explain --crd crds/ certificates.cert-manager.io.spec --recursive
 `,
 	"openapi": `usage: crdschema openapi [--crd PATH...] [-o json|yaml] [PATH...]
 

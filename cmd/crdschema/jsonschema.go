@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -87,16 +90,20 @@ func jsonschemaRun(paths []string, out string, in *inputs, stdout, stderr io.Wri
 }
 
 // crdSchemaFiles are a CRD's schema files: GROUP/KIND_VERSION.json and its
-// strict variant GROUP/KIND_VERSION-strict.json for every served version,
-// kind in lower case (the CRDs-catalog layout; kubeconform's
-// -schema-location DIR/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}{{.StrictSuffix}}.json).
+// strict variant GROUP/KIND_VERSION-strict.json for every version (an
+// unserved one gets the schema that says it is not served), kind in lower
+// case (the CRDs-catalog layout; kubeconform's
+// -schema-location DIR/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}{{.StrictSuffix}}.json,
+// and the file yaml-language-server's kubernetesCRDStore.url reads); for a
+// group yaml-language-server takes for OpenShift's, also the strict
+// variant where it looks for it (editorPath).
 func crdSchemaFiles(c *crdschema.CRD) ([]schemaFile, error) {
 	if errs := c.Errors(); len(errs) > 0 {
 		return nil, &crdschema.RejectedError{CRD: c.Name(), Errors: errs}
 	}
 	gk := c.GroupKind()
 	var out []schemaFile
-	for _, v := range c.ServedVersions() {
+	for _, v := range c.Versions() {
 		for _, strict := range []bool{false, true} {
 			s, err := c.JSONSchema(v, strict)
 			if err != nil {
@@ -106,25 +113,47 @@ func crdSchemaFiles(c *crdschema.CRD) ([]schemaFile, error) {
 			if err != nil {
 				return nil, err
 			}
+			data = append(data, '\n')
 			name := strings.ToLower(gk.Kind) + "_" + v
 			if strict {
 				name += "-strict"
 			}
-			out = append(out, schemaFile{name: filepath.Join(gk.Group, name+".json"), data: append(data, '\n')})
+			out = append(out, schemaFile{name: filepath.Join(gk.Group, name+".json"), data: data})
+			if p, ok := editorPath(gk.Group, v, gk.Kind); ok && strict {
+				out = append(out, schemaFile{name: p, data: data})
+			}
 		}
 	}
 	return out, nil
 }
 
+// editorPath is where yaml-language-server 2.0.0 (autoDetectCustomResource)
+// looks, under its kubernetesCRDStore.url, for the schema of a group it
+// takes for OpenShift's: one whose "io.k8s.api.GROUP.VERSION.KIND" name
+// (GROUP without its first ".k8s.io" and with rbac.authorization as rbac)
+// contains "openshift.io", at openshift/v4.15-strict/KIND_GROUP_VERSION.json
+// in lower case, a strict schema as the catalog's folder name says. Other
+// groups are read at GROUP/KIND_VERSION.json.
+func editorPath(group, version, kind string) (string, bool) {
+	g := strings.Replace(strings.Replace(group, ".k8s.io", "", 1), "rbac.authorization", "rbac", 1)
+	name := strings.ToLower("io.k8s.api." + g + "." + version + "." + kind)
+	if !strings.Contains(name, "openshift.io") {
+		return "", false
+	}
+	return filepath.Join("openshift", "v4.15-strict", strings.ToLower(kind+"_"+group+"_"+version)+".json"), true
+}
+
 // writeSchemaFiles writes each file to a temporary name beside it and
-// renames it into place, so no reader sees a half-written schema.
+// renames it into place, so no reader sees a half-written schema. Files
+// get mode 0666 less the umask (0644 by default), as a plain create
+// would: a language server running as another user reads them.
 func writeSchemaFiles(dir string, files []schemaFile) error {
 	for _, f := range files {
 		path := filepath.Join(dir, f.name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
-		tmp, err := os.CreateTemp(filepath.Dir(path), ".crdschema-*.json")
+		tmp, err := createTemp(filepath.Dir(path))
 		if err != nil {
 			return err
 		}
@@ -140,4 +169,17 @@ func writeSchemaFiles(dir string, files []schemaFile) error {
 		}
 	}
 	return nil
+}
+
+// createTemp creates a new file in dir with mode 0666 less the umask
+// (os.CreateTemp's is 0600 whatever the umask).
+func createTemp(dir string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, ".crdschema-"+strconv.FormatUint(rand.Uint64(), 36)+".json")
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("%s: no free temporary file name", dir)
 }

@@ -71,3 +71,51 @@ func TestJSONSchemaBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONSchemaUnservedAndEditorLayout: a defined but unserved version
+// gets a schema that refuses every object and says why at apiVersion (the
+// served versions are its only values); a group yaml-language-server
+// takes for OpenShift's also gets the strict schema where the editor's
+// CRD store looks for it.
+func TestJSONSchemaUnservedAndEditorLayout(t *testing.T) {
+	crd := writeFile(t, "crd.yaml", `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.config.openshift.io}
+spec:
+  group: config.openshift.io
+  scope: Cluster
+  names: {plural: widgets, kind: Widget}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
+  - {name: v1alpha1, served: false, storage: false, schema: {openAPIV3Schema: {type: object}}}
+`)
+	dir := t.TempDir()
+	out, errOut, code := runCmd(t, nil, "jsonschema", "--crd", crd, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, name := range []string{
+		"config.openshift.io/widget_v1.json", "config.openshift.io/widget_v1-strict.json",
+		"config.openshift.io/widget_v1alpha1.json", "config.openshift.io/widget_v1alpha1-strict.json",
+		"openshift/v4.15-strict/widget_config.openshift.io_v1.json",
+		"openshift/v4.15-strict/widget_config.openshift.io_v1alpha1.json",
+	} {
+		if !strings.Contains(out, filepath.Join(dir, name)+"\n") {
+			t.Errorf("stdout does not list %s:\n%s", name, out)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "config.openshift.io", "widget_v1alpha1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	av, _ := s["properties"].(map[string]any)["apiVersion"].(map[string]any)
+	enum, _ := json.Marshal(av["enum"])
+	msg, _ := av["errorMessage"].(string)
+	if string(enum) != `["config.openshift.io/v1"]` || !strings.Contains(msg, "does not serve it (served: false)") {
+		t.Errorf("unserved version: apiVersion enum %s, errorMessage %q", enum, msg)
+	}
+}

@@ -5,6 +5,7 @@
 //	crdschema prune|default|apply [--crd PATH... | --schema PATH] [-o yaml|json|text|github|junit] OBJECTS...
 //	crdschema apply [--strict] [--skip-unknown-kinds] OBJECTS...
 //	crdschema apply --crd PATH... --old PATH... [--subresource status] OBJECTS...
+//	crdschema explain --crd PATH... TYPE[.FIELD.PATH] [--api-version G/V] [--recursive] [-o plaintext|json]
 //	crdschema help [VERB]
 //	crdschema version
 //
@@ -48,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSample(args[1:], stdin, stdout, stderr)
 	case "jsonschema":
 		return runJSONSchema(args[1:], stdin, stdout, stderr)
+	case "explain":
+		return runExplain(args[1:], stdin, stdout, stderr)
 	case "revision":
 		return runRevision(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "-help":

@@ -3,6 +3,7 @@ package sample
 import (
 	"encoding/base64"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"regexp/syntax"
 	"strconv"
@@ -132,6 +133,18 @@ func (g *gen) format(f string) (string, bool) {
 		return fmt.Sprintf("%024x", g.r.Uint64()), true
 	}
 	return "", false
+}
+
+// PatternString returns a string that the RE2 pattern matches, built
+// from its syntax tree (open-ended repetitions at most 4 times); false
+// when none was found in a few tries or the pattern does not compile.
+func PatternString(pattern string, r *rand.Rand) (string, bool) {
+	g := &gen{r: r}
+	s, ok := g.fromPattern(pattern, func(string) bool { return true })
+	if !ok {
+		return "", false
+	}
+	return s.(string), true
 }
 
 // fromPattern builds strings from the pattern's syntax tree until one
