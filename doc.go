@@ -142,7 +142,11 @@
 //  8. this package: CRDs, CEL, updates and the one-call pipeline; above
 //     it check, the CRD-creation checks of one document, for linting
 //     without this package's other work.
-//  9. cmd/crdschema: the command.
+//  9. layout: what each file of a repository is to the tools that read it
+//     (kustomize patches, chainsaw and kuttl test assertions and negative
+//     tests, Helm charts), so that a linter checks each file by its role;
+//     it imports no package of this module.
+//  10. cmd/crdschema: the command.
 //
 // The command (check with its warnings and check --old for CRD revisions;
 // prune, default, apply and apply --old for updates; convert, openapi,
