@@ -29,6 +29,25 @@ type jsonError struct {
 	// UserField is the path of Field as the file writes it, when the
 	// apiserver names it by another (spec.validation... of a v1 CRD).
 	UserField string `json:"userField,omitempty"`
+	// Hint is crdschema's own help for the error, beside the apiserver's
+	// words (which Detail keeps as they are): the declared field an
+	// unknown one is probably a misspelling of, or what a v1beta1 CRD's
+	// conversion to v1 did. Absent when there is none.
+	Hint string `json:"hint,omitempty"`
+}
+
+// withHints sets the Hint of each error of out (toJSONErrors of errs,
+// in the same order) that hints has one for.
+func withHints(out []jsonError, errs field.ErrorList, hints map[*field.Error]string) []jsonError {
+	if len(hints) == 0 {
+		return out
+	}
+	for i, e := range errs {
+		if i < len(out) {
+			out[i].Hint = hints[e]
+		}
+	}
+	return out
 }
 
 // toJSONErrors sorts errs and converts them to the contract's form. A
@@ -92,6 +111,8 @@ type outcome struct {
 	lintFails bool
 	// lintAt is where each lint finding is (see place).
 	lintAt []placed
+	// hints are crdschema's help for some of errs (see jsonError.Hint).
+	hints map[*field.Error]string
 }
 
 // errWhere is "file:line:column" of error i for the human formats.
@@ -131,6 +152,9 @@ func (o outcome) errText(i int) string {
 		c := *e
 		c.Field = o.errAt[i].userField + " (apiserver: " + e.Field + ")"
 		e = &c
+	}
+	if h := o.hints[o.errs[i]]; h != "" {
+		return errorText(e) + "; " + h
 	}
 	return errorText(e)
 }
