@@ -119,8 +119,9 @@ layout kubeconform and yaml-language-server read: DIR/GROUP/KIND_VERSION.json
 (KIND in lower case), and DIR/GROUP/KIND_VERSION-strict.json, which also
 rejects the unknown fields kubectl's --validate=strict rejects. It prints
 the files written. A CRD the apiserver would reject is reported and nothing
-is written (exit 1); an unreadable input or unwritable DIR exits 2.
-CRD PATHs may be given with --crd or as plain arguments.
+is written (exit 1); an unreadable input, inputs without a CRD or an
+unwritable DIR exit 2. CRD PATHs may be given with --crd or as plain
+arguments.
 
 Flags:
   --crd PATH  a CRD file or directory (repeatable)
@@ -128,9 +129,9 @@ Flags:
 
 Examples:
   crdschema jsonschema --crd config/crd/bases --out schemas
-  kubeconform -schema-location default \
+  kubeconform \
     -schema-location 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}{{.StrictSuffix}}.json' \
-    -strict manifests/
+    -schema-location default -strict manifests/
 `,
 	"openapi": `usage: crdschema openapi [--crd PATH...] [-o json|yaml] [PATH...]
 
