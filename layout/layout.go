@@ -88,12 +88,12 @@ type Tree struct {
 }
 
 // Scan walks fsys and reads the files that give the others their roles.
-// A file it cannot read or parse gives no role (reading it as a manifest
-// reports why). Symbolic links to directories are not followed, as
-// fs.WalkDir does not.
+// A file it cannot read or parse, or larger than 4 MiB, gives no role
+// (reading it as a manifest reports why). Symbolic links to directories
+// are not followed, as fs.WalkDir does not.
 func Scan(fsys fs.FS) (*Tree, error) {
 	s := scanner{fsys: fsys, t: &Tree{places: map[string]Place{}, charts: map[string]bool{}, chainsaw: map[string]bool{}, bound: map[string]bool{}}}
-	var roleFiles []string
+	var roleFiles, yamlNames []string
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -102,6 +102,9 @@ func Scan(fsys fs.FS) (*Tree, error) {
 			return nil
 		}
 		base := d.Name()
+		if strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml") {
+			yamlNames = append(yamlNames, name)
+		}
 		switch {
 		case base == "Chart.yaml":
 			s.t.charts[path.Dir(name)] = true
@@ -123,7 +126,25 @@ func Scan(fsys fs.FS) (*Tree, error) {
 	for _, name := range roleFiles {
 		s.read(name)
 	}
+	s.namedAssertions(yamlNames)
 	return s.t, nil
+}
+
+// namedAssertions gives the files of a chainsaw test's directory that no
+// operation names, and whose names say they are assertions
+// (exception-assert.yaml, assert-ready.yaml, errors.yaml), that role: a
+// chainsaw test reads only the files it names, and those were written for
+// an assert or an error operation.
+func (s *scanner) namedAssertions(names []string) {
+	for _, name := range names {
+		if _, has := s.t.places[name]; has || !s.t.chainsaw[path.Dir(name)] {
+			continue
+		}
+		base := strings.ToLower(path.Base(name))
+		if strings.Contains(base, "assert") || strings.HasPrefix(base, "error") || strings.Contains(base, "-error") {
+			s.assign(name, Assertion, "file name in the chainsaw test "+path.Join(path.Dir(name), "chainsaw-test.yaml"), false)
+		}
+	}
 }
 
 // Of returns the place of the file name, a slash-separated path relative
@@ -216,10 +237,24 @@ func (s *scanner) stepByName(name, base string) {
 	}
 }
 
+// maxRoleFile is the size of the largest file Scan reads for roles: a
+// kustomization, a test or a test step is small; a larger file (a hostile
+// one, or a bundle named like a step) gives no role.
+const maxRoleFile = 4 << 20
+
+// readSmall reads a file of at most maxRoleFile bytes.
+func (s *scanner) readSmall(name string) ([]byte, bool) {
+	if st, err := fs.Stat(s.fsys, name); err != nil || st.Size() > maxRoleFile {
+		return nil, false
+	}
+	data, err := fs.ReadFile(s.fsys, name)
+	return data, err == nil && len(data) <= maxRoleFile
+}
+
 // read reads one file that may give roles.
 func (s *scanner) read(name string) {
-	data, err := fs.ReadFile(s.fsys, name)
-	if err != nil {
+	data, ok := s.readSmall(name)
+	if !ok {
 		return
 	}
 	base := path.Base(name)
@@ -357,6 +392,8 @@ func (s *scanner) chainsawOp(dir, at, k string, v any, depth int) bool {
 		for _, f := range s.reference(dir, str(m["file"]), op, "chainsaw "+k+" in "+at) {
 			s.t.bound[f] = true
 		}
+	case (k == "script" || k == "command") && m != nil:
+		s.kubectlFiles(dir, at, k, m)
 	case k == "use" && str(m["template"]) != "":
 		if depth < maxTemplateDepth {
 			s.stepTemplate(dir, path.Join(dir, str(m["template"])), depth+1)
@@ -367,10 +404,40 @@ func (s *scanner) chainsawOp(dir, at, k string, v any, depth int) bool {
 	return true
 }
 
+// kubectlApply finds the files of "kubectl apply|create -f FILE" in a
+// chainsaw script's content or a command's arguments.
+var kubectlApply = regexp.MustCompile(`kubectl\s+(?:apply|create)\b[^\n;|&]*?\s(?:-f|--filename)[=\s]+([^\s;|&'"]+)`)
+
+// kubectlFiles gives the files a chainsaw script or command applies with
+// kubectl their role: a negative test when the operation checks that it
+// fails, else a manifest.
+func (s *scanner) kubectlFiles(dir, at, k string, m map[string]any) {
+	text := str(m["content"])
+	if args, ok := m["args"].([]any); ok {
+		parts := []string{str(m["entrypoint"])}
+		for _, a := range args {
+			parts = append(parts, str(a))
+		}
+		text = strings.Join(parts, " ")
+	}
+	role := Manifest
+	if expectsError([]any{map[string]any{"check": m["check"]}}) {
+		role = Negative
+	}
+	for _, f := range kubectlApply.FindAllStringSubmatch(text, -1) {
+		if f[1] == "-" {
+			continue
+		}
+		for _, name := range s.reference(dir, f[1], role, "chainsaw "+k+" (kubectl) in "+at) {
+			s.t.bound[name] = true
+		}
+	}
+}
+
 // stepTemplate reads a chainsaw StepTemplate a test in dir uses.
 func (s *scanner) stepTemplate(dir, file string, depth int) {
-	data, err := fs.ReadFile(s.fsys, file)
-	if err != nil {
+	data, ok := s.readSmall(file)
+	if !ok {
 		return
 	}
 	for _, d := range splitDocuments(data) {

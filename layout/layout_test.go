@@ -74,6 +74,14 @@ spec:
         file: ../shared/common.yaml
     - assert:
         file: https://example.com/remote.yaml
+    - script:
+        content: |
+          kubectl apply -f neg.yaml
+        check:
+          ($error != null): true
+    - command:
+        entrypoint: kubectl
+        args: [create, -f, cmd.yaml]
   - use:
       template: ../../templates/st.yaml
   catch:
@@ -103,6 +111,10 @@ spec:
 	"tests/e2e/t1/from-template.yaml":          {Data: []byte("kind: A\n")},
 	"tests/e2e/t1/resources/r1.yaml":           {Data: []byte("kind: A\n")},
 	"tests/e2e/t1/unreferenced.yaml":           {Data: []byte("kind: A\n")},
+	"tests/e2e/t1/neg.yaml":                    {Data: []byte("kind: A\n")},
+	"tests/e2e/t1/cmd.yaml":                    {Data: []byte("kind: A\n")},
+	"tests/e2e/t1/exception-assert.yaml":       {Data: []byte("kind: A\n")},
+	"tests/e2e/t1/errors.yaml":                 {Data: []byte("kind: A\n")},
 	"tests/e2e/shared/common.yaml":             {Data: []byte("kind: A\n")},
 	"tests/e2e/shared/not-used.yaml":           {Data: []byte("kind: A\n")},
 	"tests/templates/st.yaml":                  {Data: []byte("apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: StepTemplate\nspec:\n  try:\n  - assert:\n      file: from-template.yaml\n")},
@@ -156,8 +168,12 @@ func TestScan(t *testing.T) {
 		{file: "tests/e2e/t1/08-x.yaml", by: "chainsaw apply in tests/e2e/t1/chainsaw-test.yaml:1", bindings: true}, // applied and asserted: a create request
 		{file: "tests/e2e/t1/cleanup.yaml", role: layout.Assertion, by: "chainsaw delete in tests/e2e/t1/chainsaw-test.yaml:1", bindings: true},
 		{file: "tests/e2e/t1/from-template.yaml", role: layout.Assertion, by: "chainsaw assert in tests/templates/st.yaml:1", bindings: true},
-		{file: "tests/e2e/t1/resources/r1.yaml", by: "chainsaw create in tests/e2e/t1/chainsaw-test.yaml:42", bindings: true},
+		{file: "tests/e2e/t1/resources/r1.yaml", by: "chainsaw create in tests/e2e/t1/chainsaw-test.yaml:50", bindings: true},
 		{file: "tests/e2e/t1/unreferenced.yaml", bindings: true},
+		{file: "tests/e2e/t1/neg.yaml", role: layout.Negative, by: "chainsaw script (kubectl) in tests/e2e/t1/chainsaw-test.yaml:1", bindings: true},
+		{file: "tests/e2e/t1/cmd.yaml", by: "chainsaw command (kubectl) in tests/e2e/t1/chainsaw-test.yaml:1", bindings: true},
+		{file: "tests/e2e/t1/exception-assert.yaml", role: layout.Assertion, by: "file name in the chainsaw test tests/e2e/t1/chainsaw-test.yaml", bindings: true},
+		{file: "tests/e2e/t1/errors.yaml", role: layout.Assertion, by: "file name in the chainsaw test tests/e2e/t1/chainsaw-test.yaml", bindings: true},
 		{file: "tests/e2e/shared/common.yaml", by: "chainsaw apply in tests/e2e/t1/chainsaw-test.yaml:1", bindings: true},
 		{file: "tests/e2e/shared/not-used.yaml"},
 
@@ -219,4 +235,29 @@ func TestPlaceholder(t *testing.T) {
 			t.Errorf("Placeholder(%q, %v) = %v, want %v", c.value, c.bindings, got, c.want)
 		}
 	}
+}
+
+// Any chainsaw test, kustomization or kuttl step, however malformed, is
+// scanned without a panic, and every place it gives is one of the roles.
+func FuzzScan(f *testing.F) {
+	for _, name := range []string{"tests/e2e/t1/chainsaw-test.yaml", "config/crd/kustomization.yaml", "tests/k8s/k1/00-step.yaml", "tests/templates/st.yaml"} {
+		f.Add(string(repo[name].Data))
+	}
+	f.Add("spec: {steps: [{use: {template: ../../../x}}, {try: [{apply: {file: '['}}]}]}")
+	f.Fuzz(func(t *testing.T, text string) {
+		fsys := fstest.MapFS{
+			"t/chainsaw-test.yaml": {Data: []byte(text)},
+			"t/kustomization.yaml": {Data: []byte(text)},
+			"t/a.yaml":             {Data: []byte("kind: A\n")},
+		}
+		tree, err := layout.Scan(fsys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range fsys {
+			if p := tree.Of(name); p.Role < layout.Manifest || p.Role > layout.Negative {
+				t.Errorf("%s: role %d", name, p.Role)
+			}
+		}
+	})
 }
