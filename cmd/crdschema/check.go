@@ -82,6 +82,9 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rd := &docReader{in: in, lint: o.skipNonCRDs, p: p, stderr: stderr}
+	if o.skipNonCRDs {
+		rd.layouts = &layouts{}
+	}
 	// The stored CRDs of --old are read first: each CRD of the same name
 	// among the documents is checked as an update of one.
 	var stored map[string]*crdschema.CRD

@@ -169,7 +169,9 @@ Flags:
   --skip-non-crds      lint a repository: check only the CRDs, and skip (and count in the
                        summary) everything else: Kubernetes objects that are not CRDs,
                        documents without apiVersion or kind (bare schemas too), non-mapping
-                       documents, Helm chart templates, unparsable files of a directory walk
+                       documents, kustomize patches, test assertions and negative tests
+                       (chainsaw, kuttl), templates that do not parse; any other document of
+                       a directory walk that does not parse is an error
   --exclude GLOB       leave out of a directory walk what GLOB matches (repeatable; path.Match
                        syntax, against the path below the directory or the name alone);
                        .gitignore is not read
@@ -304,8 +306,10 @@ Flags:
   --skip-unknown-kinds lint a repository: skip (and count in the summary) objects whose
                        group/kind no given CRD defines (Deployments, ConfigMaps, ...), CRD
                        documents, documents without apiVersion or kind (workflows,
-                       values.yaml, kustomizations), non-mapping documents, Helm chart
-                       templates and unparsable files of a directory walk
+                       values.yaml, kustomizations), non-mapping documents, kustomize
+                       patches, test assertions and negative tests (chainsaw, kuttl) and
+                       templates that do not parse; any other document of a directory walk
+                       that does not parse is an error (docs/cli.md, "Linting a repository")
   --exclude GLOB       leave out of a directory walk what GLOB matches (repeatable; path.Match
                        syntax, against the path below the directory or the name alone);
                        .gitignore is not read
