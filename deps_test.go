@@ -74,6 +74,7 @@ var layers = [][]string{
 	{"internal/check"},
 	{""},         // the root: the engine's front door
 	{"revision"}, // what revisions of a CRD do to stored objects, on the root's public entries (issue 28)
+	{"layout"},   // the roles of a repository's files, for linters (issue 29); imports no package of this module
 	{"cmd/crdschema"},
 }
 

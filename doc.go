@@ -154,7 +154,11 @@
 //     (changes classified by probes, replays of stored objects, round
 //     trips between versions), built on this package's public entries
 //     only.
-//  10. cmd/crdschema: the command.
+//  10. layout: what each file of a repository is to the tools that read it
+//     (kustomize patches, chainsaw and kuttl test assertions and negative
+//     tests, Helm charts), so that a linter checks each file by its role;
+//     it imports no package of this module.
+//  11. cmd/crdschema: the command.
 //
 // The command (check with its warnings and check --old for CRD revisions;
 // prune, default, apply and apply --old for updates; convert, openapi,

@@ -1,6 +1,8 @@
 package crdschema
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -67,4 +69,52 @@ func routingTypeMeta(obj map[string]any) *field.Error {
 		}
 	}
 	return nil
+}
+
+// CRD is the CRD the schema is a version of (the one Route chose for an
+// object), nil for a bare schema (ParseSchema).
+func (s *Schema) CRD() *CRD { return s.crd }
+
+// Conflicts returns the definitions of one resource that disagree: for
+// every CRD name (metadata.name) that crds define more than once with specs
+// that are not all equal, its definitions in crds' order. Route takes an
+// object to the first of a group the apiserver would accept (or names the
+// first, rejected one), and a repository's other copies are then ignored:
+// a linter warns about them. Names defined once, or only by equal specs
+// (whatever their metadata: a kustomize overlay's annotations), are left
+// out. Specs are compared as the apiserver stores them, a v1beta1 CRD
+// converted to v1.
+func Conflicts(crds []*CRD) [][]*CRD {
+	byName := map[string][]*CRD{}
+	var names []string
+	for _, c := range crds {
+		n := c.Name()
+		if _, seen := byName[n]; !seen {
+			names = append(names, n)
+		}
+		byName[n] = append(byName[n], c)
+	}
+	var out [][]*CRD
+	for _, n := range names {
+		group := byName[n]
+		if len(group) > 1 && !sameSpecs(group) {
+			out = append(out, group)
+		}
+	}
+	return out
+}
+
+// sameSpecs reports whether the CRDs of group have equal specs.
+func sameSpecs(group []*CRD) bool {
+	first, err := json.Marshal(group[0].crd.Spec)
+	if err != nil {
+		return false
+	}
+	for _, c := range group[1:] {
+		other, err := json.Marshal(c.crd.Spec)
+		if err != nil || !bytes.Equal(first, other) {
+			return false
+		}
+	}
+	return true
 }

@@ -82,6 +82,9 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rd := &docReader{in: in, lint: o.skipNonCRDs, p: p, stderr: stderr}
+	if o.skipNonCRDs {
+		rd.layouts = &layouts{}
+	}
 	// The stored CRDs of --old are read first: each CRD of the same name
 	// among the documents is checked as an update of one.
 	var stored map[string]*crdschema.CRD
@@ -111,7 +114,8 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 		found = found || len(errs) > 0 || (o.lintFail && len(r.Lint) > 0)
 		rd.counts.checked(len(errs))
 		oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs, notes: r.Warnings, update: r.Operation == "UPDATE",
-			lint: r.Lint, lintFails: o.lintFail}
+			lint: r.Lint, lintFails: o.lintFail, hints: v1beta1Hints(d, errs)}
+		r.Errors = withHints(r.Errors, errs, oc.hints)
 		return p.print(oc, place(&oc, r, d))
 	})
 	if err == nil {
@@ -173,4 +177,29 @@ func checkDocument(d crdschema.Document, stored map[string]*crdschema.CRD) (chec
 	}
 	r.Errors = toJSONErrors(errs)
 	return r, errs, nil
+}
+
+// v1beta1Hints explains the errors a CRD written as
+// apiextensions.k8s.io/v1beta1 gets for what its conversion to v1 did
+// rather than for what the file says: v1beta1 defaults
+// spec.preserveUnknownFields to true, which v1 forbids, and a v1beta1 CRD
+// without spec.validation has no schema, which v1 requires of every
+// version. The apiserver's errors name fields the file never sets.
+func v1beta1Hints(d crdschema.Document, errs field.ErrorList) map[*field.Error]string {
+	if d.Object["apiVersion"] != "apiextensions.k8s.io/v1beta1" || len(errs) == 0 {
+		return nil
+	}
+	spec, _ := d.Object["spec"].(map[string]any)
+	_, setsPreserve := spec["preserveUnknownFields"]
+	_, hasSchema := spec["validation"]
+	hints := map[*field.Error]string{}
+	for _, e := range errs {
+		switch {
+		case e.Field == "spec.preserveUnknownFields" && !setsPreserve:
+			hints[e] = "this v1beta1 CRD does not set spec.preserveUnknownFields: v1beta1 defaults it to true, and the apiserver converts v1beta1 CRDs to v1, which forbids it (set it to false, with a structural schema)"
+		case !hasSchema && strings.HasSuffix(e.Field, ".schema.openAPIV3Schema") && e.Type == field.ErrorTypeRequired:
+			hints[e] = "this v1beta1 CRD has no schema (spec.validation): converted to v1, every version needs one"
+		}
+	}
+	return hints
 }

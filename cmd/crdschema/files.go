@@ -49,35 +49,55 @@ func expandPaths(paths []string) ([]string, error) {
 			out = append(out, p)
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				return nil
-			}
-			switch strings.ToLower(filepath.Ext(path)) {
-			case ".yaml", ".yml", ".json":
-			default:
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				// A symbolic link counts when it leads to a regular file.
-				if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-					return nil
-				}
-			}
-			found = append(found, path)
-			return nil
-		})
+		found, err := walkDirectory(p)
 		if err != nil {
 			return nil, &schema.InputError{File: p, Err: err}
 		}
-		sort.Strings(found)
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// walkDirectory lists the *.yaml, *.yml and *.json files below the
+// directory p in lexical order, leaving out what is not a regular file
+// (or a link to one). When p itself is a symbolic link to a directory, the
+// directory it leads to is walked, under the name given (WalkDir does not
+// follow links, and would find nothing); links met inside are not
+// followed.
+func walkDirectory(p string) ([]string, error) {
+	root := p
+	if lst, err := os.Lstat(p); err == nil && lst.Mode()&os.ModeSymlink != 0 {
+		root = p + string(filepath.Separator)
+	}
+	var found []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !isManifestName(path) {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			// A symbolic link counts when it leads to a regular file.
+			if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+				return nil
+			}
+		}
+		found = append(found, path)
+		return nil
+	})
+	sort.Strings(found)
+	return found, err
+}
+
+// isManifestName reports whether a walk reads the file: *.yaml, *.yml,
+// *.json.
+func isManifestName(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
 }
 
 func (in *inputs) tooLarge() error {

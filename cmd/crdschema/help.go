@@ -125,8 +125,8 @@ Patterns are written in a form Go's regexp and ECMA-262 editors read alike;
 a version the CRD does not serve gets a schema that refuses every object and
 says why. It prints the files written (mode 0666 less the umask). A CRD the
 apiserver would reject is reported and nothing is written (exit 1); an
-unreadable input or unwritable DIR exits 2. CRD PATHs may be given with
---crd or as plain arguments.
+unreadable input, inputs without a CRD or an unwritable DIR exit 2. CRD
+PATHs may be given with --crd or as plain arguments.
 
 Flags:
   --crd PATH  a CRD file or directory (repeatable)
@@ -134,9 +134,9 @@ Flags:
 
 Examples:
   crdschema jsonschema --crd config/crd/bases --out schemas
-  kubeconform -schema-location default \
+  kubeconform \
     -schema-location 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}{{.StrictSuffix}}.json' \
-    -strict manifests/
+    -schema-location default -strict manifests/
 `,
 	"explain": `usage: crdschema explain --crd PATH... TYPE[.FIELD.PATH] [--api-version GROUP/VERSION] [--recursive] [-o plaintext|json]
 
@@ -198,7 +198,9 @@ Flags:
   --skip-non-crds      lint a repository: check only the CRDs, and skip (and count in the
                        summary) everything else: Kubernetes objects that are not CRDs,
                        documents without apiVersion or kind (bare schemas too), non-mapping
-                       documents, Helm chart templates, unparsable files of a directory walk
+                       documents, kustomize patches, test assertions and negative tests
+                       (chainsaw, kuttl), templates that do not parse; any other document of
+                       a directory walk that does not parse is an error
   --exclude GLOB       leave out of a directory walk what GLOB matches (repeatable; path.Match
                        syntax, against the path below the directory or the name alone);
                        .gitignore is not read
@@ -333,8 +335,10 @@ Flags:
   --skip-unknown-kinds lint a repository: skip (and count in the summary) objects whose
                        group/kind no given CRD defines (Deployments, ConfigMaps, ...), CRD
                        documents, documents without apiVersion or kind (workflows,
-                       values.yaml, kustomizations), non-mapping documents, Helm chart
-                       templates and unparsable files of a directory walk
+                       values.yaml, kustomizations), non-mapping documents, kustomize
+                       patches, test assertions and negative tests (chainsaw, kuttl) and
+                       templates that do not parse; any other document of a directory walk
+                       that does not parse is an error (docs/cli.md, "Linting a repository")
   --exclude GLOB       leave out of a directory walk what GLOB matches (repeatable; path.Match
                        syntax, against the path below the directory or the name alone);
                        .gitignore is not read

@@ -64,6 +64,12 @@ func jsonschemaRun(paths []string, out string, in *inputs, stdout, stderr io.Wri
 	if err != nil || rd.inputErr {
 		return servedStatus(rd, false, err)
 	}
+	if len(cs) == 0 {
+		// Nothing to write is no success: a wrong path in a CI step
+		// would otherwise pass and leave kubeconform without schemas.
+		fmt.Fprintf(stderr, "crdschema jsonschema: no CustomResourceDefinition in %s: nothing written to %s\n", strings.Join(paths, ", "), out)
+		return 2
+	}
 	var files []schemaFile
 	status := 0
 	for _, c := range cs {

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/crdschema/crdschema/schema"
@@ -20,6 +15,9 @@ import (
 type inputFile struct {
 	name   string
 	walked bool
+	// root is the directory named on the command line whose walk found
+	// the file ("" for a file named there).
+	root string
 }
 
 // expandInputs is expandPaths for the documents a verb lints: the walk of
@@ -41,7 +39,7 @@ func expandInputs(paths, excludes []string) ([]inputFile, error) {
 		}
 		for _, f := range found {
 			if !excluded(p, f, excludes) {
-				out = append(out, inputFile{name: f, walked: true})
+				out = append(out, inputFile{name: f, walked: true, root: p})
 			}
 		}
 	}
@@ -76,79 +74,28 @@ func excluded(root, file string, excludes []string) bool {
 // Why a lint (--skip-unknown-kinds, --skip-non-crds) skips what it skips:
 // the classes the summary counts.
 const (
-	skipTemplate   = "Helm templates"
-	skipNotObject  = "not Kubernetes objects"
-	skipUnparsable = "unparsable"
-	skipCRD        = "CRDs"
-	skipUnknown    = "kinds without a CRD"
-	skipNotCRD     = "not CRDs"
+	skipTemplate  = "templates"
+	skipTestInput = "Go test inputs"
+	skipNotObject = "not Kubernetes objects"
+	skipCRD       = "CRDs"
+	skipUnknown   = "kinds without a CRD"
+	skipNotCRD    = "not CRDs"
 )
 
+// skipSingular is each class for one document.
+var skipSingular = map[string]string{
+	skipNotObject: "not a Kubernetes object",
+	skipTemplate:  "template",
+	skipTestInput: "Go test input",
+	skipPatch:     "patch",
+	skipTest:      "test assertion or negative test",
+	skipCRD:       "CRD",
+	skipNotCRD:    "not a CRD",
+	skipUnknown:   "kind without a CRD",
+}
+
 // skipOrder is the order of the classes in the summary.
-var skipOrder = []string{skipNotObject, skipTemplate, skipUnparsable, skipCRD, skipNotCRD, skipUnknown}
-
-// templateFile says why a lint skips file as a Helm chart template: it is
-// under the templates/ directory of a chart (beside a Chart.yaml), or its
-// text has Go template actions ({{ .Values.x }}, {{- if ... }}). "" when
-// it is read.
-func templateFile(file string) string {
-	if underChartTemplates(file) {
-		return "Helm chart template: under the templates/ directory of a chart"
-	}
-	if file == "-" {
-		return ""
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return "" // reading it reports the error
-	}
-	defer f.Close()
-	if hasTemplateAction(f) {
-		return "Helm chart template: the file has Go template actions ({{ ... }})"
-	}
-	return ""
-}
-
-func underChartTemplates(file string) bool {
-	for dir := filepath.Dir(file); ; {
-		parent := filepath.Dir(dir)
-		if filepath.Base(dir) == "templates" {
-			if _, err := os.Stat(filepath.Join(parent, "Chart.yaml")); err == nil {
-				return true
-			}
-		}
-		if parent == dir {
-			return false
-		}
-		dir = parent
-	}
-}
-
-// templateActionRE matches the start of a Go template action as Helm
-// charts write them: {{ .Values.x }}, {{- if }}, {{ include "x" . }},
-// {{ $v := ... }}, {{/* comment */}}; not the {{workflow.name}} of an
-// Argo Workflow's parameters.
-var templateActionRE = regexp.MustCompile(`\{\{-?\s*(?:[.$/]|(?:if|else|end|range|with|define|template|include|block|toYaml|tpl|printf|default|quote|required|fail|lookup|not|and|or|eq|ne)\b)`)
-
-// hasTemplateAction scans r for a template action, one block at a time.
-func hasTemplateAction(r io.Reader) bool {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var carry []byte
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := br.Read(buf)
-		block := append(carry, buf[:n]...)
-		if bytes.Contains(block, []byte("{{")) && templateActionRE.Match(block) {
-			return true
-		}
-		if err != nil {
-			return false
-		}
-		// Keep the tail: an action may span two blocks.
-		keep := min(len(block), 256)
-		carry = append(carry[:0], block[len(block)-keep:]...)
-	}
-}
+var skipOrder = []string{skipNotObject, skipTemplate, skipTestInput, skipPatch, skipTest, skipCRD, skipNotCRD, skipUnknown}
 
 // notObjectReason says why a lint skips a document that is not a
 // Kubernetes object: it has no apiVersion or no kind (a workflow, a
@@ -165,37 +112,32 @@ func notObjectReason(obj map[string]any) string {
 	return ""
 }
 
-// unreadableReason says why a lint skips a document that cannot be read:
-// it is not a mapping (a JSON array, a scalar), or it cannot be parsed and
-// its file was found by walking a directory. "" when the error stands.
-func unreadableReason(e *schema.InputError, walked bool) (class, reason string) {
+// notMappingReason says why a lint skips a document that cannot be read
+// because it is not a mapping (a JSON array, a scalar): it is no Kubernetes
+// object. "" when the error is another.
+func notMappingReason(e *schema.InputError) string {
 	msg := e.Err.Error()
 	if i := strings.Index(msg, ": expected a mapping, got "); i >= 0 && !strings.Contains(msg[:i], "items[") {
-		return skipNotObject, "not a Kubernetes object: " + msg[i+2:]
+		return "not a Kubernetes object: " + msg[i+2:]
 	}
-	if walked {
-		return skipUnparsable, "unparsable: " + msg
-	}
-	return "", ""
+	return ""
 }
 
 // counts is what one run read, found and skipped, for the summary line
 // that ends the human outputs.
 type counts struct {
 	files, documents, objects, failed, errors int
-	skipped                                   map[string]int
-	// unparsable are the files with documents skipped as unparsable.
-	unparsable []string
+	// unparsable counts the documents of walked files that do not parse
+	// (and are no templates): errors.
+	unparsable int
+	skipped    map[string]int
 }
 
-func (t *counts) skip(class, file string) {
+func (t *counts) skip(class, _ string) {
 	if t.skipped == nil {
 		t.skipped = map[string]int{}
 	}
 	t.skipped[class]++
-	if class == skipUnparsable && (len(t.unparsable) == 0 || t.unparsable[len(t.unparsable)-1] != file) {
-		t.unparsable = append(t.unparsable, file)
-	}
 }
 
 // checked counts a document that was checked, with its errors.
@@ -208,21 +150,24 @@ func (t *counts) checked(errs int) {
 }
 
 // String is the summary: "3 files, 9 documents: 4 checked, 1 with errors
-// (2 errors); skipped 5: 3 not Kubernetes objects, 2 kinds without a CRD".
+// (2 errors), 1 unparsable; skipped 4: 2 not Kubernetes objects, 2 kinds
+// without a CRD". Every document is counted once: checked, unparsable or
+// skipped.
 func (t *counts) String() string {
 	s := fmt.Sprintf("%s, %s: %d checked, %d with errors (%s)", plural(t.files, "file"), plural(t.documents, "document"), t.objects, t.failed, plural(t.errors, "error"))
+	if t.unparsable > 0 {
+		s += fmt.Sprintf(", %d unparsable", t.unparsable)
+	}
 	total := 0
 	var parts []string
 	for _, c := range skipOrder {
 		if n := t.skipped[c]; n > 0 {
 			total += n
-			part := fmt.Sprintf("%d %s", n, c)
-			if c == skipUnparsable {
-				files := append([]string(nil), t.unparsable...)
-				sort.Strings(files)
-				part += " (" + escapeControl(strings.Join(files, ", ")) + ")"
+			what := c
+			if n == 1 {
+				what = skipSingular[c]
 			}
-			parts = append(parts, part)
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
 		}
 	}
 	if total > 0 {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/layout"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -30,6 +31,19 @@ type objectResult struct {
 	// Warnings holds the deprecation warning of a request to a
 	// deprecated version (apply, convert --to), absent otherwise.
 	Warnings []string `json:"warnings,omitempty"`
+	// CRD is the file:line of the CustomResourceDefinition that checked
+	// the object (issue 29), absent when none did.
+	CRD string `json:"crd,omitempty"`
+	// Templated are the fields whose values a tool fills in ({{ ... }},
+	// a chainsaw binding): errors about them are not counted (issue 29).
+	Templated []string `json:"templated,omitempty"`
+	// Suggestions maps an unknown field to the declared field it is
+	// probably a misspelling of (issue 29), absent when there is none.
+	Suggestions map[string]string `json:"suggestions,omitempty"`
+	// Source is the file a rendered object came from: the template named
+	// by helm template's "# Source:" comment, or kustomize's
+	// config.kubernetes.io/origin annotation (issue 29); absent otherwise.
+	Source string `json:"source,omitempty"`
 }
 
 func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -94,14 +108,22 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 	}
 	lint := o.skipUnknownKinds
 	run := objectRun{verb: verb, o: o, crdsFromObjects: len(o.crds) == 0 && !o.schemaSet}
-	status, ok := run.load(files, in, lint, stderr)
+	var ls *layouts
+	if lint {
+		ls = &layouts{}
+	}
+	status, ok := run.load(files, in, ls, stderr)
 	if !ok {
 		return status
 	}
-	rd := &docReader{in: in, lint: lint, p: p, stderr: stderr, inputErr: status == 2}
+	if err := run.warnConflicts(p, stderr); err != nil {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
+		return 2
+	}
+	rd := &docReader{in: in, lint: lint, p: p, stderr: stderr, inputErr: status == 2, layouts: ls}
 	found := false
 	err = rd.each(files, func(d crdschema.Document) error {
-		oc, line, failed := run.document(d)
+		oc, line, failed := run.document(d, rd.place)
 		line = place(&oc, line, d)
 		found = found || failed
 		if oc.skipped != "" {
@@ -125,7 +147,7 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 // CRDs among the objects (a first pass over files), and the --old stored
 // objects. It returns 2 and ok false when the run cannot go on, status 2
 // and ok true when a CRD could not be read but the others route objects.
-func (run *objectRun) load(files []inputFile, in *inputs, lint bool, stderr io.Writer) (status int, ok bool) {
+func (run *objectRun) load(files []inputFile, in *inputs, ls *layouts, stderr io.Writer) (status int, ok bool) {
 	o := run.o
 	var err error
 	crdsOK := true
@@ -138,8 +160,8 @@ func (run *objectRun) load(files []inputFile, in *inputs, lint bool, stderr io.W
 		if err = in.bufferStdin(files); err != nil {
 			break
 		}
-		run.crds, crdsOK = crdsAmongFiles(files, in, lint, stderr)
-		if len(run.crds) == 0 && crdsOK && !anyDocument(files, in, lint) {
+		run.crds, crdsOK = crdsAmongFiles(files, in, ls, stderr)
+		if len(run.crds) == 0 && crdsOK && !anyDocument(files, in) {
 			// Nothing to route: the second pass reports what it cannot read.
 			return 0, true
 		}
@@ -172,15 +194,19 @@ type objectRun struct {
 	bareErr         error // a bare schema the apiserver would reject routes nothing
 	stored          map[objectKey]map[string]any
 	crdsFromObjects bool
+	// conflicted are the names of the CRDs defined more than once, with
+	// differing specs (see warnConflicts).
+	conflicted map[string]bool
 }
 
 // document routes one document and runs the verb on it. It returns the
 // document's outcome, the line the printer writes (a skippedResult or an
 // objectResult) and whether the document has errors.
-func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
+// place is what the repository's layout says of the document's file.
+func (run *objectRun) document(d crdschema.Document, place layout.Place) (outcome, any, bool) {
 	o := run.o
 	kind, name := documentKindName(d.Object)
-	oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name}
+	oc := outcome{file: d.File, document: d.Index, line: d.Line, kind: kind, name: name, source: renderedSource(d)}
 	if (run.crdsFromObjects || o.skipUnknownKinds) && d.IsCRD() {
 		oc.skipped, oc.skipClass = "CustomResourceDefinition: a definition, not an object", skipCRD
 		return oc, skippedLine(oc), false
@@ -211,6 +237,7 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 			r = r.Strict()
 		}
 	}
+	templated := run.lintResult(&oc, &r, d, s, place)
 	var object any
 	if r.Object != nil {
 		object = r.Object
@@ -220,7 +247,9 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 		pruned = []string{} // the contract's JSON has "pruned": []
 	}
 	oc.object, oc.pruned, oc.errs, oc.deprecation, oc.duplicates = object, pruned, r.Errors, r.Deprecation, r.Duplicates
-	res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: object, Pruned: pruned, Errors: toJSONErrors(r.Errors), Warnings: deprecationWarnings(r.Deprecation)}
+	res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: object, Pruned: pruned, Errors: toJSONErrors(r.Errors), Warnings: deprecationWarnings(r.Deprecation),
+		CRD: oc.crd, Templated: templated, Suggestions: oc.suggest, Source: oc.source}
+	res.Errors = withHints(res.Errors, r.Errors, oc.hints)
 	if run.stored != nil {
 		res.Operation = "CREATE"
 		if update {
@@ -228,6 +257,24 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 		}
 	}
 	return oc, res, len(r.Errors) > 0
+}
+
+// lintResult is what issue 29 adds to an object's result: the errors about
+// values a tool fills in are dropped from r (their fields returned), and oc
+// gets the "did you mean" of its unknown fields and the CRD that checked
+// it (s, nil when routing failed).
+func (run *objectRun) lintResult(oc *outcome, r *crdschema.Result, d crdschema.Document, s *crdschema.Schema, place layout.Place) []string {
+	var templated []string
+	r.Errors, templated = withoutPlaceholders(r.Errors, d.Object, place.Bindings)
+	if s == nil {
+		return templated
+	}
+	oc.hints, oc.suggest = suggestions(s, r.Errors, r.Pruned)
+	if c := s.CRD(); c != nil && c.Position().File != "" {
+		oc.crd = crdAt(c)
+		oc.crdConflicts = run.conflicted[c.Name()]
+	}
+	return templated
 }
 
 // deprecationWarnings is the warnings field of a line: the deprecation

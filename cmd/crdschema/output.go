@@ -29,6 +29,25 @@ type jsonError struct {
 	// UserField is the path of Field as the file writes it, when the
 	// apiserver names it by another (spec.validation... of a v1 CRD).
 	UserField string `json:"userField,omitempty"`
+	// Hint is crdschema's own help for the error, beside the apiserver's
+	// words (which Detail keeps as they are): the declared field an
+	// unknown one is probably a misspelling of, or what a v1beta1 CRD's
+	// conversion to v1 did. Absent when there is none.
+	Hint string `json:"hint,omitempty"`
+}
+
+// withHints sets the Hint of each error of out (toJSONErrors of errs,
+// in the same order) that hints has one for.
+func withHints(out []jsonError, errs field.ErrorList, hints map[*field.Error]string) []jsonError {
+	if len(hints) == 0 {
+		return out
+	}
+	for i, e := range errs {
+		if i < len(out) {
+			out[i].Hint = hints[e]
+		}
+	}
+	return out
 }
 
 // toJSONErrors sorts errs and converts them to the contract's form. A
@@ -92,6 +111,41 @@ type outcome struct {
 	lintFails bool
 	// lintAt is where each lint finding is (see place).
 	lintAt []placed
+	// hints are crdschema's help for some of errs (see jsonError.Hint).
+	hints map[*field.Error]string
+	// parseErr is why a document of a walked file does not parse (a
+	// lint's error; line is then the error's line).
+	parseErr string
+	// suggest maps pruned fields to the declared fields they are probably
+	// misspellings of ("did you mean", in the warnings).
+	suggest map[string]string
+	// crd is the file:line of the CRD that checked the object;
+	// crdConflicts is set when other copies of it differ, and the human
+	// formats then name it after each error.
+	crd          string
+	crdConflicts bool
+	// source is the file a rendered object came from (helm template's
+	// "# Source:" comment, kustomize's origin annotation), "" when unknown.
+	source string
+}
+
+// parseText is a document that does not parse as the human formats print
+// it: "file:line: document N does not parse: yaml: ...".
+func (o outcome) parseText() string {
+	return fmt.Sprintf("%s: document %d does not parse: %s", o.where(), o.document, escapeControl(o.parseErr))
+}
+
+// unparsableResult is the JSON line of a document of a walked file that
+// does not parse: one error of type "Unparsable".
+type unparsableResult struct {
+	File     string      `json:"file"`
+	Document int         `json:"document"`
+	Line     int         `json:"line"`
+	Errors   []jsonError `json:"errors"`
+}
+
+func unparsableLine(o outcome) unparsableResult {
+	return unparsableResult{File: o.file, Document: o.document, Line: o.line, Errors: []jsonError{{Type: "Unparsable", Detail: o.parseErr, Line: o.line}}}
 }
 
 // errWhere is "file:line:column" of error i for the human formats.
@@ -132,7 +186,14 @@ func (o outcome) errText(i int) string {
 		c.Field = o.errAt[i].userField + " (apiserver: " + e.Field + ")"
 		e = &c
 	}
-	return errorText(e)
+	text := errorText(e)
+	if h := o.hints[o.errs[i]]; h != "" {
+		text += "; " + h
+	}
+	if o.crdConflicts {
+		text += " (checked against " + escapeControl(o.crd) + ")"
+	}
+	return text
 }
 
 // lintText is the lint findings one per line, as the text output writes
@@ -160,6 +221,11 @@ func (o outcome) label() string {
 	if o.update {
 		o.update = false
 		return o.label() + " (update)"
+	}
+	if o.source != "" {
+		src := o.source
+		o.source = ""
+		return o.label() + " (from " + escapeControl(src) + ")"
 	}
 	switch {
 	case o.kind != "" && o.name != "":
@@ -198,7 +264,11 @@ func (o outcome) warnings() []warning {
 		out = append(out, warning{p, "duplicate field " + strconv.Quote(p)})
 	}
 	for _, p := range o.pruned {
-		out = append(out, warning{p, warningText(p)})
+		text := warningText(p)
+		if s := o.suggest[p]; s != "" {
+			text += "; " + didYouMean(s)
+		}
+		out = append(out, warning{p, text})
 	}
 	return out
 }
@@ -284,6 +354,10 @@ func (jsonPrinter) finish() error                     { return nil }
 type textPrinter struct{ w io.Writer }
 
 func (p textPrinter) print(o outcome, _ any) error {
+	if o.parseErr != "" {
+		_, err := io.WriteString(p.w, o.parseText()+"\n")
+		return err
+	}
 	var b strings.Builder
 	for i := range o.errs {
 		fmt.Fprintf(&b, "%s: %s: %s\n", o.errWhere(i), o.label(), indentDetail(o.errText(i)))
@@ -310,6 +384,10 @@ type githubPrinter struct {
 }
 
 func (p githubPrinter) print(o outcome, _ any) error {
+	if o.parseErr != "" {
+		_, err := fmt.Fprintf(p.w, "::error file=%s,line=%d,title=crdschema %s::%s\n", ghProperty(o.file), o.line, p.verb, ghData(fmt.Sprintf("document %d does not parse: %s", o.document, o.parseErr)))
+		return err
+	}
 	var b strings.Builder
 	for i := range o.errs {
 		fmt.Fprintf(&b, "::error %s::%s\n", p.props(o, o.errAt, i), ghData(o.label()+": "+o.errText(i)))
@@ -332,6 +410,11 @@ func (githubPrinter) finish() error { return nil }
 
 // props are the annotation's file, line, column and title.
 func (p githubPrinter) props(o outcome, at []placed, i int) string {
+	if o.source != "" && o.file == "-" {
+		// Rendered input: the annotation goes to the template the object
+		// came from; its line there is not known.
+		return "file=" + ghProperty(o.source) + ",title=" + ghProperty("crdschema "+p.verb)
+	}
 	line, col := o.line, 0
 	if i < len(at) && at[i].line > 0 {
 		line, col = at[i].line, at[i].column
@@ -454,6 +537,9 @@ func (p *junitPrinter) print(o outcome, _ any) error {
 	}
 	s.Tests++
 	switch {
+	case o.parseErr != "":
+		s.Failures++
+		c.Failure = &junitFailure{Message: "document does not parse: " + o.parseErr, Type: "Unparsable", Text: o.parseText() + "\n"}
 	case o.skipped != "":
 		s.Skipped++
 		c.Skipped = &junitSkipped{Message: o.skipped}
@@ -522,7 +608,7 @@ func (p *yamlPrinter) print(o outcome, _ any) error {
 	if err := (textPrinter{p.stderr}).print(o, nil); err != nil {
 		return err
 	}
-	if o.object == nil || len(o.errs) > 0 {
+	if o.object == nil || len(o.errs) > 0 || o.parseErr != "" {
 		// A rejected object is left out: the stream holds only what the
 		// cluster would store; the errors are on stderr.
 		return nil

@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/layout"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -19,6 +22,13 @@ type docReader struct {
 	counts counts
 	// inputErr is set when an input or a document could not be read.
 	inputErr bool
+	// broken is set when a walked file's document does not parse (and is
+	// no template): an error of the repository, reported as one.
+	broken bool
+	// layouts says what the walked files are (lint only).
+	layouts *layouts
+	// place is what the layout says of the file being read.
+	place layout.Place
 }
 
 // outputError is a failure to write the output: it ends the run.
@@ -32,14 +42,9 @@ func (e outputError) Error() string { return e.err.Error() }
 func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document) error) error {
 	for _, f := range files {
 		rd.counts.files++
+		rd.place = layout.Place{}
 		if rd.lint {
-			if reason := templateFile(f.name); reason != "" {
-				rd.counts.skip(skipTemplate, f.name)
-				if err := rd.skipped(skippedOutcome(f.name, 0, 1, nil, reason)); err != nil {
-					return err
-				}
-				continue
-			}
+			rd.place = rd.layouts.place(f)
 		}
 		err := rd.in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
 			return rd.event(f, d, derr, fn)
@@ -61,17 +66,13 @@ func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document) error
 func (rd *docReader) event(f inputFile, d crdschema.Document, derr *schema.InputError, fn func(crdschema.Document) error) error {
 	rd.counts.documents++
 	if derr != nil {
-		if rd.lint {
-			if class, reason := unreadableReason(derr, f.walked); class != "" {
-				rd.counts.skip(class, f.name)
-				return rd.skipped(skippedOutcome(f.name, d.Index, d.Line, nil, reason))
-			}
-		}
-		reportError(rd.stderr, derr)
-		rd.inputErr = true
-		return nil
+		return rd.unreadable(f, d, derr)
 	}
 	if rd.lint {
+		if class, reason := roleSkip(rd.place); class != "" {
+			rd.counts.skip(class, f.name)
+			return rd.skipped(skippedOutcome(d.File, d.Index, d.Line, d.Object, reason))
+		}
 		if reason := notObjectReason(d.Object); reason != "" {
 			rd.counts.skip(skipNotObject, f.name)
 			return rd.skipped(skippedOutcome(d.File, d.Index, d.Line, d.Object, reason))
@@ -80,6 +81,41 @@ func (rd *docReader) event(f inputFile, d crdschema.Document, derr *schema.Input
 	if err := fn(d); err != nil {
 		return outputError{err}
 	}
+	return nil
+}
+
+// unreadable handles a document of file f that cannot be read (derr, d
+// its position). A lint skips what is no Kubernetes object (a JSON array)
+// and, in a walked file, what is clearly no broken manifest (a template, a
+// Go test's input: unparsableReason); a walked file's other documents that
+// do not parse are errors of the repository, reported with the others (exit
+// 1). Anything else is an unreadable input (stderr, exit 2).
+func (rd *docReader) unreadable(f inputFile, d crdschema.Document, derr *schema.InputError) error {
+	if rd.lint {
+		if reason := notMappingReason(derr); reason != "" {
+			rd.counts.skip(skipNotObject, f.name)
+			return rd.skipped(skippedOutcome(f.name, d.Index, d.Line, nil, reason))
+		}
+		if f.walked {
+			if class, reason := unparsableSkip(f.name, rd.place, fileHead(f.name)); class != "" {
+				rd.counts.skip(class, f.name)
+				return rd.skipped(skippedOutcome(f.name, d.Index, d.Line, nil, reason))
+			}
+			rd.broken = true
+			rd.counts.unparsable++
+			msg := strings.TrimPrefix(derr.Err.Error(), fmt.Sprintf("document %d: ", d.Index))
+			oc := outcome{file: f.name, document: d.Index, line: derr.Line, parseErr: msg}
+			if oc.line == 0 {
+				oc.line = d.Line
+			}
+			if err := rd.p.print(oc, unparsableLine(oc)); err != nil {
+				return outputError{err}
+			}
+			return nil
+		}
+	}
+	reportError(rd.stderr, derr)
+	rd.inputErr = true
 	return nil
 }
 
@@ -110,7 +146,7 @@ func (rd *docReader) status(verb string, found bool) int {
 		return 2
 	case rd.counts.documents == 0 && len(rd.counts.skipped) == 0:
 		return noObjects(verb, rd.stderr)
-	case found:
+	case found || rd.broken:
 		return 1
 	}
 	return 0
@@ -121,11 +157,11 @@ func (rd *docReader) status(verb string, found bool) int {
 // documents that may be CRDs. A CRD that cannot be decoded is reported on
 // stderr (ok false); the documents that cannot be read are left to the
 // second pass.
-func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) (crds []*crdschema.CRD, ok bool) {
+func crdsAmongFiles(files []inputFile, in *inputs, ls *layouts, stderr io.Writer) (crds []*crdschema.CRD, ok bool) {
 	ok = true
 	for _, f := range files {
-		if lint && templateFile(f.name) != "" {
-			continue
+		if class, _ := roleSkip(ls.place(f)); class != "" {
+			continue // a kustomize patch or a test's assertion: partial CRDs
 		}
 		_ = in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
 			if derr != nil || !d.IsCRD() {
@@ -144,14 +180,10 @@ func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) 
 	return crds, ok
 }
 
-// anyDocument reports whether files hold a document (a Helm template
-// counting as one, for a lint), readable or not.
-func anyDocument(files []inputFile, in *inputs, lint bool) bool {
+// anyDocument reports whether files hold a document, readable or not.
+func anyDocument(files []inputFile, in *inputs) bool {
 	errStop := errors.New("stop")
 	for _, f := range files {
-		if lint && templateFile(f.name) != "" {
-			return true
-		}
 		err := in.read(f.name, func(crdschema.Document, *schema.InputError) error { return errStop })
 		if err == errStop {
 			return true

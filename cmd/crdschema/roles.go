@@ -1,0 +1,369 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/layout"
+	"github.com/crdschema/crdschema/prune"
+)
+
+// Issue 29: a lint reads a repository the way the tools that use it read
+// it. Package layout says what each walked file is (a kustomize patch, a
+// test assertion, a negative test, a file of a Helm chart); this file
+// turns that into what the lint does with a document.
+
+// Why a lint skips what the layout says is no create request: the classes
+// of the summary.
+const (
+	skipPatch = "patches"
+	skipTest  = "test assertions and negative tests"
+)
+
+// layouts holds the layout of every directory the run walks, scanned when
+// a file of it is first read.
+type layouts struct {
+	trees map[string]*layout.Tree
+}
+
+// place is what the layout of its walk says of f; the zero Place (a
+// manifest) for a file named on the command line, which is read as given.
+func (ls *layouts) place(f inputFile) layout.Place {
+	if ls == nil || !f.walked || f.root == "" {
+		return layout.Place{}
+	}
+	if ls.trees == nil {
+		ls.trees = map[string]*layout.Tree{}
+	}
+	t, ok := ls.trees[f.root]
+	if !ok {
+		// A tree that cannot be scanned has no roles: its files are read
+		// as manifests, and reading them reports what is wrong.
+		t, _ = layout.Scan(os.DirFS(f.root))
+		ls.trees[f.root] = t
+	}
+	if t == nil {
+		return layout.Place{}
+	}
+	rel, err := filepath.Rel(f.root, f.name)
+	if err != nil {
+		return layout.Place{}
+	}
+	return t.Of(filepath.ToSlash(rel))
+}
+
+// roleSkip says why a lint skips the documents of a file with place p:
+// they are partial (a patch, an assertion) or meant to be rejected (a
+// negative test). "" for a manifest.
+func roleSkip(p layout.Place) (class, reason string) {
+	switch p.Role {
+	case layout.Patch:
+		return skipPatch, "patch (" + p.By + "): a partial document, merged into another"
+	case layout.Assertion:
+		return skipTest, "test assertion (" + p.By + "): a partial object compared with the cluster's"
+	case layout.Negative:
+		return skipTest, "negative test (" + p.By + "): applied expecting the request to fail"
+	}
+	return "", ""
+}
+
+// unparsableReason says why a lint skips a document of a walked file that
+// does not parse, when the file is clearly no broken manifest: a template
+// of a Helm chart, a Go template of another tool (its text has template
+// actions: a krew manifest, a load test's object templates), an input of a
+// Go test (under a testdata directory, which the go tool ignores and tests
+// fill with broken files on purpose), or JSON with comments (the
+// configuration of an editor or a dev container). text is the file's
+// text, or its beginning. "" when the document is a broken manifest: an
+// error.
+func unparsableReason(name string, p layout.Place, text []byte) string {
+	switch {
+	case p.Chart != "":
+		return "Helm chart template (chart " + p.Chart + "): not YAML until rendered; check the output of helm template"
+	case layout.Placeholder(string(text), false):
+		return "Go template (it has {{ ... }} actions): not YAML until rendered"
+	case underTestdata(name):
+		return "Go test input (under testdata/): not parsed"
+	case strings.EqualFold(filepath.Ext(name), ".json") && startsWithComment(text):
+		return "not a Kubernetes object: JSON with comments"
+	}
+	return ""
+}
+
+// unparsableSkip is unparsableReason with the summary's class of the
+// skip; "" when the document is an error.
+func unparsableSkip(name string, p layout.Place, text []byte) (class, reason string) {
+	reason = unparsableReason(name, p, text)
+	switch {
+	case reason == "":
+		return "", ""
+	case underTestdata(name) && p.Chart == "" && !layout.Placeholder(string(text), false):
+		return skipTestInput, reason
+	case strings.HasPrefix(reason, "not a Kubernetes object"):
+		return skipNotObject, reason
+	}
+	return skipTemplate, reason
+}
+
+// fileHead is the beginning of a file's text (what unparsableReason
+// reads), nil for standard input or a file that cannot be read.
+func fileHead(name string) []byte {
+	if name == "-" {
+		return nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	return buf[:n]
+}
+
+// underTestdata reports whether a directory of name's path is a testdata
+// directory.
+func underTestdata(name string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Dir(name)), "/") {
+		if part == "testdata" {
+			return true
+		}
+	}
+	return false
+}
+
+// startsWithComment reports whether a text's first non-blank characters
+// open a // or /* comment.
+func startsWithComment(text []byte) bool {
+	t := strings.TrimSpace(string(text[:min(len(text), 4096)]))
+	return strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*")
+}
+
+// withoutPlaceholders drops the errors about values a tool fills in before
+// they reach the cluster (layout.Placeholder: Go template actions, chainsaw
+// bindings where the file is read by chainsaw): such an error says nothing
+// of the value the cluster will see. obj is the document as written. When
+// errors were dropped, the apiserver's note that the CEL rules were not
+// run because of them goes too. It returns the errors kept and the number
+// dropped.
+func withoutPlaceholders(errs field.ErrorList, obj map[string]any, bindings bool) (field.ErrorList, []string) {
+	var kept field.ErrorList
+	var dropped []string
+	for _, e := range errs {
+		if isValueError(e) {
+			if v, ok := valueAt(obj, e.Field); ok {
+				if s, isString := v.(string); isString && layout.Placeholder(s, bindings) {
+					dropped = append(dropped, e.Field)
+					continue
+				}
+			}
+		}
+		kept = append(kept, e)
+	}
+	if len(dropped) > 0 && len(kept) == 1 && isRulesNotRun(kept[0]) {
+		kept = nil
+	}
+	return kept, dropped
+}
+
+// isValueError reports whether e is about a field's value (not a missing
+// or unknown field).
+func isValueError(e *field.Error) bool {
+	switch e.Type {
+	case field.ErrorTypeInvalid, field.ErrorTypeTypeInvalid, field.ErrorTypeNotSupported, field.ErrorTypeTooLong:
+		return true
+	}
+	return false
+}
+
+// isRulesNotRun is the apiserver's error at the root saying that the CEL
+// rules were skipped because of a blocking error.
+func isRulesNotRun(e *field.Error) bool {
+	return e.Field == "<nil>" && strings.HasPrefix(e.Detail, "some validation rules were not checked")
+}
+
+// valueAt is the value at a field path (the apiserver's syntax:
+// spec.list[2].name) in a JSON value, and whether there is one.
+func valueAt(v any, path string) (any, bool) {
+	if path == "" || path == "<nil>" {
+		return nil, false
+	}
+	for _, seg := range fieldSegments(path) {
+		switch x := v.(type) {
+		case map[string]any:
+			c, ok := x[seg]
+			if !ok {
+				return nil, false
+			}
+			v = c
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// suggestions are "did you mean" for the unknown fields of an object
+// checked with s: a hint for each --strict error about one, and for each
+// pruned field (a warning without --strict) the declared field it is
+// probably a misspelling of (prune.Suggest).
+func suggestions(s *crdschema.Schema, errs field.ErrorList, pruned []string) (map[*field.Error]string, map[string]string) {
+	var hints map[*field.Error]string
+	var suggest map[string]string
+	for _, p := range pruned {
+		if got := prune.Suggest(s.Structural(), p, true); got != "" {
+			if suggest == nil {
+				suggest = map[string]string{}
+			}
+			suggest[p] = got
+		}
+	}
+	for _, e := range errs {
+		if e.Type == field.ErrorTypeNotFound && suggest[e.Field] != "" {
+			if hints == nil {
+				hints = map[*field.Error]string{}
+			}
+			hints[e] = didYouMean(suggest[e.Field])
+		}
+	}
+	return hints, suggest
+}
+
+func didYouMean(path string) string {
+	return "did you mean " + strconv.Quote(path) + "?"
+}
+
+// warnConflicts warns once for each CRD that the run's CRDs define more
+// than once with differing specs (crdschema.Conflicts): it names the
+// definition that checks the objects (Route's choice: the first the
+// apiserver would accept) and the others, and records the names, so that
+// the errors of those objects name their CRD.
+func (run *objectRun) warnConflicts(p printer, stderr io.Writer) error {
+	for _, group := range crdschema.Conflicts(run.crds) {
+		used := group[0]
+		for _, c := range group {
+			if len(c.Errors()) == 0 {
+				used = c
+				break
+			}
+		}
+		var others []string
+		for _, c := range group {
+			if c == used {
+				continue
+			}
+			at := crdAt(c)
+			if len(c.Errors()) > 0 {
+				at += " (rejected)"
+			}
+			others = append(others, at)
+		}
+		if run.conflicted == nil {
+			run.conflicted = map[string]bool{}
+		}
+		run.conflicted[used.Name()] = true
+		msg := fmt.Sprintf("%d differing definitions of CustomResourceDefinition %s: objects are checked against %s; not against %s", len(group), used.Name(), crdAt(used), strings.Join(others, ", "))
+		if err := runWarning(p, stderr, used.Position().File, used.Position().Line, msg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// crdAt is "file:line" of a CRD.
+func crdAt(c *crdschema.CRD) string {
+	return fmt.Sprintf("%s:%d", c.Position().File, c.Position().Line)
+}
+
+// runWarning writes a warning about the run, not about one document: as
+// an annotation (-o github), a line of the text output, or on stderr for
+// the formats whose output is a contract (-o json, junit, yaml).
+func runWarning(p printer, stderr io.Writer, file string, line int, msg string) error {
+	var err error
+	switch pr := p.(type) {
+	case githubPrinter:
+		_, err = fmt.Fprintf(pr.w, "::warning file=%s,line=%d,title=crdschema %s::%s\n", ghProperty(file), line, pr.verb, ghData(msg))
+	case textPrinter:
+		_, err = fmt.Fprintf(pr.w, "%s:%d: warning: %s\n", escapeControl(file), line, escapeControl(msg))
+	default:
+		_, err = fmt.Fprintf(stderr, "crdschema: warning: %s:%d: %s\n", escapeControl(file), line, escapeControl(msg))
+	}
+	return err
+}
+
+// fieldSegments splits an apiserver field path into its keys and indices:
+// "spec.list[2].m[a.b]" is spec, list, 2, m, a.b (a bracket ends at the
+// first "]" followed by the end, "." or "["). The library's parser is
+// internal; this is what valueAt needs of it.
+func fieldSegments(p string) []string {
+	var out []string
+	for p != "" {
+		switch p[0] {
+		case '.':
+			p = p[1:]
+		case '[':
+			end := len(p)
+			for i := 1; i < len(p); i++ {
+				if p[i] == ']' && (i+1 == len(p) || p[i+1] == '.' || p[i+1] == '[') {
+					end = i
+					break
+				}
+			}
+			out = append(out, p[1:end])
+			p = p[min(end+1, len(p)):]
+		default:
+			end := strings.IndexAny(p, ".[")
+			if end < 0 {
+				end = len(p)
+			}
+			out = append(out, p[:end])
+			p = p[end:]
+		}
+	}
+	return out
+}
+
+// renderedSource is the file a rendered object came from: the path of
+// helm template's "# Source: chart/templates/x.yaml" comment above the
+// document, or of kustomize's config.kubernetes.io/origin annotation
+// (written with buildMetadata: [originAnnotations]). "" when there is
+// neither.
+func renderedSource(d crdschema.Document) string {
+	text := d.Text
+	for len(text) > 0 {
+		line, rest, _ := strings.Cut(string(text[:min(len(text), 4096)]), "\n")
+		t := strings.TrimSpace(line)
+		if src, ok := strings.CutPrefix(t, "# Source: "); ok {
+			return strings.TrimSpace(src)
+		}
+		if t != "" && t != "---" && !strings.HasPrefix(t, "#") {
+			break
+		}
+		text = text[len(line)+1:]
+		if len(rest) == 0 {
+			break
+		}
+	}
+	meta, _ := d.Object["metadata"].(map[string]any)
+	annotations, _ := meta["annotations"].(map[string]any)
+	origin, _ := annotations["config.kubernetes.io/origin"].(string)
+	for _, l := range strings.Split(origin, "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(l), "path: "); ok {
+			return strings.TrimSpace(p)
+		}
+	}
+	return ""
+}

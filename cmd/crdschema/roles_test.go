@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/layout"
+)
+
+func TestWithoutPlaceholders(t *testing.T) {
+	obj := map[string]any{
+		"metadata": map[string]any{"name": "x", "namespace": "($namespace)"},
+		"spec": map[string]any{
+			"name":    "{{ .path.basename }}",
+			"bundle":  "{{ .Files.Get \"b\" | b64enc }}",
+			"count":   "(to_number('3'))",
+			"list":    []any{map[string]any{"port": "{{ .port }}"}, "plain"},
+			"replica": 0,
+		},
+	}
+	rulesNotRun := &field.Error{Type: field.ErrorTypeInvalid, Field: "<nil>", Detail: "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"}
+	errs := field.ErrorList{
+		field.Invalid(field.NewPath("metadata", "namespace"), "($namespace)", "a lowercase RFC 1123 label"),
+		field.Invalid(field.NewPath("spec", "bundle"), "{{", "must be of type byte"),
+		field.TypeInvalid(field.NewPath("spec", "count"), "string", "must be of type integer"),
+		field.Invalid(field.NewPath("spec", "list").Index(0).Child("port"), "", "bad"),
+		rulesNotRun,
+	}
+	kept, dropped := withoutPlaceholders(errs, obj, true)
+	if len(kept) != 0 || len(dropped) != 4 {
+		t.Errorf("with bindings: kept %v, dropped %v; want none kept, 4 dropped and the rules' note", kept, dropped)
+	}
+	// Outside chainsaw, "(...)" is a value like any other.
+	kept, dropped = withoutPlaceholders(errs, obj, false)
+	if len(kept) != 3 || len(dropped) != 2 || kept[0].Field != "metadata.namespace" || kept[1].Field != "spec.count" || kept[2] != rulesNotRun {
+		t.Errorf("without bindings: kept %v, dropped %v", kept, dropped)
+	}
+	// Errors about values that are no placeholders, missing fields and
+	// the root stay.
+	errs = field.ErrorList{
+		field.Invalid(field.NewPath("spec", "replica"), 0, "too small"),
+		field.Required(field.NewPath("spec", "image"), ""),
+		field.Invalid(field.NewPath("spec", "list").Index(1), "plain", "bad"),
+		field.Invalid(field.NewPath("spec", "list").Index(7), "", "bad"),
+		field.NotFound(field.NewPath("spec", "name"), "{{ .path.basename }}"), // unknown whatever its value
+		rulesNotRun,
+	}
+	if kept, dropped := withoutPlaceholders(errs, obj, true); len(kept) != 6 || len(dropped) != 0 {
+		t.Errorf("kept %v, dropped %v; want all 6 kept", kept, dropped)
+	}
+}
+
+func TestUnparsableReason(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		place layout.Place
+		text  string
+		want  bool
+	}{
+		{"deploy/chart/templates/x.yaml", layout.Place{Chart: "deploy/chart"}, "{{ if }}", true},
+		{"cmd/x/testdata/invalid.yaml", layout.Place{}, "a: [", true},
+		{".devcontainer/devcontainer.json", layout.Place{}, "  // comment\n{}", true},
+		{"config.json", layout.Place{}, "/* c */ {}", true},
+		{"notes.yaml", layout.Place{}, "// not YAML", false},
+		{".krew.yaml", layout.Place{}, "spec:\n  {{ addURIAndSha \"x\" .TagName }}\n", true},
+		{"apps/broken.yaml", layout.Place{}, "a: \"", false},
+		{"testdata.yaml", layout.Place{}, "a: [", false},
+	} {
+		if got := unparsableReason(c.name, c.place, []byte(c.text)) != ""; got != c.want {
+			t.Errorf("%s: skipped %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestRoleSkip(t *testing.T) {
+	for r, class := range map[layout.Role]string{layout.Manifest: "", layout.Patch: skipPatch, layout.Assertion: skipTest, layout.Negative: skipTest} {
+		got, reason := roleSkip(layout.Place{Role: r, By: "x"})
+		if got != class || (class != "") != (reason != "") {
+			t.Errorf("%v: %q %q", r, got, reason)
+		}
+	}
+}
+
+// TestRenderedInput is `helm template ... | crdschema apply -`: each error
+// names, and is annotated on, the template its object came from (helm's
+// "# Source:" comment), since a line of the rendered stream means nothing
+// in the repository.
+func TestRenderedInput(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "cli", "ci", "rendered"))
+	stream, err := os.ReadFile("helm-template.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd(t, bytes.NewReader(stream), "apply", "--skip-unknown-kinds", "--strict", "--crd", "widget-crd.yaml", "-o", "github", "-")
+	want := "::error file=widgets/templates/widget.yaml,title=crdschema apply::Widget/release-widgets (from widgets/templates/widget.yaml): spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1\n" +
+		"::error file=widgets/templates/extra.yaml,title=crdschema apply::Widget/release-extra (from widgets/templates/extra.yaml): spec.replica: Not found: unknown field \"spec.replica\"; did you mean \"spec.replicas\"?\n" +
+		"::notice title=crdschema apply::1 file, 3 documents: 2 checked, 2 with errors (2 errors); skipped 1: 1 kind without a CRD\n"
+	if code != 1 || out != want || errOut != "" {
+		t.Errorf("exit %d, stdout\n%s\nstderr %q\nwant exit 1 and\n%s", code, out, errOut, want)
+	}
+	out, _, _ = runCmd(t, bytes.NewReader(stream), "apply", "--skip-unknown-kinds", "--crd", "widget-crd.yaml", "-o", "json", "-")
+	if n := strings.Count(out, `"source":"widgets/templates/`); n != 2 {
+		t.Errorf("%d JSON lines name their template, want 2:\n%s", n, out)
+	}
+}
+
+var summaryRE = regexp.MustCompile(`^crdschema: \d+ files?, (\d+) documents?: (\d+) checked, \d+ with errors \(\d+ errors?\)(?:, (\d+) unparsable)?(?:; skipped (\d+): .*)?$`)
+
+// TestSummaryCountsEachDocumentOnce is issue 29's finding 7: the summary
+// read "792 documents: 28 checked; skipped 881" (whole files skipped as
+// templates were counted as skipped, never as documents). Every document
+// is now counted once: checked, unparsable or skipped.
+func TestSummaryCountsEachDocumentOnce(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "cli"))
+	for _, dir := range []string{"ci/broken", "ci/templated", "ci/layouts", "ci/copies", "lintrepo", "repo-valid", "repo-invalid"} {
+		for _, args := range [][]string{{"check", "--skip-non-crds"}, {"apply", "--skip-unknown-kinds", "--strict"}} {
+			out, _, _ := runCmd(t, nil, append(args, "-o", "text", dir)...)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			m := summaryRE.FindStringSubmatch(lines[len(lines)-1])
+			if m == nil {
+				t.Errorf("%s %s: no summary in\n%s", args[0], dir, out)
+				continue
+			}
+			n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+			if n(m[1]) != n(m[2])+n(m[3])+n(m[4]) {
+				t.Errorf("%s %s: %s documents, but %s checked + %s unparsable + %s skipped", args[0], dir, m[1], m[2], m[3], m[4])
+			}
+		}
+	}
+}

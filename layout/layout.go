@@ -1,0 +1,518 @@
+// Package layout tells what each file of a repository is to the tools that
+// read it, so that a linter checks every file by its role instead of taking
+// every document for a create request:
+//
+//   - kustomize patches (named by a kustomization's patches,
+//     patchesStrategicMerge or patchesJson6902, or scaffolded by kubebuilder
+//     as patches/webhook_in_*.yaml and patches/cainjection_in_*.yaml) are
+//     merged into other resources: partial documents;
+//   - end-to-end tests: a chainsaw Test (chainsaw-test.yaml) names the
+//     files it applies, asserts, expects to be absent, patches and deletes,
+//     and the applies whose error it checks (negative tests); kuttl steps and
+//     chainsaw's manifest-based tests name files NN-assert*.yaml and
+//     NN-error*.yaml, and a kuttl TestStep lists its apply, assert and error
+//     paths;
+//   - Helm charts: every file under a directory holding a Chart.yaml.
+//
+// Scan reads the few files that assign those roles (kustomizations, chainsaw
+// tests and step templates, kuttl steps) through an fs.FS; Tree.Of answers
+// for any file. Every other file is a Manifest.
+package layout
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Role is what a file is to the tool that reads it.
+type Role int
+
+const (
+	// Manifest: its documents are sent to the cluster as written, each one
+	// a create (or update) request. Every file no other role claims.
+	Manifest Role = iota
+	// Patch: merged into a resource by kustomize or by a chainsaw patch
+	// operation; its documents are partial.
+	Patch
+	// Assertion: compared with what the cluster holds (chainsaw assert and
+	// error, kuttl assert and errors files) or naming what a test deletes;
+	// its documents are partial.
+	Assertion
+	// Negative: applied by a test that checks the request's error; its
+	// documents are meant to be rejected.
+	Negative
+)
+
+// String is the role's name as the command prints it.
+func (r Role) String() string {
+	switch r {
+	case Patch:
+		return "patch"
+	case Assertion:
+		return "test assertion"
+	case Negative:
+		return "negative test"
+	}
+	return "manifest"
+}
+
+// Place is what the layout says of one file.
+type Place struct {
+	Role Role
+	// By says what gives the role: the file (and line) naming the file,
+	// or the naming convention; "" for a Manifest no test applies.
+	By string
+	// Chart is the directory of the Helm chart the file belongs to (the
+	// nearest directory at or above it holding a Chart.yaml), "" outside
+	// charts. A chart's templates are Go templates: a file that does not
+	// parse there is a template, not a broken manifest.
+	Chart string
+	// Bindings is set for the files a chainsaw test reads: a string value
+	// written "(...)" is a JMESPath expression the test evaluates.
+	Bindings bool
+}
+
+// Tree is the layout of a directory tree, built by Scan.
+type Tree struct {
+	places map[string]Place
+	charts map[string]bool
+	// chainsaw are the directories of chainsaw tests; bound the files
+	// elsewhere that a chainsaw test reads.
+	chainsaw, bound map[string]bool
+}
+
+// Scan walks fsys and reads the files that give the others their roles.
+// A file it cannot read or parse, or larger than 4 MiB, gives no role
+// (reading it as a manifest reports why). Symbolic links to directories
+// are not followed, as fs.WalkDir does not.
+func Scan(fsys fs.FS) (*Tree, error) {
+	s := scanner{fsys: fsys, t: &Tree{places: map[string]Place{}, charts: map[string]bool{}, chainsaw: map[string]bool{}, bound: map[string]bool{}}}
+	var roleFiles, yamlNames []string
+	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		base := d.Name()
+		if strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml") {
+			yamlNames = append(yamlNames, name)
+		}
+		switch {
+		case base == "Chart.yaml":
+			s.t.charts[path.Dir(name)] = true
+		case isKustomization(base), isChainsawTest(base):
+			roleFiles = append(roleFiles, name)
+		case stepFile.MatchString(base):
+			s.stepByName(name, base)
+			roleFiles = append(roleFiles, name) // may hold a kuttl TestStep
+		case kubebuilderPatch.MatchString(base) && path.Base(path.Dir(name)) == "patches":
+			s.assign(name, Patch, "kubebuilder's scaffolded patch name", false)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Explicit references come after the naming conventions, so that they
+	// win (a file a test applies is a manifest whatever its name).
+	for _, name := range roleFiles {
+		s.read(name)
+	}
+	s.namedAssertions(yamlNames)
+	return s.t, nil
+}
+
+// namedAssertions gives the files of a chainsaw test's directory that no
+// operation names, and whose names say they are assertions
+// (exception-assert.yaml, assert-ready.yaml, errors.yaml), that role: a
+// chainsaw test reads only the files it names, and those were written for
+// an assert or an error operation.
+func (s *scanner) namedAssertions(names []string) {
+	for _, name := range names {
+		if _, has := s.t.places[name]; has || !s.t.chainsaw[path.Dir(name)] {
+			continue
+		}
+		base := strings.ToLower(path.Base(name))
+		if strings.Contains(base, "assert") || strings.HasPrefix(base, "error") || strings.Contains(base, "-error") {
+			s.assign(name, Assertion, "file name in the chainsaw test "+path.Join(path.Dir(name), "chainsaw-test.yaml"), false)
+		}
+	}
+}
+
+// Of returns the place of the file name, a slash-separated path relative
+// to the root of the scanned fs.FS ("config/crd/patches/x.yaml").
+func (t *Tree) Of(name string) Place {
+	name = path.Clean(name)
+	p := t.places[name]
+	p.Bindings = t.bound[name]
+	for dir := path.Dir(name); ; dir = path.Dir(dir) {
+		if p.Chart == "" && t.charts[dir] {
+			p.Chart = dir
+		}
+		if t.chainsaw[dir] {
+			p.Bindings = true
+		}
+		if dir == "." || dir == "/" {
+			break
+		}
+	}
+	return p
+}
+
+var (
+	// stepFile is the name of a test step file of kuttl and of chainsaw's
+	// manifest-based tests: a step index, a dash, a name.
+	stepFile = regexp.MustCompile(`^\d+-[^.]+\.ya?ml$`)
+	// kubebuilderPatch are the CRD patches kubebuilder scaffolds.
+	kubebuilderPatch = regexp.MustCompile(`^(webhook|cainjection)_in_.+\.ya?ml$`)
+)
+
+func isKustomization(base string) bool {
+	return base == "kustomization.yaml" || base == "kustomization.yml" || base == "Kustomization"
+}
+
+func isChainsawTest(base string) bool {
+	return base == "chainsaw-test.yaml" || base == "chainsaw-test.yml"
+}
+
+// scanner builds a Tree.
+type scanner struct {
+	fsys fs.FS
+	t    *Tree
+	// explicit are the files a test or kustomization names, whose role no
+	// naming convention changes.
+	explicit map[string]bool
+}
+
+// assign gives file its role. A role named explicitly overrides one that
+// comes from a name; among explicit roles, being applied (Manifest) wins,
+// then Negative, Patch and Assertion: a file one step applies and another
+// asserts is still a create request.
+func (s *scanner) assign(file string, r Role, by string, explicit bool) {
+	file = path.Clean(file)
+	old, had := s.t.places[file]
+	if s.explicit == nil {
+		s.explicit = map[string]bool{}
+	}
+	switch {
+	case !had, explicit && !s.explicit[file]:
+	case explicit == s.explicit[file] && rank(r) < rank(old.Role):
+	default:
+		return
+	}
+	s.t.places[file] = Place{Role: r, By: by}
+	if explicit {
+		s.explicit[file] = true
+	}
+}
+
+func rank(r Role) int {
+	switch r {
+	case Manifest:
+		return 0
+	case Negative:
+		return 1
+	case Patch:
+		return 2
+	}
+	return 3
+}
+
+// stepByName gives a test step file the role its name says: NN-assert*
+// and NN-error* are assertions (kuttl reads NN-errors*, chainsaw NN-error
+// and NN-errors, as files of objects that must not exist).
+func (s *scanner) stepByName(name, base string) {
+	_, rest, _ := strings.Cut(base, "-")
+	rest = strings.ToLower(rest)
+	if strings.HasPrefix(rest, "assert") || strings.HasPrefix(rest, "error") {
+		s.assign(name, Assertion, "test step file name (kuttl, chainsaw)", false)
+	}
+}
+
+// maxRoleFile is the size of the largest file Scan reads for roles: a
+// kustomization, a test or a test step is small; a larger file (a hostile
+// one, or a bundle named like a step) gives no role.
+const maxRoleFile = 4 << 20
+
+// readSmall reads a file of at most maxRoleFile bytes.
+func (s *scanner) readSmall(name string) ([]byte, bool) {
+	if st, err := fs.Stat(s.fsys, name); err != nil || st.Size() > maxRoleFile {
+		return nil, false
+	}
+	data, err := fs.ReadFile(s.fsys, name)
+	return data, err == nil && len(data) <= maxRoleFile
+}
+
+// read reads one file that may give roles.
+func (s *scanner) read(name string) {
+	data, ok := s.readSmall(name)
+	if !ok {
+		return
+	}
+	base := path.Base(name)
+	if stepFile.MatchString(base) && !bytes.Contains(data, []byte("TestStep")) {
+		return
+	}
+	if isChainsawTest(base) {
+		s.t.chainsaw[path.Dir(name)] = true
+	}
+	for _, d := range splitDocuments(data) {
+		var obj map[string]any
+		if yaml.Unmarshal(d.text, &obj) != nil || obj == nil {
+			continue
+		}
+		at := fmt.Sprintf("%s:%d", name, d.line)
+		switch {
+		case isKustomization(base) || obj["kind"] == "Kustomization" && strings.HasPrefix(str(obj["apiVersion"]), "kustomize.config.k8s.io/"):
+			s.kustomization(path.Dir(name), at, obj)
+		case obj["kind"] == "TestStep" && strings.HasPrefix(str(obj["apiVersion"]), "kuttl.dev/"):
+			s.kuttlStep(path.Dir(name), at, obj)
+		case strings.HasPrefix(str(obj["apiVersion"]), "chainsaw.kyverno.io/"):
+			s.chainsaw(path.Dir(name), at, obj, 0)
+		}
+	}
+}
+
+// kustomization gives the patches a kustomization names their role.
+func (s *scanner) kustomization(dir, at string, k map[string]any) {
+	for _, key := range []string{"patches", "patchesStrategicMerge", "patchesJson6902"} {
+		items, _ := k[key].([]any)
+		for _, it := range items {
+			p := str(it) // patchesStrategicMerge: a path (or an inline patch)
+			if m, ok := it.(map[string]any); ok {
+				p = str(m["path"])
+			}
+			if p != "" && !strings.Contains(p, "\n") {
+				s.assign(path.Join(dir, p), Patch, "kustomize patch named in "+at, true)
+			}
+		}
+	}
+}
+
+// kuttlStep gives the files a kuttl TestStep lists their roles.
+func (s *scanner) kuttlStep(dir, at string, step map[string]any) {
+	for key, r := range map[string]Role{"apply": Manifest, "assert": Assertion, "error": Assertion} {
+		items, _ := step[key].([]any)
+		for _, it := range items {
+			s.reference(dir, str(it), r, "kuttl TestStep "+key+" in "+at)
+		}
+	}
+}
+
+// reference gives the files p names (a file, a directory of YAML files or
+// a glob, relative to dir; URLs are left alone) the role r, and returns
+// them.
+func (s *scanner) reference(dir, p string, r Role, by string) (files []string) {
+	if p == "" || strings.Contains(p, "://") || path.IsAbs(p) {
+		return nil
+	}
+	p = path.Join(dir, p)
+	matches, err := fs.Glob(s.fsys, p)
+	if err != nil || len(matches) == 0 {
+		matches = []string{p}
+	}
+	for _, m := range matches {
+		files = append(files, s.yamlFiles(m)...)
+	}
+	for _, f := range files {
+		s.assign(f, r, by, true)
+	}
+	return files
+}
+
+// yamlFiles is p when it is not a directory, else the YAML files in it.
+func (s *scanner) yamlFiles(p string) []string {
+	st, err := fs.Stat(s.fsys, p)
+	if err != nil || !st.IsDir() {
+		return []string{p}
+	}
+	var out []string
+	entries, _ := fs.ReadDir(s.fsys, p)
+	for _, e := range entries {
+		if !e.IsDir() && (strings.HasSuffix(e.Name(), ".yaml") || strings.HasSuffix(e.Name(), ".yml")) {
+			out = append(out, path.Join(p, e.Name()))
+		}
+	}
+	return out
+}
+
+// chainsawOps are chainsaw's operations that read files, with the role of
+// those files.
+var chainsawOps = map[string]Role{
+	"apply":  Manifest,
+	"create": Manifest,
+	"update": Manifest,
+	"patch":  Patch,
+	"assert": Assertion,
+	"error":  Assertion,
+	"delete": Assertion,
+}
+
+// maxTemplateDepth bounds step templates using step templates.
+const maxTemplateDepth = 4
+
+// chainsaw walks a chainsaw document (a Test, a StepTemplate, a
+// Configuration) for the operations that name files, relative to dir, the
+// directory of the test. Step templates a test uses are read in turn;
+// their files are relative to the test too.
+func (s *scanner) chainsaw(dir, at string, v any, depth int) {
+	switch x := v.(type) {
+	case []any:
+		for _, it := range x {
+			s.chainsaw(dir, at, it, depth)
+		}
+	case map[string]any:
+		for k, it := range x {
+			if !s.chainsawOp(dir, at, k, it, depth) {
+				s.chainsaw(dir, at, it, depth)
+			}
+		}
+	}
+}
+
+// chainsawOp reads the entry k: v of a chainsaw document when it is an
+// operation naming a file or the use of a step template, and reports
+// whether it was one.
+func (s *scanner) chainsawOp(dir, at, k string, v any, depth int) bool {
+	m, _ := v.(map[string]any)
+	op, isOp := chainsawOps[k]
+	switch {
+	case isOp && str(m["file"]) != "":
+		if op == Manifest && expectsError(m["expect"]) {
+			op = Negative
+		}
+		for _, f := range s.reference(dir, str(m["file"]), op, "chainsaw "+k+" in "+at) {
+			s.t.bound[f] = true
+		}
+	case (k == "script" || k == "command") && m != nil:
+		s.kubectlFiles(dir, at, k, m)
+	case k == "use" && str(m["template"]) != "":
+		if depth < maxTemplateDepth {
+			s.stepTemplate(dir, path.Join(dir, str(m["template"])), depth+1)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// kubectlApply finds the files of "kubectl apply|create -f FILE" in a
+// chainsaw script's content or a command's arguments.
+var kubectlApply = regexp.MustCompile(`kubectl\s+(?:apply|create)\b[^\n;|&]*?\s(?:-f|--filename)[=\s]+([^\s;|&'"]+)`)
+
+// kubectlFiles gives the files a chainsaw script or command applies with
+// kubectl their role: a negative test when the operation checks that it
+// fails, else a manifest.
+func (s *scanner) kubectlFiles(dir, at, k string, m map[string]any) {
+	text := str(m["content"])
+	if args, ok := m["args"].([]any); ok {
+		parts := []string{str(m["entrypoint"])}
+		for _, a := range args {
+			parts = append(parts, str(a))
+		}
+		text = strings.Join(parts, " ")
+	}
+	role := Manifest
+	if expectsError([]any{map[string]any{"check": m["check"]}}) {
+		role = Negative
+	}
+	for _, f := range kubectlApply.FindAllStringSubmatch(text, -1) {
+		if f[1] == "-" {
+			continue
+		}
+		for _, name := range s.reference(dir, f[1], role, "chainsaw "+k+" (kubectl) in "+at) {
+			s.t.bound[name] = true
+		}
+	}
+}
+
+// stepTemplate reads a chainsaw StepTemplate a test in dir uses.
+func (s *scanner) stepTemplate(dir, file string, depth int) {
+	data, ok := s.readSmall(file)
+	if !ok {
+		return
+	}
+	for _, d := range splitDocuments(data) {
+		var obj map[string]any
+		if yaml.Unmarshal(d.text, &obj) == nil && obj != nil {
+			s.chainsaw(dir, fmt.Sprintf("%s:%d", file, d.line), obj, depth)
+		}
+	}
+}
+
+// expectsError reports whether a chainsaw operation's expectations check
+// that the request fails: a check on $error other than "($error == null):
+// true" (or "($error != null): false").
+func expectsError(expect any) bool {
+	items, _ := expect.([]any)
+	for _, it := range items {
+		m, _ := it.(map[string]any)
+		check, _ := m["check"].(map[string]any)
+		for k, v := range check {
+			key := strings.ReplaceAll(k, " ", "")
+			if !strings.Contains(key, "$error") {
+				continue
+			}
+			success := (strings.Contains(key, "$error==null") && v == true) || (strings.Contains(key, "$error!=null") && v == false)
+			if !success {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// document is one document of a YAML stream with the line it starts on.
+type document struct {
+	text []byte
+	line int
+}
+
+// splitDocuments splits a YAML stream at its "---" lines.
+func splitDocuments(data []byte) []document {
+	var out []document
+	start, startLine, line := 0, 1, 1
+	for i := 0; i <= len(data); {
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			end = len(data) - i
+		}
+		l := data[i : i+end]
+		if bytes.HasPrefix(l, []byte("---")) && (len(l) == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r') {
+			out = append(out, document{data[start:i], startLine})
+			start, startLine = i+end+1, line+1
+		}
+		i += end + 1
+		line++
+	}
+	if start < len(data) {
+		out = append(out, document{data[start:], startLine})
+	}
+	return out
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// Placeholder reports whether a string value is filled in by a tool before
+// it reaches the cluster, so that an error about it says nothing of the
+// value the cluster will see: it holds a Go template action ("{{ ... }}",
+// as Helm charts, Argo CD ApplicationSets with goTemplate and Grafana's
+// alerting templates write them), or, where bindings is set (Place.Bindings),
+// it is a chainsaw JMESPath expression "(...)".
+func Placeholder(value string, bindings bool) bool {
+	if i := strings.Index(value, "{{"); i >= 0 && strings.Contains(value[i:], "}}") {
+		return true
+	}
+	return bindings && len(value) > 2 && value[0] == '(' && value[len(value)-1] == ')'
+}
