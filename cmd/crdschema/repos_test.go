@@ -30,10 +30,12 @@ var recipe = map[string][]string{
 }
 
 // ciRun is what one CI command printed: its exit status, its ::error
-// annotations as "file:line: message" and its ::notice summary.
+// annotations as "file:line: message", the ::warning annotations about
+// differing copies of a CRD likewise, and its ::notice summary.
 type ciRun struct {
 	exit   int
 	errors []string
+	copies []string
 	notice string
 	stderr string
 }
@@ -51,8 +53,13 @@ func runRecipe(t *testing.T, dir, verb string) ciRun {
 			r.notice = n
 			continue
 		}
-		if m := annotationLineRE.FindStringSubmatch(l); m != nil && m[1] == "error" {
+		m := annotationLineRE.FindStringSubmatch(l)
+		switch {
+		case m == nil:
+		case m[1] == "error":
 			r.errors = append(r.errors, m[2]+":"+m[3]+": "+m[4])
+		case strings.Contains(m[4], " differing definitions of CustomResourceDefinition "):
+			r.copies = append(r.copies, m[2]+":"+m[3]+": "+m[4])
 		}
 	}
 	return r
@@ -214,6 +221,10 @@ type ciPin struct {
 	exit   int
 	notice string
 	errors []string
+	// copies are the warnings about CRDs defined more than once with
+	// differing specs (apply), each naming the copy objects are checked
+	// against.
+	copies []string
 }
 
 // realRepos are the trimmed trees of real repositories.
@@ -234,7 +245,15 @@ var realRepos = []fixtureRepo{{
 		// chainsaw bindings "($namespace)"). Now: assertions and negative
 		// tests skipped by role, bindings not counted; every custom
 		// resource the repository applies is valid.
-		"apply": {exit: 0, notice: "116 files, 188 documents: 30 checked, 0 with errors (0 errors); skipped 158: 3 not Kubernetes objects, 3 Go test inputs, 8 patches, 63 test assertions and negative tests, 10 CRDs, 71 kinds without a CRD"},
+		// The instrumentation CRD has 5 copies (3 bundles, the base, the
+		// upgrade test's release manifest), the collector CRD 2 accepted
+		// ones that differ: one warning each, naming the copy used (the
+		// first accepted in walk order).
+		"apply": {exit: 0, notice: "116 files, 188 documents: 30 checked, 0 with errors (0 errors); skipped 158: 3 not Kubernetes objects, 3 Go test inputs, 8 patches, 63 test assertions and negative tests, 10 CRDs, 71 kinds without a CRD",
+			copies: []string{
+				"bundle/community/manifests/opentelemetry.io_instrumentations.yaml:1: 5 differing definitions of CustomResourceDefinition instrumentations.opentelemetry.io: objects are checked against bundle/community/manifests/opentelemetry.io_instrumentations.yaml:1;",
+				"config/crd/bases/opentelemetry.io_opentelemetrycollectors.yaml:2: 2 differing definitions of CustomResourceDefinition opentelemetrycollectors.opentelemetry.io: objects are checked against config/crd/bases/opentelemetry.io_opentelemetrycollectors.yaml:2;",
+			}},
 	},
 	crd: "config/crd/bases/opentelemetry.io_opampbridges.yaml", crdKey: "group: opentelemetry.io",
 	cr: "config/samples/core_v1beta1_opentelemetrycollector.yaml",
@@ -306,6 +325,15 @@ var realRepos = []fixtureRepo{{
 				"tests/k8s/1-025_validate_resource_ignore_differences/01-argocd-with-resource-ignore-difference.yaml:27: ArgoCD/example-argocd: spec.resourceIgnoreDifferences.resourceIdentifiers[0].customization.managedFieldManagers: Not found: unknown field \"spec.resourceIgnoreDifferences.resourceIdentifiers[0].customization.managedFieldManagers\"; did you mean \"spec.resourceIgnoreDifferences.resourceIdentifiers[0].customization.managedFieldsManagers\"?",
 				"tests/k8s/1-043_validate_cleanup_when_using_remote/02-add-remote.yaml:9: ArgoCD/example-argocd: spec.redis.remote: Not found",
 				"tests/k8s/1-043_validate_cleanup_when_using_remote/02-add-remote.yaml:11: ArgoCD/example-argocd: spec.repo.remote: Not found",
+			},
+			// Four CRDs have copies that differ (bundle/manifests, the OLM
+			// catalog's v1beta1 releases): one warning each; the rejected
+			// v1beta1 copies are never the ones used.
+			copies: []string{
+				"bundle/manifests/argoproj.io_argocdexports.yaml:1: 3 differing definitions of CustomResourceDefinition argocdexports.argoproj.io: objects are checked against bundle/manifests/argoproj.io_argocdexports.yaml:1;",
+				"config/crd/bases/argoproj.io_applications.yaml:1: 2 differing definitions of CustomResourceDefinition applications.argoproj.io: objects are checked against config/crd/bases/argoproj.io_applications.yaml:1;",
+				"config/crd/bases/argoproj.io_appprojects.yaml:1: 3 differing definitions of CustomResourceDefinition appprojects.argoproj.io: objects are checked against config/crd/bases/argoproj.io_appprojects.yaml:1;",
+				"config/crd/bases/argoproj.io_argocds.yaml:2: 2 differing definitions of CustomResourceDefinition argocds.argoproj.io: objects are checked against config/crd/bases/argoproj.io_argocds.yaml:2;",
 			}},
 	},
 	crd: "config/crd/bases/argoproj.io_argocdexports.yaml", crdKey: "group: argoproj.io",
@@ -333,16 +361,24 @@ func TestFixtureRepositories(t *testing.T) {
 				if got.exit != pin.exit || got.notice != pin.notice || got.stderr != "" {
 					t.Errorf("exit %d, summary\n%s\nstderr %q\nwant exit %d, summary\n%s", got.exit, got.notice, got.stderr, pin.exit, pin.notice)
 				}
-				if len(got.errors) != len(pin.errors) {
-					t.Errorf("%d errors, want %d:\n%s", len(got.errors), len(pin.errors), strings.Join(got.errors, "\n"))
-					return
-				}
-				for i, want := range pin.errors {
-					if !strings.HasPrefix(got.errors[i], want) {
-						t.Errorf("error %d:\n%s\nwant it to start with\n%s", i, got.errors[i], want)
-					}
-				}
+				checkPrefixes(t, "errors", got.errors, pin.errors)
+				checkPrefixes(t, "warnings about differing CRD copies", got.copies, pin.copies)
 			})
+		}
+	}
+}
+
+// checkPrefixes checks that got has as many lines as want, each starting
+// with the one of want at its place.
+func checkPrefixes(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d %s, want %d:\n%s", len(got), what, len(want), strings.Join(got, "\n"))
+		return
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("%s %d:\n%s\nwant it to start with\n%s", what, i, got[i], w)
 		}
 	}
 }
