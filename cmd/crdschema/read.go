@@ -87,7 +87,7 @@ func (rd *docReader) event(f inputFile, d crdschema.Document, derr *schema.Input
 // unreadable handles a document of file f that cannot be read (derr, d
 // its position). A lint skips what is no Kubernetes object (a JSON array)
 // and, in a walked file, what is clearly no broken manifest (a template, a
-// Go test's input: unparsableReason); a walked file's other documents that
+// Go test's input: unparsableSkip); a walked file's other documents that
 // do not parse are errors of the repository, reported with the others (exit
 // 1). Anything else is an unreadable input (stderr, exit 2).
 func (rd *docReader) unreadable(f inputFile, d crdschema.Document, derr *schema.InputError) error {
@@ -97,7 +97,7 @@ func (rd *docReader) unreadable(f inputFile, d crdschema.Document, derr *schema.
 			return rd.skipped(skippedOutcome(f.name, d.Index, d.Line, nil, reason))
 		}
 		if f.walked {
-			if class, reason := unparsableSkip(f.name, rd.place, fileHead(f.name)); class != "" {
+			if class, reason := unparsableSkip(f.name, rd.place, fileHead(f.name), d.Text); class != "" {
 				rd.counts.skip(class, f.name)
 				return rd.skipped(skippedOutcome(f.name, d.Index, d.Line, nil, reason))
 			}

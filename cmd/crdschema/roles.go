@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
 
 	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/layout"
@@ -74,45 +75,104 @@ func roleSkip(p layout.Place) (class, reason string) {
 	return "", ""
 }
 
-// unparsableReason says why a lint skips a document of a walked file that
-// does not parse, when the file is clearly no broken manifest: a template
-// of a Helm chart, a Go template of another tool (its text has template
-// actions: a krew manifest, a load test's object templates), an input of a
-// Go test (under a testdata directory, which the go tool ignores and tests
-// fill with broken files on purpose), or JSON with comments (the
-// configuration of an editor or a dev container). text is the file's
-// text, or its beginning. "" when the document is a broken manifest: an
-// error.
-func unparsableReason(name string, p layout.Place, text []byte) string {
+// unparsableSkip says why a lint skips a document of a walked file that
+// does not parse, when it is clearly no broken manifest, and the summary's
+// class of the skip: a template of a Helm chart, a Go template of another
+// tool (a krew manifest, a load test's object templates: goTemplate), an
+// input of a Go test (under a testdata directory, which the go tool
+// ignores and tests fill with broken files on purpose), or JSON with
+// comments (the configuration of an editor or a dev container). head is
+// the file's text, or its beginning; doc the text of the document. ""
+// when the document is a broken manifest: an error.
+func unparsableSkip(name string, p layout.Place, head, doc []byte) (class, reason string) {
 	switch {
 	case p.Chart != "":
-		return "Helm chart template (chart " + p.Chart + "): not YAML until rendered; check the output of helm template"
-	case layout.Placeholder(string(text), false):
-		return "Go template (it has {{ ... }} actions): not YAML until rendered"
+		return skipTemplate, "Helm chart template (chart " + p.Chart + "): not YAML until rendered; check the output of helm template"
+	case goTemplate(doc):
+		return skipTemplate, "Go template (it has {{ ... }} actions): not YAML until rendered"
 	case underTestdata(name):
-		return "Go test input (under testdata/): not parsed"
-	case strings.EqualFold(filepath.Ext(name), ".json") && startsWithComment(text):
-		return "not a Kubernetes object: JSON with comments"
+		return skipTestInput, "Go test input (under testdata/): not parsed"
+	case strings.EqualFold(filepath.Ext(name), ".json") && startsWithComment(head):
+		return skipNotObject, "not a Kubernetes object: JSON with comments"
 	}
-	return ""
+	return "", ""
 }
 
-// unparsableSkip is unparsableReason with the summary's class of the
-// skip; "" when the document is an error.
-func unparsableSkip(name string, p layout.Place, text []byte) (class, reason string) {
-	reason = unparsableReason(name, p, text)
-	switch {
-	case reason == "":
-		return "", ""
-	case underTestdata(name) && p.Chart == "" && !layout.Placeholder(string(text), false):
-		return skipTestInput, reason
-	case strings.HasPrefix(reason, "not a Kubernetes object"):
-		return skipNotObject, reason
+// goTemplate reports whether a YAML document that does not parse is a Go
+// template: it has template actions, and with them blanked out it parses.
+// One that stays broken without its actions is broken YAML, whatever
+// actions it also holds (a CRD whose descriptions show templates, a custom
+// resource holding templates of its own), and reported as such.
+func goTemplate(doc []byte) bool {
+	if !layout.Placeholder(string(doc), false) {
+		return false
 	}
-	return skipTemplate, reason
+	var v any
+	return yaml.Unmarshal(withoutActions(doc), &v) == nil
 }
 
-// fileHead is the beginning of a file's text (what unparsableReason
+// withoutActions is a text with its Go template actions ("{{ ... }}")
+// blanked out: a line holding only actions becomes empty (a control
+// structure, an include that writes whole lines); an action among other
+// text becomes "x" (a value). Lines keep their numbers.
+func withoutActions(text []byte) []byte {
+	const mark = "\x00" // no YAML text holds it: stands for an action
+	var b strings.Builder
+	rest := string(text)
+	for {
+		i := strings.Index(rest, "{{")
+		if i < 0 {
+			b.WriteString(rest)
+			break
+		}
+		end := actionEnd(rest[i:])
+		if end < 0 {
+			b.WriteString(rest)
+			break
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(mark)
+		b.WriteString(strings.Repeat("\n", strings.Count(rest[i:i+end], "\n")))
+		rest = rest[i+end:]
+	}
+	lines := strings.Split(b.String(), "\n")
+	for k, l := range lines {
+		if !strings.Contains(l, mark) {
+			continue
+		}
+		if strings.TrimSpace(strings.ReplaceAll(l, mark, "")) == "" {
+			lines[k] = ""
+		} else {
+			lines[k] = strings.ReplaceAll(l, mark, "x")
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// actionEnd is the length of the action that s starts with ("{{"): up to
+// the first "}}" outside the action's quoted strings (krew's manifests
+// write {{addURIAndSha "https://.../{{ .TagName }}/x.tar.gz" .TagName }});
+// -1 when the action does not end.
+func actionEnd(s string) int {
+	for i := 2; i < len(s); i++ {
+		switch s[i] {
+		case '"', '`':
+			q := s[i]
+			for i++; i < len(s) && s[i] != q; i++ {
+				if q == '"' && s[i] == '\\' {
+					i++
+				}
+			}
+		case '}':
+			if i+1 < len(s) && s[i+1] == '}' {
+				return i + 2
+			}
+		}
+	}
+	return -1
+}
+
+// fileHead is the beginning of a file's text (what unparsableSkip
 // reads), nil for standard input or a file that cannot be read.
 func fileHead(name string) []byte {
 	if name == "-" {

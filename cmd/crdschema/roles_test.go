@@ -57,7 +57,7 @@ func TestWithoutPlaceholders(t *testing.T) {
 	}
 }
 
-func TestUnparsableReason(t *testing.T) {
+func TestUnparsableSkip(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		place layout.Place
@@ -72,10 +72,36 @@ func TestUnparsableReason(t *testing.T) {
 		{".krew.yaml", layout.Place{}, "spec:\n  {{ addURIAndSha \"x\" .TagName }}\n", true},
 		{"apps/broken.yaml", layout.Place{}, "a: \"", false},
 		{"testdata.yaml", layout.Place{}, "a: [", false},
+		// Go templates outside a chart: control structures on lines of
+		// their own, actions among values, an action over two lines.
+		{"loadtest/objects.yaml", layout.Place{}, "kind: X\nspec:\n{{- range .Items }}\n  - name: {{ .Name }}-{{ .Index }}\n    labels: {{ toYaml .Labels\n      | nindent 6 }}\n{{- end }}\n", true},
+		// A document with actions that stays broken without them is
+		// broken YAML: a CRD whose description shows a template, a
+		// custom resource holding templates, with a syntax error.
+		{"config/crd/x.yaml", layout.Place{}, "description: 'As {{ .name }} is ready.'\ngroup: x: y\n", false},
+		{"config/samples/n.yaml", layout.Place{}, "metadata:\n  name: n\nspec:\n  t: \"{{ .a }}\n", false},
+		// Under testdata, such a document is a Go test's input.
+		{"x/testdata/t.yaml", layout.Place{}, "a: {{ .b }}\nc: [\n", true},
 	} {
-		if got := unparsableReason(c.name, c.place, []byte(c.text)) != ""; got != c.want {
+		class, _ := unparsableSkip(c.name, c.place, []byte(c.text), []byte(c.text))
+		if got := class != ""; got != c.want {
 			t.Errorf("%s: skipped %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+func TestWithoutActions(t *testing.T) {
+	in := "a: {{ .x }}\n  {{- if .y }}\nb: \"{{ .z }}-{{ .w }}\"\n{{ define \"t\" }}{{ end }}\nc: {{ .long\n  | quote }}\n"
+	want := "a: x\n\nb: \"x-x\"\n\nc: x\n\n"
+	if got := string(withoutActions([]byte(in))); got != want {
+		t.Errorf("withoutActions:\n%q\nwant\n%q", got, want)
+	}
+	// Quoted strings inside an action, holding "}}" (krew's manifests);
+	// an action that does not end is left as it is.
+	in = "- a: 1\n  {{addURIAndSha \"https://x/{{ .Tag }}/\\\"k.tgz\" .Tag | indent 2 }}\n  b: {{ `}}` }}\nc: {{ .open\n"
+	want = "- a: 1\n\n  b: x\nc: {{ .open\n"
+	if got := string(withoutActions([]byte(in))); got != want {
+		t.Errorf("withoutActions:\n%q\nwant\n%q", got, want)
 	}
 }
 
