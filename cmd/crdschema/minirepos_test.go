@@ -82,7 +82,8 @@ var ownRepos = []fixtureRepo{{
 			errors: []string{"config/samples/toys_v1beta1_gadget.yaml:7: Gadget/gadget-sample: spec: Required value"}},
 	},
 	crd: "config/crd/bases/toys.crdschema.dev_gadgets.yaml", crdKey: "group: toys.crdschema.dev",
-	cr: "tests/e2e/examples/crossnamespace/resources.yaml",
+	cr:           "tests/e2e/examples/crossnamespace/resources.yaml",
+	templatedCRD: "config/crd/bases/toys.crdschema.dev_widgets.yaml",
 	templated: map[string]int{
 		"config/samples/toys_v1beta1_widget.yaml":                 1,
 		"deploy/helm/toys-operator/templates/default-widget.yaml": 1,
@@ -148,7 +149,8 @@ var ownRepos = []fixtureRepo{{
 			copies: []string{"bundle/manifests/toys.crdschema.dev_widgets.yaml:3: 4 differing definitions of CustomResourceDefinition widgets.toys.crdschema.dev: objects are checked against bundle/manifests/toys.crdschema.dev_widgets.yaml:3; not against artifacts/examples/crd.yaml:1 (rejected), config/crd/bases/toys.crdschema.dev_widgets.yaml:5, deploy/olm-catalog/toys-operator/0.0.1/toys-operator-widget.crd.yaml:1 (rejected)"}},
 	},
 	crd: "config/crd/bases/toys.crdschema.dev_gadgets.yaml", crdKey: "group: toys.crdschema.dev",
-	cr: "examples/widget-basic.yaml",
+	cr:           "examples/widget-basic.yaml",
+	templatedCRD: "config/crd/bases/toys.crdschema.dev_notifiers.yaml",
 	templated: map[string]int{
 		"config/samples/toys_v1alpha1_notifier.yaml": 1,
 		"examples/notifier.yaml":                     1,

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -210,6 +211,9 @@ type fixtureRepo struct {
 	// the breakage test breaks; crdKey is a line of the CRD (trimmed) that
 	// takes a stray ": x" (a YAML syntax error on that line).
 	crd, crdKey, cr string
+	// templatedCRD is a CRD whose text holds Go template actions (in its
+	// descriptions), "" when there is none.
+	templatedCRD string
 	// templated are the tree's custom resources whose values hold Go
 	// template actions and that parse: each must be checked (before issue
 	// 29 every one was skipped as a Helm template). file: count of
@@ -337,7 +341,8 @@ var realRepos = []fixtureRepo{{
 			}},
 	},
 	crd: "config/crd/bases/argoproj.io_argocdexports.yaml", crdKey: "group: argoproj.io",
-	cr: "examples/argocdexport-basic.yaml",
+	cr:           "examples/argocdexport-basic.yaml",
+	templatedCRD: "config/crd/bases/argocd-image-updater.argoproj.io_imageupdaters.yaml",
 	templated: map[string]int{
 		"config/samples/argoproj.io_v1alpha1_notificationsconfiguration.yaml": 1,
 		"examples/notificationsconfiguration.yaml":                            1,
@@ -385,49 +390,12 @@ func checkPrefixes(t *testing.T, what string, got, want []string) {
 
 // TestFixtureRepositoriesBroken breaks a copy of each fixture repository
 // in four ways, one at a time (a YAML syntax error in a CRD, one in a
-// custom resource, an unknown field, a missing required field), and
-// requires the CI recipe to fail (exit 1) with an error on the file and
-// line broken.
+// custom resource, an unknown field, a missing required field), and in
+// its files with Go templates (breakages), and requires the CI recipe to
+// fail (exit 1) with an error on the file and line broken.
 func TestFixtureRepositoriesBroken(t *testing.T) {
 	for _, repo := range fixtureRepos() {
-		for _, c := range []struct {
-			name, verb string
-			// breakIt breaks the copy in dir and returns the file and
-			// line the error must be on and a part of its message.
-			breakIt func(t *testing.T, dir string) (file string, line int, msg string)
-		}{{
-			name: "syntax error in a CRD", verb: "check",
-			breakIt: func(t *testing.T, dir string) (string, int, string) {
-				f := filepath.Join(dir, repo.crd)
-				n := lineOf(t, f, repo.crdKey)
-				editLine(t, f, n, func(l string) []string { return []string{l + ": x"} })
-				return repo.crd, n, "does not parse"
-			},
-		}, {
-			name: "syntax error in a custom resource", verb: "apply",
-			breakIt: func(t *testing.T, dir string) (string, int, string) {
-				f := filepath.Join(dir, repo.cr)
-				n := lineOf(t, f, "name:")
-				editLine(t, f, n, func(l string) []string { return []string{l + ": x"} })
-				return repo.cr, n, "does not parse"
-			},
-		}, {
-			name: "unknown field", verb: "apply",
-			breakIt: func(t *testing.T, dir string) (string, int, string) {
-				f := filepath.Join(dir, repo.cr)
-				n := lineOf(t, f, "spec:")
-				editLine(t, f, n, func(l string) []string { return []string{l, indentOf(t, f, n) + "  replicaz: 1"} })
-				return repo.cr, n + 1, `spec.replicaz: Not found: unknown field "spec.replicaz"`
-			},
-		}, {
-			name: "missing required field", verb: "apply",
-			breakIt: func(t *testing.T, dir string) (string, int, string) {
-				f := filepath.Join(dir, repo.cr)
-				meta := lineOf(t, f, "metadata:")
-				editLine(t, f, lineOf(t, f, "name:"), func(string) []string { return nil })
-				return repo.cr, meta, "metadata.name: Required value: name or generateName is required"
-			},
-		}} {
+		for _, c := range breakages(repo) {
 			t.Run(repo.dir+"/"+c.name, func(t *testing.T) {
 				dir := copyTree(t, fixtureRepoDir(t, repo))
 				file, line, msg := c.breakIt(t, dir)
@@ -440,6 +408,58 @@ func TestFixtureRepositoriesBroken(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// breakage is one way TestFixtureRepositoriesBroken breaks a copy of a
+// fixture repository, and the verb of the recipe that must fail.
+type breakage struct {
+	name, verb string
+	// breakIt breaks the copy in dir and returns the file and line the
+	// error must be on and a part of its message.
+	breakIt func(t *testing.T, dir string) (file string, line int, msg string)
+}
+
+// breakages are the ways to break repo: the four of the issue, and a
+// syntax error in a file whose text holds Go template actions (a CRD
+// whose descriptions show templates, a custom resource holding templates
+// of its own), which must not pass for a template.
+func breakages(repo fixtureRepo) []breakage {
+	out := []breakage{
+		{"syntax error in a CRD", "check", syntaxError(repo.crd, repo.crdKey)},
+		{"syntax error in a custom resource", "apply", syntaxError(repo.cr, "name:")},
+		{"unknown field", "apply", func(t *testing.T, dir string) (string, int, string) {
+			f := filepath.Join(dir, repo.cr)
+			n := lineOf(t, f, "spec:")
+			editLine(t, f, n, func(l string) []string { return []string{l, indentOf(t, f, n) + "  replicaz: 1"} })
+			return repo.cr, n + 1, `spec.replicaz: Not found: unknown field "spec.replicaz"`
+		}},
+		{"missing required field", "apply", func(t *testing.T, dir string) (string, int, string) {
+			f := filepath.Join(dir, repo.cr)
+			meta := lineOf(t, f, "metadata:")
+			editLine(t, f, lineOf(t, f, "name:"), func(string) []string { return nil })
+			return repo.cr, meta, "metadata.name: Required value: name or generateName is required"
+		}},
+	}
+	if repo.templatedCRD != "" {
+		out = append(out, breakage{"syntax error in a CRD showing Go templates", "check", syntaxError(repo.templatedCRD, "name:")})
+	}
+	if len(repo.templated) > 0 {
+		first := slices.Sorted(maps.Keys(repo.templated))[0]
+		out = append(out, breakage{"syntax error in a templated custom resource", "apply", syntaxError(first, "name:")})
+	}
+	return out
+}
+
+// syntaxError breaks the first line of file (relative to the copy) that
+// starts with key: a stray ": x" at its end is a YAML syntax error on that
+// line.
+func syntaxError(file, key string) func(t *testing.T, dir string) (string, int, string) {
+	return func(t *testing.T, dir string) (string, int, string) {
+		f := filepath.Join(dir, file)
+		n := lineOf(t, f, key)
+		editLine(t, f, n, func(l string) []string { return []string{l + ": x"} })
+		return file, n, "does not parse"
 	}
 }
 
