@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"reflect"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -42,7 +44,7 @@ func toMap(obj client.Object, gvk kschema.GroupVersionKind) (map[string]any, err
 // into it: an unstructured object takes m itself; a typed object is decoded
 // into a zero value of its type and then replaced (left unchanged on error), so that no field of the request survives that
 // the response does not have.
-func fromMap(m map[string]any, obj client.Object) error {
+func fromMap(m map[string]any, obj runtime.Object) error {
 	if u, ok := obj.(*unstructured.Unstructured); ok {
 		u.Object = m
 		return nil
@@ -61,4 +63,152 @@ func fromMap(m map[string]any, obj client.Object) error {
 	}
 	v.Elem().Set(fresh.Elem())
 	return nil
+}
+
+func newUnstructured(gvk kschema.GroupVersionKind) client.Object {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(gvk)
+	return u
+}
+
+func newPartial(gvk kschema.GroupVersionKind) client.Object {
+	p := &metav1.PartialObjectMetadata{}
+	p.SetGroupVersionKind(gvk)
+	return p
+}
+
+// metadata is obj's metadata, created when absent.
+func metadata(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		md = map[string]any{}
+		obj["metadata"] = md
+	}
+	return md
+}
+
+func metaString(obj map[string]any, k string) string {
+	md, _ := obj["metadata"].(map[string]any)
+	s, _ := md[k].(string)
+	return s
+}
+
+func copyKey(dst, src map[string]any, k string) {
+	if v, ok := src[k]; ok {
+		dst[k] = v
+	}
+}
+
+func finalizers(obj map[string]any) []string {
+	md, _ := obj["metadata"].(map[string]any)
+	list, _ := md["finalizers"].([]any)
+	out := make([]string, 0, len(list))
+	for _, f := range list {
+		if s, ok := f.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func deepCopy(m map[string]any) map[string]any {
+	return runtime.DeepCopyJSON(m)
+}
+
+// jsonEqual tells whether two JSON values are equal, numbers by value.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !jsonEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case int64, float64, json.Number, int, int32:
+		fa, oka := number(a)
+		fb, okb := number(b)
+		return oka && okb && fa == fb
+	}
+	return a == b
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, true
+	case int:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// keepManagedFieldsTimes is the generic registry's
+// IgnoreManagedFieldsTimestampsTransformer: when an update changes
+// nothing but the times of its managed fields entries, the old times are
+// kept, so that the update is no change at all.
+func keepManagedFieldsTimes(obj, live map[string]any) {
+	entries, _ := metadata(obj)["managedFields"].([]any)
+	old, _ := metadata(live)["managedFields"].([]any)
+	if len(entries) == 0 || len(entries) != len(old) {
+		return
+	}
+	restored := make([]any, len(entries))
+	for i, e := range entries {
+		em, ok1 := e.(map[string]any)
+		om, ok2 := old[i].(map[string]any)
+		if !ok1 || !ok2 {
+			return
+		}
+		cp := make(map[string]any, len(em))
+		for k, v := range em {
+			cp[k] = v
+		}
+		copyOrDrop(cp, om, "time")
+		restored[i] = cp
+	}
+	cand := make(map[string]any, len(obj))
+	for k, v := range obj {
+		cand[k] = v
+	}
+	md := make(map[string]any, len(metadata(obj)))
+	for k, v := range metadata(obj) {
+		md[k] = v
+	}
+	md["managedFields"] = restored
+	cand["metadata"] = md
+	if jsonEqual(cand, live) {
+		metadata(obj)["managedFields"] = restored
+	}
+}
+
+func copyOrDrop(dst, src map[string]any, k string) {
+	if v, ok := src[k]; ok {
+		dst[k] = v
+	} else {
+		delete(dst, k)
+	}
 }

@@ -1,0 +1,26 @@
+package crdfake
+
+import (
+	"reflect"
+	"unsafe"
+
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+)
+
+// builderField reads an unexported field of a fake.ClientBuilder: what
+// the builder was given before Builder (interceptor funcs, REST mapper,
+// scheme, WithReturnManagedFields), which controller-runtime v0.25.2
+// keeps without getters. Composing with them instead of replacing them
+// needs them; TestBuilderFields fails when a controller-runtime upgrade
+// renames one. ok is false when the field is missing or of another type.
+func builderField[T any](b *fake.ClientBuilder, name string) (value T, ok bool) {
+	if b == nil {
+		return value, false
+	}
+	f := reflect.ValueOf(b).Elem().FieldByName(name)
+	if !f.IsValid() || f.Type() != reflect.TypeFor[T]() {
+		return value, false
+	}
+	value, _ = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(T)
+	return value, true
+}
