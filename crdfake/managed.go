@@ -133,6 +133,9 @@ func newTypeConverter(k *kind) (*typeConverter, error) {
 			}
 		}
 	}
+	for name, def := range scaleModels() {
+		models[name] = def
+	}
 	out, err := schemaconv.ToSchemaFromOpenAPI(models, k.preserveUnknownFields)
 	if err != nil {
 		return nil, fmt.Errorf("crdfake: the field manager's types of %s: %w", k.gk, err)
@@ -142,7 +145,7 @@ func newTypeConverter(k *kind) (*typeConverter, error) {
 		return nil, err
 	}
 	kindModels[scaleGVK] = scaleModel
-	types := addReferenced(out.Types, builtin, scaleModel)
+	types := addReferenced(out.Types, builtin)
 	parser := &typed.Parser{Schema: smdschema.Schema{Types: types}}
 	tc := &typeConverter{types: map[kschema.GroupVersionKind]*typed.ParseableType{}}
 	for gvk, model := range kindModels {
@@ -154,6 +157,30 @@ func newTypeConverter(k *kind) (*typeConverter, error) {
 
 const scaleModel = "io.k8s.api.autoscaling.v1.Scale"
 
+// scaleModels are the OpenAPI definitions of autoscaling/v1 Scale, which
+// the apiserver's static OpenAPI holds and client-go's schema does not.
+func scaleModels() map[string]*spec.Schema {
+	ref := func(model string) spec.Schema {
+		return spec.Schema{SchemaProps: spec.SchemaProps{Ref: spec.MustCreateRef("#/components/schemas/" + model), Default: map[string]any{}}}
+	}
+	str := spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"string"}}}
+	int32s := spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"integer"}, Format: "int32"}}
+	obj := func(props map[string]spec.Schema) *spec.Schema {
+		return &spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"object"}, Properties: props}}
+	}
+	scale := obj(map[string]spec.Schema{
+		"apiVersion": str, "kind": str,
+		"metadata": ref("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
+		"spec":     ref("io.k8s.api.autoscaling.v1.ScaleSpec"),
+		"status":   ref("io.k8s.api.autoscaling.v1.ScaleStatus"),
+	})
+	return map[string]*spec.Schema{
+		scaleModel:                              scale,
+		"io.k8s.api.autoscaling.v1.ScaleSpec":   obj(map[string]spec.Schema{"replicas": int32s}),
+		"io.k8s.api.autoscaling.v1.ScaleStatus": obj(map[string]spec.Schema{"replicas": int32s, "selector": str}),
+	}
+}
+
 var builtinOnce struct {
 	sync.Once
 	schema *smdschema.Schema
@@ -164,7 +191,7 @@ var builtinOnce struct {
 // built-in types (the one its apply configurations use).
 func builtinSchema() (*smdschema.Schema, error) {
 	builtinOnce.Do(func() {
-		u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale"}}
+		u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}
 		tv, err := clientgoapply.NewTypeConverter(clientgoscheme.Scheme).ObjectToTyped(u)
 		if err != nil {
 			builtinOnce.err = fmt.Errorf("crdfake: client-go's schema of the built-in types: %w", err)
@@ -175,9 +202,9 @@ func builtinSchema() (*smdschema.Schema, error) {
 	return builtinOnce.schema, builtinOnce.err
 }
 
-// addReferenced adds to types the built-in types they (and extra) refer
-// to but do not define, transitively.
-func addReferenced(types []smdschema.TypeDef, builtin *smdschema.Schema, extra ...string) []smdschema.TypeDef {
+// addReferenced adds to types the built-in types they refer to but do
+// not define, transitively.
+func addReferenced(types []smdschema.TypeDef, builtin *smdschema.Schema) []smdschema.TypeDef {
 	defined := map[string]bool{}
 	for _, t := range types {
 		defined[t.Name] = true
@@ -191,9 +218,6 @@ func addReferenced(types []smdschema.TypeDef, builtin *smdschema.Schema, extra .
 	}
 	for _, t := range types {
 		walkRefs(t.Atom, want)
-	}
-	for _, name := range extra {
-		want(name)
 	}
 	for len(queue) > 0 {
 		name := queue[0]
