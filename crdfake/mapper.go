@@ -31,7 +31,13 @@ type restMapper struct {
 }
 
 func newRESTMapper(c *CRDs, b *fake.ClientBuilder, prev meta.RESTMapper) *restMapper {
-	m := &restMapper{crds: meta.NewDefaultRESTMapper(nil), own: map[kschema.GroupKind]bool{}, builder: b, prev: prev}
+	var preferred []kschema.GroupVersion // ServedVersions: highest priority first
+	for _, k := range c.order {
+		for _, v := range k.crd.ServedVersions() {
+			preferred = append(preferred, kschema.GroupVersion{Group: k.gk.Group, Version: v})
+		}
+	}
+	m := &restMapper{crds: meta.NewDefaultRESTMapper(preferred), own: map[kschema.GroupKind]bool{}, builder: b, prev: prev}
 	for _, k := range c.order {
 		scope := meta.RESTScopeRoot
 		if k.namespaced {

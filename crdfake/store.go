@@ -84,11 +84,12 @@ func (s *store) put(key objectKey, obj map[string]any, event watch.EventType) {
 	s.notify(key, event, obj)
 }
 
-// remove deletes the object under key and tells the watchers, with the
-// object as it was last stored.
+// remove deletes the object under key (a write: etcd's revision moves
+// on) and tells the watchers, with the object as it was last stored.
 func (s *store) remove(key objectKey) {
 	obj := s.objects[key]
 	delete(s.objects, key)
+	s.nextRV()
 	s.notify(key, watch.Deleted, obj)
 }
 

@@ -66,7 +66,7 @@ func (s *semantics) prepareCreate(ctx context.Context, t *target, m map[string]a
 	delete(md, "deletionTimestamp")
 	delete(md, "deletionGracePeriodSeconds")
 	if metaString(m, "name") == "" && metaString(m, "generateName") != "" {
-		md["name"] = s.generateName(t, metaString(m, "generateName"))
+		md["name"] = s.generateName(t, metaString(m, "namespace"), metaString(m, "generateName"))
 	}
 	sch, err := schemaAt(t.k, t.v.name)
 	if err != nil {
@@ -75,10 +75,7 @@ func (s *semantics) prepareCreate(ctx context.Context, t *target, m map[string]a
 	r := sch.Apply(m)
 	s.warnPruned(ctx, r)
 	if t.k.namespaced && r.Object != nil && metaString(m, "namespace") == "" {
-		// Schema.Apply validates as kubectl sends it, in "default"; a
-		// client sending no namespace reaches the apiserver without one.
-		r.Errors = append(r.Errors, field.Required(field.NewPath("metadata", "namespace"), ""))
-		crdschema.SortErrors(r.Errors)
+		r.Errors = requireNamespace(r.Errors)
 	}
 	if err := invalid(t.gvk, metaString(m, "name"), r); err != nil {
 		return nil, err
@@ -95,29 +92,43 @@ func (s *semantics) prepareCreate(ctx context.Context, t *target, m map[string]a
 	return out, nil
 }
 
+// celSkipped is the custom resource strategy's error when a blocking
+// error keeps the CEL rules from running.
+const celSkipped = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+
+// requireNamespace adds to the errors of a create validated as kubectl
+// sends it, in "default" (Schema.Apply), what a client sending no
+// namespace meets: metadata.namespace Required, a blocking error, which
+// the strategy reports with its root error when the CEL rules are
+// skipped. (CEL errors Schema.Apply found are kept; the apiserver would
+// not evaluate the rules. A root entry validating without a default
+// namespace would make this exact.)
+func requireNamespace(errs field.ErrorList) field.ErrorList {
+	errs = append(errs, field.Required(field.NewPath("metadata", "namespace"), ""))
+	skipped := false
+	for _, e := range errs {
+		skipped = skipped || (e.Field == "<nil>" && e.Detail == celSkipped)
+	}
+	if !skipped {
+		errs = append(errs, field.Invalid(nil, nil, celSkipped))
+	}
+	crdschema.SortErrors(errs)
+	return errs
+}
+
 // generateName is the apiserver's name generator: at most 58 bytes of
-// base and five random characters, retried while the name is taken.
-func (s *semantics) generateName(t *target, base string) string {
+// base and five random characters (a name taken is drawn again, as the
+// apiserver retries a create whose generated name exists).
+func (s *semantics) generateName(t *target, namespace, base string) string {
 	if len(base) > 58 {
 		base = base[:58]
 	}
 	for {
 		name := base + utilrand.String(5)
-		if _, taken := s.store.objects[keyOf(t.k, "", name)]; !taken || t.k.namespaced {
-			if !t.k.namespaced || !s.nameTakenInAnyNamespace(t, name) {
-				return name
-			}
+		if _, taken := s.store.objects[keyOf(t.k, namespace, name)]; !taken {
+			return name
 		}
 	}
-}
-
-func (s *semantics) nameTakenInAnyNamespace(t *target, name string) bool {
-	for key := range s.store.objects {
-		if key.group == t.k.gk.Group && key.kind == t.k.gk.Kind && key.name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // commitCreate stores a prepared object (unless dryRun) and returns the

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -21,9 +23,9 @@ import (
 // of custom resources (create, update, patch, apply, get, delete, the
 // status and scale subresources). TestClusterScenarios answers them with
 // the apiserver's pieces (Cluster) and checks the answers against the
-// .golden.json files beside them, which crdfake's TestClusterScenarios
+// .golden files beside them, which crdfake's TestClusterScenarios
 // replays through its fake client; -update-cluster rewrites them.
-var updateCluster = flag.Bool("update-cluster", false, "rewrite ../../crdfake/testdata/cluster/*.golden.json")
+var updateCluster = flag.Bool("update-cluster", false, "rewrite ../../crdfake/testdata/cluster/*.golden")
 
 const scenarioDir = "../../crdfake/testdata/cluster"
 
@@ -76,7 +78,7 @@ func TestClusterScenarios(t *testing.T) {
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
 			got := runScenario(t, shared, f)
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden.json"
+			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
 			if *updateCluster {
 				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)
@@ -130,6 +132,7 @@ func runScenario(t *testing.T, shared, file string) []byte {
 				r.Object = masked(obj)
 			}
 		}
+		maskGenerated(&r, st.Body)
 		results = append(results, r)
 	}
 	out, err := json.MarshalIndent(results, "", "  ")
@@ -155,12 +158,13 @@ func stepName(st scenarioStep) string {
 // step does not give them.
 func clusterRequest(t *testing.T, st scenarioStep, responses map[int]map[string]any) oracle.ClusterRequest {
 	t.Helper()
-	var body map[string]any
+	var raw any
 	if len(st.Body) > 0 {
-		if err := json.Unmarshal(st.Body, &body); err != nil {
+		if err := json.Unmarshal(st.Body, &raw); err != nil {
 			t.Fatal(err)
 		}
 	}
+	body, _ := raw.(map[string]any)
 	if st.Base != nil {
 		base, ok := responses[*st.Base]
 		if !ok {
@@ -180,8 +184,11 @@ func clusterRequest(t *testing.T, st scenarioStep, responses map[int]map[string]
 	case "apply":
 		req.PatchType = types.ApplyPatchType
 	}
-	if body != nil {
+	switch {
+	case body != nil:
 		req.Body, _ = json.Marshal(body)
+	case raw != nil:
+		req.Body, _ = json.Marshal(raw)
 	}
 	return req
 }
@@ -231,6 +238,10 @@ func masked(obj map[string]any) map[string]any {
 		}
 	}
 	entries, _ := md["managedFields"].([]any)
+	// The apiserver orders entries by operation, then time (seconds),
+	// then manager: the order of two writes in two seconds is not the
+	// order of two in one.
+	sort.SliceStable(entries, func(i, j int) bool { return entryKey(entries[i]) < entryKey(entries[j]) })
 	for _, e := range entries {
 		if m, ok := e.(map[string]any); ok && m["time"] != nil {
 			m["time"] = "<time>"
@@ -240,6 +251,29 @@ func masked(obj map[string]any) map[string]any {
 		}
 	}
 	return out
+}
+
+// maskGenerated replaces, in a result, a name generated from the request's
+// generateName (random) by <generated>.
+func maskGenerated(r *stepResult, body json.RawMessage) {
+	var obj struct {
+		Metadata struct{ Name, GenerateName string }
+	}
+	if json.Unmarshal(body, &obj) != nil || obj.Metadata.Name != "" || obj.Metadata.GenerateName == "" {
+		return
+	}
+	re := regexp.MustCompile(regexp.QuoteMeta(obj.Metadata.GenerateName) + "[a-z0-9]{5}")
+	if md, ok := r.Object["metadata"].(map[string]any); ok {
+		md["name"] = "<generated>"
+	}
+	if e := r.Error; e != nil {
+		e.Message = re.ReplaceAllString(e.Message, "<generated>")
+		e.Name = re.ReplaceAllString(e.Name, "<generated>")
+		for i, c := range e.Causes {
+			e.Causes[i] = re.ReplaceAllString(c, "<generated>")
+		}
+		sort.Strings(e.Causes)
+	}
 }
 
 func errorOf(st *metav1.Status) *stepError {
@@ -252,4 +286,9 @@ func errorOf(st *metav1.Status) *stepError {
 		sort.Strings(e.Causes)
 	}
 	return e
+}
+
+func entryKey(e any) string {
+	m, _ := e.(map[string]any)
+	return fmt.Sprint(m["operation"], "/", m["manager"], "/", m["apiVersion"], "/", m["subresource"])
 }
