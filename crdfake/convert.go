@@ -1,6 +1,7 @@
 package crdfake
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -115,55 +116,15 @@ func deepCopy(m map[string]any) map[string]any {
 	return runtime.DeepCopyJSON(m)
 }
 
-// jsonEqual tells whether two JSON values are equal, numbers by value.
-func jsonEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !jsonEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case int64, float64, json.Number, int, int32:
-		fa, oka := number(a)
-		fb, okb := number(b)
-		return oka && okb && fa == fb
+// sameJSON tells whether two JSON values encode the same (numbers by
+// value, as etcd compares the stored bytes).
+func sameJSON(a, b any) bool {
+	x, err := json.Marshal(a)
+	if err != nil {
+		return false
 	}
-	return a == b
-}
-
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return float64(n), true
-	case float64:
-		return n, true
-	case int:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
+	y, err := json.Marshal(b)
+	return err == nil && bytes.Equal(x, y)
 }
 
 // keepManagedFieldsTimes is the generic registry's
@@ -200,7 +161,7 @@ func keepManagedFieldsTimes(obj, live map[string]any) {
 	}
 	md["managedFields"] = restored
 	cand["metadata"] = md
-	if jsonEqual(cand, live) {
+	if sameJSON(cand, live) {
 		metadata(obj)["managedFields"] = restored
 	}
 }

@@ -108,34 +108,14 @@ type typeConverter struct {
 // version from its published OpenAPI v3, with the built-in definitions
 // they refer to.
 func newTypeConverter(k *kind) (*typeConverter, error) {
-	models := map[string]*spec.Schema{}
-	kindModels := map[kschema.GroupVersionKind]string{}
-	for name, v := range k.versions {
-		if !v.served {
-			continue
-		}
-		defs, err := openAPIAt(k, name)
-		if err != nil {
-			return nil, err
-		}
-		for model, def := range defs {
-			s := &spec.Schema{}
-			data, err := json.Marshal(def)
-			if err == nil {
-				err = json.Unmarshal(data, s)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("crdfake: the OpenAPI of %s %s: %w", k.gk, name, err)
-			}
-			models[model] = s
-			if strings.HasSuffix(model, "."+k.gk.Kind) && !strings.HasSuffix(model, "."+k.listKind) {
-				kindModels[k.gk.WithVersion(name)] = model
-			}
-		}
+	models, kindModels, err := openAPIModels(k)
+	if err != nil {
+		return nil, err
 	}
 	for name, def := range scaleModels() {
 		models[name] = def
 	}
+	kindModels[scaleGVK] = scaleModel
 	out, err := schemaconv.ToSchemaFromOpenAPI(models, k.preserveUnknownFields)
 	if err != nil {
 		return nil, fmt.Errorf("crdfake: the field manager's types of %s: %w", k.gk, err)
@@ -144,15 +124,44 @@ func newTypeConverter(k *kind) (*typeConverter, error) {
 	if err != nil {
 		return nil, err
 	}
-	kindModels[scaleGVK] = scaleModel
-	types := addReferenced(out.Types, builtin)
-	parser := &typed.Parser{Schema: smdschema.Schema{Types: types}}
+	parser := &typed.Parser{Schema: smdschema.Schema{Types: addReferenced(out.Types, builtin)}}
 	tc := &typeConverter{types: map[kschema.GroupVersionKind]*typed.ParseableType{}}
 	for gvk, model := range kindModels {
 		t := parser.Type(model)
 		tc.types[gvk] = &t
 	}
 	return tc, nil
+}
+
+// openAPIModels are the definitions the served versions publish, by model
+// name, and the model of each version's kind.
+func openAPIModels(k *kind) (map[string]*spec.Schema, map[kschema.GroupVersionKind]string, error) {
+	models := map[string]*spec.Schema{}
+	kindModels := map[kschema.GroupVersionKind]string{}
+	for name, v := range k.versions {
+		if !v.served {
+			continue
+		}
+		defs, err := openAPIAt(k, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		for model, def := range defs {
+			s := &spec.Schema{}
+			data, err := json.Marshal(def)
+			if err == nil {
+				err = json.Unmarshal(data, s)
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("crdfake: the OpenAPI of %s %s: %w", k.gk, name, err)
+			}
+			models[model] = s
+			if strings.HasSuffix(model, "."+k.gk.Kind) {
+				kindModels[k.gk.WithVersion(name)] = model
+			}
+		}
+	}
+	return models, kindModels, nil
 }
 
 const scaleModel = "io.k8s.api.autoscaling.v1.Scale"

@@ -272,7 +272,7 @@ func (s *semantics) commitUpdate(ctx context.Context, w *update, obj map[string]
 		return nil, err
 	}
 	metadata(stored)["resourceVersion"] = metaString(w.stored, "resourceVersion")
-	if jsonEqual(stored, w.stored) {
+	if sameJSON(stored, w.stored) {
 		return s.read(ctx, w.t, w.stored)
 	}
 	if dryRun {

@@ -9,7 +9,6 @@ import (
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/conversion"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apiextensions-apiserver/pkg/controller/openapi/builder"
 	"k8s.io/apiextensions-apiserver/pkg/crdserverscheme"
@@ -121,28 +120,38 @@ func (cl *Cluster) newKind(r *router, crd *checkedCRD) (*clusterKind, error) {
 	if err != nil {
 		return nil, err
 	}
-	statusReset := map[fieldpath.APIVersion]*fieldpath.Set{}
 	for name, v := range k.versions {
 		if err := k.serve(name, v, tc); err != nil {
 			return nil, err
 		}
+	}
+	return k, k.serveStatus(tc)
+}
+
+// serveStatus builds the status subresource's field managers, whose reset
+// fields are every version's (getStatusResetFields).
+func (k *clusterKind) serveStatus(tc managedfields.TypeConverter) error {
+	spec := k.crd.V1.Spec
+	reset := map[fieldpath.APIVersion]*fieldpath.Set{}
+	for _, v := range k.versions {
 		if v.storage.Status != nil {
 			for gv, set := range v.storage.Status.GetResetFields() {
-				statusReset[gv] = set
+				reset[gv] = set
 			}
 		}
 	}
 	for name, v := range k.versions {
-		gv := schema.GroupVersion{Group: spec.Group, Version: name}
-		if v.sv.status != nil {
-			fm, err := managedfields.NewDefaultCRDFieldManager(tc, safeConverter(crd.V1), k.defaulter(), creater{}, gv.WithKind(spec.Names.Kind), gv, "status", fieldpath.NewExcludeFilterSetMap(statusReset))
-			if err != nil {
-				return nil, err
-			}
-			v.status = fm
+		if v.sv.status == nil {
+			continue
 		}
+		gv := schema.GroupVersion{Group: spec.Group, Version: name}
+		fm, err := managedfields.NewDefaultCRDFieldManager(tc, safeConverter(k.crd.V1), k.defaulter(), creater{}, gv.WithKind(spec.Names.Kind), gv, "status", fieldpath.NewExcludeFilterSetMap(reset))
+		if err != nil {
+			return err
+		}
+		v.status = fm
 	}
-	return k, nil
+	return nil
 }
 
 // serve builds a version's storage and its main and scale field managers.
@@ -175,18 +184,9 @@ func (k *clusterKind) serve(name string, v *clusterVersion, tc managedfields.Typ
 }
 
 // safeConverter is the request scope's converter of a CRD with strategy
-// None (conversion.NewCRConverterFactory's safe converter).
+// None.
 func safeConverter(crd *apiextensionsv1.CustomResourceDefinition) runtime.ObjectConvertor {
-	f, err := conversion.NewCRConverterFactory(nil, nil)
-	if err != nil {
-		panic(err)
-	}
-	none := crd.DeepCopy()
-	none.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{Strategy: apiextensionsv1.NoneConverter}
-	safe, _, err := f.NewConverter(none)
-	if err != nil {
-		panic(err)
-	}
+	safe, _ := noneConverters(crd)
 	return safe
 }
 
