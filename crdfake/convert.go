@@ -1,7 +1,6 @@
 package crdfake
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -116,15 +115,11 @@ func deepCopy(m map[string]any) map[string]any {
 	return runtime.DeepCopyJSON(m)
 }
 
-// sameJSON tells whether two JSON values encode the same (numbers by
-// value, as etcd compares the stored bytes).
-func sameJSON(a, b any) bool {
-	x, err := json.Marshal(a)
-	if err != nil {
-		return false
-	}
-	y, err := json.Marshal(b)
-	return err == nil && bytes.Equal(x, y)
+// sameJSON tells whether two objects of the store are the same bytes in
+// etcd: both come out of the same decoding (integers as int64), so Go
+// equality is JSON equality, without encoding them.
+func sameJSON(a, b map[string]any) bool {
+	return reflect.DeepEqual(a, b)
 }
 
 // keepManagedFieldsTimes is the generic registry's
