@@ -9,7 +9,7 @@ import (
 
 // builderField reads an unexported field of a fake.ClientBuilder: what
 // the builder was given before Builder (interceptor funcs, REST mapper,
-// scheme, WithReturnManagedFields), which controller-runtime v0.25.2
+// scheme, WithReturnManagedFields, the objects), which controller-runtime v0.25.2
 // keeps without getters. Composing with them instead of replacing them
 // needs them; TestBuilderFields fails when a controller-runtime upgrade
 // renames one. ok is false when the field is missing or of another type.

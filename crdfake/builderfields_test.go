@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 )
@@ -26,6 +27,15 @@ func TestBuilderFields(t *testing.T) {
 	}
 	if got, ok := builderField[bool](b, "returnManagedFields"); !ok || !got {
 		t.Error("returnManagedFields")
+	}
+	if _, ok := builderField[[]client.Object](b, "initObject"); !ok {
+		t.Error("initObject")
+	}
+	if _, ok := builderField[[]runtime.Object](b, "initRuntimeObjects"); !ok {
+		t.Error("initRuntimeObjects")
+	}
+	if _, ok := builderField[[]client.ObjectList](b, "initLists"); !ok {
+		t.Error("initLists")
 	}
 	if _, ok := builderField[bool](b, "scheme"); ok {
 		t.Error("a field of another type is read")

@@ -19,17 +19,21 @@ import (
 // typed object's TypeMeta is often empty). A typed object is sent as
 // encoding/json writes it: a field whose tag lacks omitempty is sent with
 // its zero value, as a real client sends it, and nothing else is added.
-func toMap(obj client.Object, gvk kschema.GroupVersionKind) (map[string]any, error) {
+func toMap(obj runtime.Object, gvk kschema.GroupVersionKind) (map[string]any, error) {
+	name := ""
+	if o, ok := obj.(client.Object); ok {
+		name = o.GetName()
+	}
 	data, err := json.Marshal(obj)
 	if err != nil {
-		return nil, fmt.Errorf("crdfake: cannot encode %T %q as JSON: %w", obj, obj.GetName(), err)
+		return nil, fmt.Errorf("crdfake: cannot encode %T %q as JSON: %w", obj, name, err)
 	}
 	var m map[string]any
 	if err := kjson.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("crdfake: cannot decode the JSON of %T %q: %w", obj, obj.GetName(), err)
+		return nil, fmt.Errorf("crdfake: cannot decode the JSON of %T %q: %w", obj, name, err)
 	}
 	if m == nil {
-		return nil, fmt.Errorf("crdfake: %T %q encodes as null", obj, obj.GetName())
+		return nil, fmt.Errorf("crdfake: %T %q encodes as null", obj, name)
 	}
 	if s, _ := m["apiVersion"].(string); s == "" {
 		m["apiVersion"] = gvk.GroupVersion().String()

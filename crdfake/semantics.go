@@ -81,33 +81,56 @@ func (s *semantics) route(ctx context.Context, c client.Client, obj runtime.Obje
 }
 
 // seed takes in, once per kind, the objects of the kind given to
-// fake.ClientBuilder.WithObjects (the fake keeps them where the
-// interceptors do not look): each as stored in etcd at the version it was
-// given at, so reads put it through the storage read path (pruned,
-// defaulted), as a cluster serves an object it stored. An object without
-// a uid gets one, as every stored object has; two objects of one name are
-// an error, as a cluster holds one.
-func (s *semantics) seed(ctx context.Context, c client.Client, k *kind) error {
+// fake.ClientBuilder.WithObjects, WithRuntimeObjects and WithLists (the
+// fake keeps them where the interceptors do not look; they are read from
+// the builder, not listed from the fake, whose unstructured lists
+// register kinds in the scheme, which clients may share): each as stored
+// in etcd at the version it was given at, so reads put it through the
+// storage read path (pruned, defaulted), as a cluster serves an object it
+// stored. An object without a uid or resourceVersion gets one, as every
+// stored object has; two objects of one name are an error, as a cluster
+// holds one.
+func (s *semantics) seed(_ context.Context, c client.Client, k *kind) error {
 	s.store.mu.Lock()
 	defer s.store.mu.Unlock()
 	if err, done := s.store.seeded[k.gk]; done {
 		return err
 	}
 	var err error
-	for _, v := range k.crd.Versions() {
-		l := &unstructured.UnstructuredList{}
-		l.SetGroupVersionKind(k.gk.WithVersion(v).GroupVersion().WithKind(k.listKind))
-		if lerr := c.List(ctx, l); lerr != nil {
-			continue // a version the fake cannot list has no seeded objects
+	for _, obj := range s.seeds() {
+		gvk, gerr := c.GroupVersionKindFor(obj)
+		if gerr != nil || gvk.GroupKind() != k.gk {
+			continue
 		}
-		for i := range l.Items {
-			if serr := s.seedOne(k, l.Items[i].Object); serr != nil && err == nil {
-				err = serr
-			}
+		m, merr := toMap(obj, gvk)
+		if merr == nil {
+			merr = s.seedOne(k, m)
+		}
+		if merr != nil && err == nil {
+			err = merr
 		}
 	}
 	s.store.seeded[k.gk] = err
 	return err
+}
+
+// seeds are the objects the builder was given.
+func (s *semantics) seeds() []runtime.Object {
+	var out []runtime.Object
+	objs, _ := builderField[[]client.Object](s.builder, "initObject")
+	for _, o := range objs {
+		out = append(out, o)
+	}
+	rts, _ := builderField[[]runtime.Object](s.builder, "initRuntimeObjects")
+	out = append(out, rts...)
+	lists, _ := builderField[[]client.ObjectList](s.builder, "initLists")
+	for _, l := range lists {
+		items, err := meta.ExtractList(l)
+		if err == nil {
+			out = append(out, items...)
+		}
+	}
+	return out
 }
 
 func (s *semantics) seedOne(k *kind, obj map[string]any) error {
@@ -121,6 +144,9 @@ func (s *semantics) seedOne(k *kind, obj map[string]any) error {
 	}
 	if metaString(obj, "uid") == "" {
 		md["uid"] = string(uuid.NewUUID())
+	}
+	if metaString(obj, "resourceVersion") == "" {
+		md["resourceVersion"] = s.store.nextRV()
 	}
 	s.store.sawRV(metaString(obj, "resourceVersion"))
 	s.store.objects[key] = obj
