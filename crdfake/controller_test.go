@@ -549,3 +549,24 @@ func TestNodePoolScaleAndStatus(t *testing.T) {
 		t.Errorf("scaled below the schema's minimum: %v", err)
 	}
 }
+
+// TestMetadataOnly: metadata-only reads (builder.OnlyMetadata
+// controllers) of a kind with a CRD.
+func TestMetadataOnly(t *testing.T) {
+	ctx := context.Background()
+	c, _ := suiteClient(t, nil)
+	q := &LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "lq", Namespace: "team-a", Labels: map[string]string{"a": "b"}}, Spec: LocalQueueSpec{ClusterQueue: "cq"}}
+	if err := c.Create(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	p := &metav1.PartialObjectMetadata{}
+	p.SetGroupVersionKind(kschema.GroupVersionKind{Group: "kueue.x-k8s.io", Version: "v1beta1", Kind: "LocalQueue"})
+	if err := c.Get(ctx, client.ObjectKeyFromObject(q), p); err != nil || p.UID != q.UID || p.Labels["a"] != "b" || p.APIVersion != "kueue.x-k8s.io/v1beta1" {
+		t.Errorf("partial metadata %+v, %v", p, err)
+	}
+	l := &metav1.PartialObjectMetadataList{}
+	l.SetGroupVersionKind(kschema.GroupVersionKind{Group: "kueue.x-k8s.io", Version: "v1beta2", Kind: "LocalQueueList"})
+	if err := c.List(ctx, l); err != nil || len(l.Items) != 1 || l.Items[0].Name != "lq" {
+		t.Errorf("partial metadata list %+v, %v", l.Items, err)
+	}
+}
