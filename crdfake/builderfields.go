@@ -17,10 +17,33 @@ func builderField[T any](b *fake.ClientBuilder, name string) (value T, ok bool) 
 	if b == nil {
 		return value, false
 	}
-	f := reflect.ValueOf(b).Elem().FieldByName(name)
+	return unexportedField[T](b, name)
+}
+
+// unexportedField reads a field of the struct ptr points to.
+func unexportedField[T any](ptr any, name string) (value T, ok bool) {
+	v := reflect.ValueOf(ptr)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return value, false
+	}
+	f := v.Elem().FieldByName(name)
 	if !f.IsValid() || f.Type() != reflect.TypeFor[T]() {
 		return value, false
 	}
 	value, _ = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(T)
 	return value, true
+}
+
+// unexportedFieldAddr is the address of a field of the struct ptr points
+// to (a mutex to lock), nil when it is missing or of another type.
+func unexportedFieldAddr[T any](ptr any, name string) *T {
+	v := reflect.ValueOf(ptr)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName(name)
+	if !f.IsValid() || f.Type() != reflect.TypeFor[T]() {
+		return nil
+	}
+	return (*T)(unsafe.Pointer(f.UnsafeAddr()))
 }

@@ -570,3 +570,28 @@ func TestMetadataOnly(t *testing.T) {
 		t.Errorf("partial metadata list %+v, %v", l.Items, err)
 	}
 }
+
+// TestListIndexedField: a field selector the apiserver does not take is
+// answered by the fake's index for it, as a cached client answers it.
+func TestListIndexedField(t *testing.T) {
+	ctx := context.Background()
+	b := fake.NewClientBuilder().WithScheme(kueueScheme(t)).WithIndex(&LocalQueue{}, "spec.clusterQueue", func(o client.Object) []string {
+		return []string{o.(*LocalQueue).Spec.ClusterQueue}
+	})
+	c, _ := suiteClient(t, b)
+	for _, q := range []struct{ name, cq string }{{"a", "cq1"}, {"b", "cq2"}} {
+		if err := c.Create(ctx, &LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: q.name, Namespace: "team-a"}, Spec: LocalQueueSpec{ClusterQueue: q.cq}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := &LocalQueueList{}
+	if err := c.List(ctx, list, client.MatchingFields{"spec.clusterQueue": "cq2", "metadata.namespace": "team-a"}); err != nil || len(list.Items) != 1 || list.Items[0].Name != "b" {
+		t.Errorf("indexed field selector: %v, %v", list.Items, err)
+	}
+	if err := fake.AddIndex(c, &LocalQueue{}, "spec.stopPolicy", func(o client.Object) []string { return []string{*o.(*LocalQueue).Spec.StopPolicy} }); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.List(ctx, list, client.MatchingFields{"spec.stopPolicy": "None"}); err != nil || len(list.Items) != 2 {
+		t.Errorf("an index added after Build: %v, %v", list.Items, err)
+	}
+}

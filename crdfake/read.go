@@ -47,9 +47,11 @@ func (s *semantics) list(ctx context.Context, c client.WithWatch, list client.Ob
 	}
 	o := &client.ListOptions{}
 	o.ApplyOptions(opts)
-	if err := checkFieldSelector(t, o.FieldSelector); err != nil {
+	ff, err := splitFields(t, c, o.FieldSelector)
+	if err != nil {
 		return err
 	}
+	newItem := itemFactory(c, list, t)
 	s.store.mu.Lock()
 	keys := s.store.list(t.k, o.Namespace)
 	stored := make([]map[string]any, len(keys))
@@ -65,7 +67,7 @@ func (s *semantics) list(ctx context.Context, c client.WithWatch, list client.Ob
 		if err != nil {
 			return err
 		}
-		if s.selects(t, out, o.LabelSelector, o.FieldSelector) {
+		if s.selects(t, out, o.LabelSelector, ff.server) && s.indexSelects(ff, newItem, out) {
 			items = append(items, out)
 		}
 	}
@@ -76,6 +78,20 @@ func (s *semantics) list(ctx context.Context, c client.WithWatch, list client.Ob
 		"items":      items,
 	}
 	return s.decodeList(m, list)
+}
+
+// indexSelects tells whether an object read at the target's version
+// matches the indexed part of a field selector, decoded as the list's
+// items for the index functions.
+func (s *semantics) indexSelects(ff *fieldFilter, newItem func() client.Object, obj map[string]any) bool {
+	if len(ff.indexed) == 0 {
+		return true
+	}
+	item := newItem()
+	if err := s.decode(deepCopy(obj), item); err != nil {
+		return false
+	}
+	return ff.matches(item)
 }
 
 // decodeList is decode for a list: an unstructured list takes the items
