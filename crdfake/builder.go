@@ -2,14 +2,10 @@ package crdfake
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/crdschema/crdschema"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -19,36 +15,101 @@ import (
 )
 
 // Builder returns b (a new fake.ClientBuilder when b is nil) with the
-// CRDs' semantics: interceptor funcs for Create, Update, Patch and the
-// status subresource's Update and Patch of every kind the CRDs define,
-// the status subresource included for every version that has it (the
-// interceptors implement it rather than WithStatusSubresource, under
-// which the fake rewrites what is stored). Other kinds keep the fake's
-// behaviour.
+// CRDs' semantics: every request of a kind the CRDs define is answered
+// as the apiserver answers it, from a store of its own holding one object
+// per name at the storage version (Get, List, Watch, Create, Update,
+// Patch, Apply, Delete, DeleteAllOf, the status and scale subresources);
+// other kinds keep the fake's behaviour.
 //
 // warnings receives the warnings the apiserver would send (pruned fields
-// as `unknown field "spec.x"`, deprecated versions), as a real client's
-// rest.Config.WarningHandlerWithContext would; nil drops them.
+// as `unknown field "spec.x"`, deprecated versions on every request of
+// one), as a real client's rest.Config.WarningHandlerWithContext would;
+// nil drops them.
 //
-// The builder's interceptor funcs are replaced (fake.ClientBuilder keeps
-// only one set). Objects given to WithObjects are stored as given, since
-// the fake does not show them to interceptors: pass them through
-// CRDs.Objects first.
+// What the builder was given before is kept: interceptor funcs set with
+// WithInterceptorFuncs run first and call through to these semantics
+// (error injection works on custom resources), a REST mapper set with
+// WithRESTMapper answers for the kinds the CRDs do not define. Builder
+// sets a REST mapper that knows the CRDs' kinds (resources, scope) and the
+// scheme's. Objects given to WithObjects are taken in as stored objects
+// (read through the storage read path, so defaulted and pruned, not
+// validated); CRDs.Objects puts them through the create pipeline first.
+// WithStatusSubresource has no effect on the CRDs' kinds, which get the
+// subresources their CRDs define. Call interceptor funcs, REST mapper and
+// objects on b before Builder, and Build once.
 func (c *CRDs) Builder(b *fake.ClientBuilder, warnings rest.WarningHandlerWithContext) *fake.ClientBuilder {
 	if b == nil {
 		b = fake.NewClientBuilder()
 	}
-	s := &semantics{crds: c, warn: warnings}
-	return b.WithInterceptorFuncs(interceptor.Funcs{
+	s := &semantics{crds: c, warn: warnings, store: newStore(), builder: b}
+	prev, _ := builderField[*interceptor.Funcs](b, "interceptorFuncs")
+	mapper, _ := builderField[restMapperType](b, "restMapper")
+	b = b.WithRESTMapper(newRESTMapper(c, b, mapper))
+	funcs := s.funcs()
+	if prev == nil {
+		return b.WithInterceptorFuncs(funcs)
+	}
+	return b.WithInterceptorFuncs(stacked(*prev, funcs))
+}
+
+// funcs are the interceptor funcs of the semantics.
+func (s *semantics) funcs() interceptor.Funcs {
+	return interceptor.Funcs{
 		Get:               s.get,
 		List:              s.list,
-		Delete:            s.delete,
+		Watch:             s.watch,
 		Create:            s.create,
 		Update:            s.update,
 		Patch:             s.patch,
+		Apply:             s.apply,
+		Delete:            s.delete,
+		DeleteAllOf:       s.deleteAllOf,
+		SubResourceGet:    s.subResourceGet,
 		SubResourceUpdate: s.subResourceUpdate,
 		SubResourcePatch:  s.subResourcePatch,
-	})
+		SubResourceApply:  s.subResourceApply,
+	}
+}
+
+// stacked are interceptor funcs calling outer's funcs, which see a client
+// that is the fake intercepted by inner: the caller's interceptors first,
+// then the CRDs' semantics.
+func stacked(outer, inner interceptor.Funcs) interceptor.Funcs {
+	wrap := func(c client.WithWatch) client.WithWatch {
+		return interceptor.NewClient(interceptor.NewClient(c, inner), outer)
+	}
+	return interceptor.Funcs{
+		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			return wrap(c).Get(ctx, key, obj, opts...)
+		},
+		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			return wrap(c).List(ctx, list, opts...)
+		},
+		Watch: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) (watch.Interface, error) {
+			return wrap(c).Watch(ctx, list, opts...)
+		},
+		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			return wrap(c).Create(ctx, obj, opts...)
+		},
+		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+			return wrap(c).Update(ctx, obj, opts...)
+		},
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+			return wrap(c).Patch(ctx, obj, patch, opts...)
+		},
+		Apply: func(ctx context.Context, c client.WithWatch, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+			return wrap(c).Apply(ctx, obj, opts...)
+		},
+		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+			return wrap(c).Delete(ctx, obj, opts...)
+		},
+		DeleteAllOf: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteAllOfOption) error {
+			return wrap(c).DeleteAllOf(ctx, obj, opts...)
+		},
+		SubResource: func(c client.WithWatch, sub string) client.SubResourceClient {
+			return wrap(c).SubResource(sub)
+		},
+	}
 }
 
 // Objects returns objs as the apiserver would store them when created,
@@ -58,139 +119,39 @@ func (c *CRDs) Builder(b *fake.ClientBuilder, warnings rest.WarningHandlerWithCo
 // apiserver would reject, naming it. scheme converts typed objects (nil:
 // client-go's scheme, as the fake's default).
 func (c *CRDs) Objects(scheme *runtime.Scheme, objs ...client.Object) ([]client.Object, error) {
-	s := &semantics{crds: c}
+	if scheme == nil {
+		scheme = clientgoscheme.Scheme
+	}
+	s := &semantics{crds: c, store: newStore()}
 	out := make([]client.Object, len(objs))
 	for i, obj := range objs {
-		gvk, err := apiutil.GVKForObject(obj, schemeOrDefault(scheme))
+		out[i] = obj
+		gvk, err := apiutil.GVKForObject(obj, scheme)
 		if err != nil {
 			return nil, fmt.Errorf("crdfake: object %d (%T %q): %w", i, obj, obj.GetName(), err)
 		}
-		sch, err := s.schema(gvk)
-		if err != nil {
-			return nil, fmt.Errorf("crdfake: object %d (%s %q): %w", i, gvk.Kind, obj.GetName(), err)
-		}
-		out[i] = obj
-		if sch == nil {
+		k := c.kinds[gvk.GroupKind()]
+		if k == nil {
 			continue
 		}
-		cp := obj.DeepCopyObject().(client.Object)
-		if _, err := s.prepareCreate(context.Background(), sch, gvk, cp); err != nil {
+		v := k.versions[gvk.Version]
+		if v == nil || !v.served {
+			return nil, fmt.Errorf("crdfake: object %d (%s %q): version %s is not served", i, gvk.Kind, obj.GetName(), gvk.Version)
+		}
+		t := &target{k: k, v: v, gvk: gvk}
+		m, err := toMap(obj, gvk)
+		if err != nil {
+			return nil, err
+		}
+		created, err := s.prepareCreate(context.Background(), t, m, managerName(""))
+		if err != nil {
 			return nil, fmt.Errorf("crdfake: object %d: %w", i, err)
+		}
+		cp := obj.DeepCopyObject().(client.Object)
+		if err := fromMap(created, cp); err != nil {
+			return nil, err
 		}
 		out[i] = cp
 	}
 	return out, nil
-}
-
-// semantics holds what the interceptor funcs share.
-type semantics struct {
-	crds *CRDs
-	warn rest.WarningHandlerWithContext
-}
-
-// schema is the compiled schema of the served version gvk selects; nil
-// (and no error) for a kind the CRDs do not define. An unserved version is
-// the error a real client's REST mapper gives.
-func (s *semantics) schema(gvk kschema.GroupVersionKind) (*crdschema.Schema, error) {
-	sch, err := crdschema.Route(s.crds.crds, map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind})
-	var unknown *crdschema.UnknownKindError
-	var notServed *crdschema.NotServedError
-	switch {
-	case errors.As(err, &unknown):
-		return nil, nil
-	case errors.As(err, &notServed):
-		return nil, &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
-	}
-	return sch, err
-}
-
-// route finds the schema of obj's kind through the client's scheme; a nil
-// schema and no error mean the fake's own behaviour.
-func (s *semantics) route(ctx context.Context, c client.Client, obj runtime.Object) (kschema.GroupVersionKind, *crdschema.Schema, error) {
-	gvk, err := c.GroupVersionKindFor(obj)
-	if err != nil {
-		// The fake reports it.
-		return gvk, nil, nil
-	}
-	sch, err := s.schema(gvk)
-	if sch != nil {
-		s.deprecation(ctx, gvk)
-	}
-	return gvk, sch, err
-}
-
-// deprecation sends the warning of a deprecated version, as the apiserver
-// does on every request of one.
-func (s *semantics) deprecation(ctx context.Context, gvk kschema.GroupVersionKind) {
-	if msg, ok := s.crds.warnings[gvk]; ok && s.warn != nil {
-		s.warn.HandleWarningHeaderWithContext(ctx, 299, "-", msg)
-	}
-}
-
-// warnPruned sends the warnings of a result's pruned and duplicate
-// fields. A deprecated version's warning is not among them: route sends it
-// once for every request, reads included, as the apiserver does.
-func (s *semantics) warnPruned(ctx context.Context, r crdschema.Result) {
-	if s.warn == nil {
-		return
-	}
-	r.Deprecation = ""
-	for _, w := range r.Warnings() {
-		s.warn.HandleWarningHeaderWithContext(ctx, 299, "-", w)
-	}
-}
-
-func schemeOrDefault(s *runtime.Scheme) *runtime.Scheme {
-	if s != nil {
-		return s
-	}
-	return clientgoscheme.Scheme
-}
-
-func (s *semantics) get(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-	if _, _, err := s.route(ctx, c, obj); err != nil {
-		return err
-	}
-	return c.Get(ctx, key, obj, opts...)
-}
-
-func (s *semantics) list(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-	if gvk, err := c.GroupVersionKindFor(list); err == nil {
-		gvk.Kind = trimList(gvk.Kind)
-		sch, err := s.schema(gvk)
-		if err != nil {
-			return err
-		}
-		if sch != nil {
-			s.deprecation(ctx, gvk)
-		}
-	}
-	return c.List(ctx, list, opts...)
-}
-
-func trimList(kind string) string {
-	if len(kind) > 4 && kind[len(kind)-4:] == "List" {
-		return kind[:len(kind)-4]
-	}
-	return kind
-}
-
-func (s *semantics) delete(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-	if _, _, err := s.route(ctx, c, obj); err != nil {
-		return err
-	}
-	return c.Delete(ctx, obj, opts...)
-}
-
-// invalid is the error of a rejected request, as a real client gets it: a
-// request the apiserver cannot decode (malformed metadata) is a bad
-// request, any other an Invalid error with one cause per field error.
-func invalid(gvk kschema.GroupVersionKind, name string, r crdschema.Result) error {
-	if len(r.Errors) == 0 {
-		return nil
-	}
-	if r.Object == nil {
-		return apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, r.Errors.ToAggregate()))
-	}
-	return apierrors.NewInvalid(gvk.GroupKind(), name, r.Errors)
 }

@@ -593,3 +593,47 @@ func TestFinalizerWarnings(t *testing.T) {
 		t.Errorf("warnings on update %q", ws)
 	}
 }
+
+// TestWebhookConversion: without a converter, an object of a CRD with
+// conversion strategy Webhook is served at the version it is stored at
+// only; another version is the internal error of a failed conversion.
+func TestWebhookConversion(t *testing.T) {
+	crds, err := crdfake.Parse([]byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  conversion:
+    strategy: Webhook
+    webhook:
+      conversionReviewVersions: [v1]
+      clientConfig: {url: "https://example.com/convert"}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+  - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c := crds.Builder(nil, nil).Build()
+	g := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": "default"}}}
+	if err := c.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	v2 := &unstructured.Unstructured{}
+	v2.SetAPIVersion("example.com/v2")
+	v2.SetKind("Gadget")
+	if err := c.Get(ctx, client.ObjectKeyFromObject(g), v2); !apierrors.IsInternalError(err) {
+		t.Errorf("read at another version: %v", err)
+	}
+	g2 := g.DeepCopy()
+	g2.SetAPIVersion("example.com/v2")
+	g2.SetName("g2")
+	g2.SetResourceVersion("")
+	if err := c.Create(ctx, g2); !apierrors.IsInternalError(err) {
+		t.Errorf("write at another version: %v", err)
+	}
+}

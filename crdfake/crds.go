@@ -16,10 +16,59 @@ import (
 // CRDs is a set of CustomResourceDefinitions the apiserver would accept,
 // compiled once and safe for concurrent use by any number of fake clients.
 type CRDs struct {
-	crds []*crdschema.CRD
-	// warnings holds the deprecation warning of every served deprecated
-	// version, as the apiserver sends it on every request of that version.
-	warnings map[kschema.GroupVersionKind]string
+	kinds map[kschema.GroupKind]*kind
+	// order lists the kinds as read, for the REST mapper.
+	order []*kind
+}
+
+// kind is one CRD as the fake serves it: what the apiserver's handler
+// takes from the CRD besides its schemas.
+type kind struct {
+	crd        *crdschema.CRD
+	gk         kschema.GroupKind
+	plural     string
+	singular   string
+	listKind   string
+	shortNames []string
+	namespaced bool
+	storage    string
+	// preserveUnknownFields is a v1beta1 CRD's spec.preserveUnknownFields;
+	// webhook tells conversion strategy Webhook.
+	preserveUnknownFields bool
+	webhook               bool
+	// versions are the defined versions by name.
+	versions map[string]*version
+	// managed builds the field managers on first use (managed.go).
+	managed fieldManagers
+}
+
+// version is one defined version of a kind.
+type version struct {
+	name   string
+	served bool
+	// deprecation is the warning every request of a deprecated version
+	// gets; "" otherwise.
+	deprecation string
+	// status and scale are the version's subresources (scale nil
+	// without).
+	status bool
+	scale  *scalePaths
+	// selectable are the version's selectable fields (.spec.x), which a
+	// field selector may name besides metadata.name and
+	// metadata.namespace.
+	selectable []string
+}
+
+// scalePaths are a version's scale subresource: the JSON paths
+// (.spec.replicas) of the replicas fields and of the label selector.
+type scalePaths struct {
+	spec, status, selector string
+}
+
+// gr is the kind's group and resource, as the apiserver's errors name it
+// (localqueues.kueue.x-k8s.io).
+func (k *kind) gr() kschema.GroupResource {
+	return kschema.GroupResource{Group: k.gk.Group, Resource: k.plural}
 }
 
 // Parse reads the CustomResourceDefinitions of YAML or JSON documents (any
@@ -27,7 +76,7 @@ type CRDs struct {
 // skipped). It fails on a document that cannot be read and on a CRD the
 // apiserver would reject, naming it and its first errors.
 func Parse(docs ...[]byte) (*CRDs, error) {
-	c := &CRDs{warnings: map[kschema.GroupVersionKind]string{}}
+	c := &CRDs{kinds: map[kschema.GroupKind]*kind{}}
 	for i, data := range docs {
 		if err := c.add(fmt.Sprintf("document %d", i), data); err != nil {
 			return nil, err
@@ -37,9 +86,12 @@ func Parse(docs ...[]byte) (*CRDs, error) {
 }
 
 // ReadFiles is Parse for files and directories (every .yaml, .yml and
-// .json file below a directory, in lexical order).
+// .json file below a directory, in lexical order). Relative paths are
+// taken from the working directory, which `go test` sets to the test's
+// package directory: from internal/controller,
+// ReadFiles("../../config/crd/bases") reads a kubebuilder project's CRDs.
 func ReadFiles(paths ...string) (*CRDs, error) {
-	c := &CRDs{warnings: map[kschema.GroupVersionKind]string{}}
+	c := &CRDs{kinds: map[kschema.GroupKind]*kind{}}
 	for _, p := range paths {
 		err := filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || (name != p && !isManifest(name)) {
@@ -59,9 +111,13 @@ func ReadFiles(paths ...string) (*CRDs, error) {
 }
 
 // ReadFS is Parse for the .yaml, .yml and .json files below dir in fsys,
-// an embed.FS of an operator's config/crd/bases, say.
+// an embed.FS of an operator's config/crd/bases, say. A //go:embed
+// pattern cannot name a parent directory, so a test below
+// internal/controller embeds nothing of config/crd itself: a package in
+// config/crd embeds bases and exports the embed.FS, or the test uses
+// ReadFiles with a relative path.
 func ReadFS(fsys fs.FS, dir string) (*CRDs, error) {
-	c := &CRDs{warnings: map[kschema.GroupVersionKind]string{}}
+	c := &CRDs{kinds: map[kschema.GroupKind]*kind{}}
 	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !isManifest(name) {
 			return err
@@ -103,27 +159,111 @@ func (c *CRDs) add(name string, data []byte) error {
 		if errs := crd.Errors(); len(errs) > 0 {
 			return fmt.Errorf("%s:%d: %w", docs[i].File, docs[i].Line, &crdschema.RejectedError{CRD: crd.Name(), Errors: errs})
 		}
-		c.crds = append(c.crds, crd)
-		c.addWarnings(crd)
+		k := newKind(crd, docs[i].Object)
+		if _, dup := c.kinds[k.gk]; dup {
+			// The apiserver serves the first CRD of a group and kind.
+			continue
+		}
+		c.kinds[k.gk] = k
+		c.order = append(c.order, k)
 	}
 	return nil
 }
 
 // done fails for a set without CRDs, which is most likely a wrong path.
 func (c *CRDs) done() error {
-	if len(c.crds) == 0 {
+	if len(c.kinds) == 0 {
 		return errors.New("no CustomResourceDefinition found")
 	}
 	return nil
 }
 
-// addWarnings records the deprecation warnings of the CRD's served
-// deprecated versions, as the root's CRD.Deprecation words them.
-func (c *CRDs) addWarnings(crd *crdschema.CRD) {
-	gk := crd.GroupKind()
-	for _, v := range crd.ServedVersions() {
-		if msg := crd.Deprecation(v); msg != "" {
-			c.warnings[gk.WithVersion(v)] = msg
+// newKind reads what the fake needs of an accepted CRD: its names and
+// scope from the document (the root has no entry for them), its versions'
+// subresources and selectable fields, their deprecation warnings.
+func newKind(crd *crdschema.CRD, doc map[string]any) *kind {
+	spec := object(doc, "spec")
+	names := object(spec, "names")
+	k := &kind{
+		crd:        crd,
+		gk:         crd.GroupKind(),
+		plural:     str(names, "plural"),
+		singular:   str(names, "singular"),
+		listKind:   str(names, "listKind"),
+		namespaced: str(spec, "scope") != "Cluster",
+		storage:    crd.StorageVersion(),
+		versions:   map[string]*version{},
+	}
+	k.preserveUnknownFields, _ = spec["preserveUnknownFields"].(bool)
+	k.webhook = str(object(spec, "conversion"), "strategy") == "Webhook"
+	if k.singular == "" {
+		k.singular = strings.ToLower(k.gk.Kind)
+	}
+	if k.listKind == "" {
+		k.listKind = k.gk.Kind + "List"
+	}
+	for _, n := range list(names, "shortNames") {
+		if s, ok := n.(string); ok {
+			k.shortNames = append(k.shortNames, s)
 		}
 	}
+	served := map[string]bool{}
+	for _, v := range crd.ServedVersions() {
+		served[v] = true
+	}
+	for _, item := range versionDocs(spec) {
+		name := str(item, "name")
+		v := &version{name: name, served: served[name], deprecation: crd.Deprecation(name)}
+		sub := object(item, "subresources")
+		if sub == nil {
+			sub = object(spec, "subresources") // v1beta1: one for all versions
+		}
+		_, v.status = sub["status"].(map[string]any)
+		if sc, ok := sub["scale"].(map[string]any); ok {
+			v.scale = &scalePaths{spec: str(sc, "specReplicasPath"), status: str(sc, "statusReplicasPath"), selector: str(sc, "labelSelectorPath")}
+		}
+		fields, ok := item["selectableFields"].([]any)
+		if !ok {
+			fields = list(spec, "selectableFields")
+		}
+		for _, f := range fields {
+			if p := str(asObject(f), "jsonPath"); p != "" {
+				v.selectable = append(v.selectable, strings.TrimPrefix(p, "."))
+			}
+		}
+		k.versions[name] = v
+	}
+	return k
+}
+
+// versionDocs are the CRD's versions; a v1beta1 CRD may name only
+// spec.version.
+func versionDocs(spec map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, v := range list(spec, "versions") {
+		if m := asObject(v); m != nil {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 && str(spec, "version") != "" {
+		out = append(out, map[string]any{"name": str(spec, "version")})
+	}
+	return out
+}
+
+func asObject(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func object(m map[string]any, k string) map[string]any { return asObject(m[k]) }
+
+func list(m map[string]any, k string) []any {
+	l, _ := m[k].([]any)
+	return l
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
 }
