@@ -325,7 +325,7 @@ func (c versionConverter) ConvertToVersion(in runtime.Object, target runtime.Gro
 		out.SetAPIVersion(to.GroupVersion().String())
 		return out, nil
 	}
-	r := readAt(context.Background(), c.k, out.Object, to.Version)
+	r := convertTo(context.Background(), c.k, out.Object, to.Version)
 	if r.Object == nil {
 		return nil, fmt.Errorf("conversion of %s to %s failed: %v", from, to.Version, r.Errors.ToAggregate())
 	}

@@ -212,8 +212,8 @@ func withoutServerFields(t *testing.T, got map[string]any, want any) any {
 // its version, which the expected answers (computed at the request's
 // version) do not show: the object written at the storage version and
 // read back, losing the fields the storage version's schema lacks and
-// gaining its defaults. The root library's Read, compared with the
-// apiserver on the conversion batches, computes it.
+// gaining its defaults. The root library's Convert and Read, compared with
+// the apiserver on the conversion batches, compute it.
 func throughStorage(t *testing.T, crd *crdschema.CRD, want any) any {
 	t.Helper()
 	obj, _ := want.(map[string]any)
@@ -222,11 +222,11 @@ func throughStorage(t *testing.T, crd *crdschema.CRD, want any) any {
 	if crd == nil || obj == nil || v == crd.StorageVersion() {
 		return want
 	}
-	stored := crd.Read(obj, crd.StorageVersion())
+	stored := crd.Convert(context.Background(), obj, crd.StorageVersion())
 	if stored.Object == nil {
 		return want
 	}
-	r := crd.Read(stored.Object, v)
+	r := crd.Read(context.Background(), stored.Object, v)
 	if r.Object == nil {
 		return want
 	}

@@ -7,16 +7,23 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// The calls into the root library whose signatures are being redesigned
-// (issue 28: a converter attached to the CRD, Read taking a context,
-// Version covering defined but unserved versions). Everything else of the
-// fake reaches the root through these.
+// The calls into the root library. Everything else of the fake reaches
+// the root through these.
 
 // readAt is the storage read path of stored (an object as etcd holds it,
 // at any defined version) served at version: what a GET returns, and what
 // the fake compares, validates against and patches.
-func readAt(_ context.Context, k *kind, stored map[string]any, version string) crdschema.Result {
-	return k.crd.Read(stored, version)
+func readAt(ctx context.Context, k *kind, stored map[string]any, version string) crdschema.Result {
+	return k.crd.Read(ctx, stored, version)
+}
+
+// convertTo is obj, an object at the version its apiVersion names,
+// converted to version by the CRD's storage converter and pruned with
+// that version's schema, without defaults or validation: what the storage
+// codec writes (version the storage version, served or not), and the
+// field manager's conversions.
+func convertTo(ctx context.Context, k *kind, obj map[string]any, version string) crdschema.Result {
+	return k.crd.Convert(ctx, obj, version)
 }
 
 // schemaAt is the compiled schema of a served version.

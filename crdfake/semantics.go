@@ -163,10 +163,10 @@ func (s *semantics) read(ctx context.Context, t *target, stored map[string]any) 
 }
 
 // toStorage is obj, an object at the target's version, as the storage
-// codec writes it: converted to the storage version, pruned with that
-// version's schema.
+// codec writes it: converted to the storage version (served or not),
+// pruned with that version's schema, not defaulted.
 func (s *semantics) toStorage(ctx context.Context, t *target, obj map[string]any) (map[string]any, error) {
-	r := readAt(ctx, t.k, obj, t.k.storage)
+	r := convertTo(ctx, t.k, obj, t.k.storage)
 	if r.Object == nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("%s %q cannot be converted to the storage version %s: %v", t.k.gk.Kind, metaString(obj, "name"), t.k.storage, r.Errors.ToAggregate()))
 	}
