@@ -46,8 +46,14 @@ import (
 // removed, the readers mark whole floats). Document.Locator in package
 // schema and the root (issue 28, +2): the line and column of an error's
 // field in the document's text, the command's locator moved into the
-// library for every CI tool that annotates its inputs.
-const apiBudget = 334
+// library for every CI tool that annotates its inputs. CRD.Resource (issue
+// 31, +10: the method; serving.Resource's Singular, ShortNames,
+// Categories, Namespaced and Scale; serving.ScalePaths and its three
+// paths): the names, scope, subresources and selectable fields of a
+// version in the type OpenAPI and JSONSchema already take, which crdfake's
+// REST mapper and routing and explain's resource names read from the CRD
+// document themselves before.
+const apiBudget = 344
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and
