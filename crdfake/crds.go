@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/serving"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -29,11 +30,11 @@ type kind struct {
 	plural     string
 	singular   string
 	listKind   string
-	shortNames []string
 	namespaced bool
 	storage    string
-	// preserveUnknownFields is a v1beta1 CRD's spec.preserveUnknownFields;
-	// webhook tells conversion strategy Webhook.
+	// preserveUnknownFields is the CRD's spec.preserveUnknownFields (a
+	// v1beta1 CRD's defaults to true); webhook tells conversion strategy
+	// Webhook.
 	preserveUnknownFields bool
 	webhook               bool
 	// versions are the defined versions by name.
@@ -52,17 +53,11 @@ type version struct {
 	// status and scale are the version's subresources (scale nil
 	// without).
 	status bool
-	scale  *scalePaths
-	// selectable are the version's selectable fields (.spec.x), which a
+	scale  *serving.ScalePaths
+	// selectable are the version's selectable fields (spec.x), which a
 	// field selector may name besides metadata.name and
 	// metadata.namespace.
 	selectable []string
-}
-
-// scalePaths are a version's scale subresource: the JSON paths
-// (.spec.replicas) of the replicas fields and of the label selector.
-type scalePaths struct {
-	spec, status, selector string
 }
 
 // gr is the kind's group and resource, as the apiserver's errors name it
@@ -159,7 +154,7 @@ func (c *CRDs) add(name string, data []byte) error {
 		if errs := crd.Errors(); len(errs) > 0 {
 			return fmt.Errorf("%s:%d: %w", docs[i].File, docs[i].Line, &crdschema.RejectedError{CRD: crd.Name(), Errors: errs})
 		}
-		k := newKind(crd, docs[i].Object)
+		k := newKind(crd)
 		if _, dup := c.kinds[k.gk]; dup {
 			// The apiserver serves the first CRD of a group and kind.
 			continue
@@ -179,91 +174,40 @@ func (c *CRDs) done() error {
 }
 
 // newKind reads what the fake needs of an accepted CRD: its names and
-// scope from the document (the root has no entry for them), its versions'
-// subresources and selectable fields, their deprecation warnings.
-func newKind(crd *crdschema.CRD, doc map[string]any) *kind {
-	spec := object(doc, "spec")
-	names := object(spec, "names")
+// scope, its versions' subresources, selectable fields and deprecation
+// warnings.
+func newKind(crd *crdschema.CRD) *kind {
 	k := &kind{
-		crd:        crd,
-		gk:         crd.GroupKind(),
-		plural:     str(names, "plural"),
-		singular:   str(names, "singular"),
-		listKind:   str(names, "listKind"),
-		namespaced: str(spec, "scope") != "Cluster",
-		storage:    crd.StorageVersion(),
-		versions:   map[string]*version{},
-	}
-	k.preserveUnknownFields, _ = spec["preserveUnknownFields"].(bool)
-	k.webhook = str(object(spec, "conversion"), "strategy") == "Webhook"
-	if k.singular == "" {
-		k.singular = strings.ToLower(k.gk.Kind)
-	}
-	if k.listKind == "" {
-		k.listKind = k.gk.Kind + "List"
-	}
-	for _, n := range list(names, "shortNames") {
-		if s, ok := n.(string); ok {
-			k.shortNames = append(k.shortNames, s)
-		}
+		crd:      crd,
+		gk:       crd.GroupKind(),
+		storage:  crd.StorageVersion(),
+		webhook:  crd.ConversionStrategy() == "Webhook",
+		versions: map[string]*version{},
 	}
 	served := map[string]bool{}
 	for _, v := range crd.ServedVersions() {
 		served[v] = true
 	}
-	for _, item := range versionDocs(spec) {
-		name := str(item, "name")
-		v := &version{name: name, served: served[name], deprecation: crd.Deprecation(name)}
-		sub := object(item, "subresources")
-		if sub == nil {
-			sub = object(spec, "subresources") // v1beta1: one for all versions
+	for _, name := range crd.Versions() {
+		r, err := crd.Resource(name)
+		if err != nil {
+			continue // a defined version: not reached
 		}
-		_, v.status = sub["status"].(map[string]any)
-		if sc, ok := sub["scale"].(map[string]any); ok {
-			v.scale = &scalePaths{spec: str(sc, "specReplicasPath"), status: str(sc, "statusReplicasPath"), selector: str(sc, "labelSelectorPath")}
-		}
-		fields, ok := item["selectableFields"].([]any)
-		if !ok {
-			fields = list(spec, "selectableFields")
-		}
-		for _, f := range fields {
-			if p := str(asObject(f), "jsonPath"); p != "" {
-				v.selectable = append(v.selectable, strings.TrimPrefix(p, "."))
-			}
+		// The names, scope and preserveUnknownFields are the CRD's, the
+		// same in every version's Resource.
+		k.plural, k.singular, k.listKind = r.Plural, r.Singular, r.ListKind
+		k.namespaced, k.preserveUnknownFields = r.Namespaced, r.PreserveUnknownFields
+		v := &version{name: name, served: served[name], deprecation: crd.Deprecation(name), status: r.StatusSubresource, scale: r.Scale}
+		for _, p := range r.SelectableFields {
+			v.selectable = append(v.selectable, strings.TrimPrefix(p, "."))
 		}
 		k.versions[name] = v
 	}
 	return k
 }
 
-// versionDocs are the CRD's versions; a v1beta1 CRD may name only
-// spec.version.
-func versionDocs(spec map[string]any) []map[string]any {
-	var out []map[string]any
-	for _, v := range list(spec, "versions") {
-		if m := asObject(v); m != nil {
-			out = append(out, m)
-		}
-	}
-	if len(out) == 0 && str(spec, "version") != "" {
-		out = append(out, map[string]any{"name": str(spec, "version")})
-	}
-	return out
-}
-
-func asObject(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
-func object(m map[string]any, k string) map[string]any { return asObject(m[k]) }
-
-func list(m map[string]any, k string) []any {
-	l, _ := m[k].([]any)
-	return l
-}
-
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
+// object is the object m holds at key k, nil when it holds none.
+func object(m map[string]any, k string) map[string]any {
+	o, _ := m[k].(map[string]any)
+	return o
 }

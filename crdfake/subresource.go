@@ -175,7 +175,7 @@ func (s *semantics) scaleRequest(ctx context.Context, t *target, namespace, name
 		return nil, err
 	}
 	cr := deepCopy(w.live)
-	specPath := strings.Split(strings.TrimPrefix(t.v.scale.spec, "."), ".")
+	specPath := strings.Split(strings.TrimPrefix(t.v.scale.SpecReplicasPath, "."), ".")
 	_, found, _ := unstructured.NestedFieldNoCopy(cr, specPath...)
 	oldScale, err := s.scaleWithSentinel(t, cr, found)
 	if err != nil {
@@ -195,7 +195,7 @@ func (s *semantics) scaleRequest(ctx context.Context, t *target, namespace, name
 	next = s.recordScale(t, oldU.Object, next, manager)
 	replicas := int64Of(object(next, "spec")["replicas"])
 	if replicas == invalidSpecReplicas {
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("the spec replicas field %q cannot be empty", t.v.scale.spec))
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the spec replicas field %q cannot be empty", t.v.scale.SpecReplicasPath))
 	}
 	if err := unstructured.SetNestedField(cr, int64(int32(replicas)), specPath...); err != nil {
 		return nil, serverError(err)
@@ -225,7 +225,7 @@ func (s *semantics) scaleWithSentinel(t *target, cr map[string]any, found bool) 
 	obj := cr
 	if !found {
 		obj = deepCopy(cr)
-		_ = unstructured.SetNestedField(obj, int64(0), strings.Split(strings.TrimPrefix(t.v.scale.spec, "."), ".")...)
+		_ = unstructured.SetNestedField(obj, int64(0), strings.Split(strings.TrimPrefix(t.v.scale.SpecReplicasPath, "."), ".")...)
 	}
 	sc, err := scaleOfLive(t, obj)
 	if err != nil {
@@ -263,7 +263,7 @@ func (k *kind) replicasPaths() managedfields.ResourcePathMappings {
 			continue
 		}
 		var p fieldpath.Path
-		for _, e := range strings.Split(strings.TrimPrefix(v.scale.spec, "."), ".") {
+		for _, e := range strings.Split(strings.TrimPrefix(v.scale.SpecReplicasPath, "."), ".") {
 			p = append(p, fieldpath.PathElement{FieldName: &e})
 		}
 		out[gv] = p
