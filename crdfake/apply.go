@@ -30,7 +30,7 @@ func (s *semantics) apply(ctx context.Context, c client.WithWatch, obj runtime.A
 	if err != nil {
 		return err
 	}
-	t, err := s.targetOf(ctx, c, gvk)
+	t, err := s.targetOf(ctx, gvk)
 	if t == nil {
 		if err != nil {
 			return err
@@ -75,16 +75,19 @@ func (s *semantics) intoApplyConfiguration(out map[string]any, obj runtime.Apply
 	if err := s.decode(out, u); err != nil {
 		return err
 	}
-	v := reflect.ValueOf(obj)
-	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
-		if f := v.Elem().FieldByName("Unstructured"); f.IsValid() && f.Type() == reflect.TypeFor[*unstructured.Unstructured]() && !f.IsNil() {
-			f.Interface().(*unstructured.Unstructured).Object = u.Object
-			return nil
-		}
+	// client.ApplyConfigurationFromUnstructured's configuration embeds the
+	// *unstructured.Unstructured, whose methods it has.
+	if uc, ok := obj.(interface{ SetUnstructuredContent(map[string]any) }); ok {
+		uc.SetUnstructuredContent(u.Object)
+		return nil
 	}
 	data, err := json.Marshal(u.Object)
 	if err != nil {
 		return err
+	}
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return fmt.Errorf("apply configuration %T is not a pointer", obj)
 	}
 	v.Elem().Set(reflect.Zero(v.Elem().Type()))
 	return json.Unmarshal(data, obj)

@@ -39,7 +39,7 @@ func workflowClients(b *testing.B) (map[string]client.Client, map[string]any) {
 	}
 	obj.SetNamespace("default") // as kubectl sends it
 	clients := map[string]client.Client{
-		"crdfake": crds.Builder(nil, nil).Build(),
+		"crdfake": crds.NewClientBuilder().Build(),
 		"plain":   fake.NewClientBuilder().Build(),
 	}
 	return clients, obj.Object
@@ -116,7 +116,7 @@ func BenchmarkFirstCall(b *testing.B) {
 	}
 	builders := map[string]func() client.Client{
 		"plain":   func() client.Client { return fake.NewClientBuilder().Build() },
-		"crdfake": func() client.Client { return crds.Builder(nil, nil).Build() },
+		"crdfake": func() client.Client { return crds.NewClientBuilder().Build() },
 	}
 	for _, name := range []string{"plain", "crdfake"} {
 		b.Run(name, func(b *testing.B) {
@@ -172,7 +172,7 @@ func BenchmarkColdStart(b *testing.B) {
 					b.Fatal(err)
 				}
 				u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(tc.obj)}
-				if err := crds.Builder(nil, nil).Build().Create(ctx, u); err != nil {
+				if err := crds.NewClientBuilder().Build().Create(ctx, u); err != nil {
 					b.Fatal(err)
 				}
 			}

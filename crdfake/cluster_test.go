@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/crdfake"
@@ -138,7 +137,7 @@ func replayScenario(t *testing.T, corpus, file string) []stepResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := crds.Builder(fake.NewClientBuilder().WithReturnManagedFields(), nil).Build()
+	c := crds.NewClientBuilder().WithReturnManagedFields().Build()
 	var out []stepResult
 	responses := map[int]map[string]any{}
 	for i, st := range sc.Steps {

@@ -22,7 +22,6 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -122,13 +121,15 @@ func corpusCRDs(t testing.TB) *crdfake.CRDs {
 	return crds
 }
 
-func suiteClient(t testing.TB, b *fake.ClientBuilder) (client.WithWatch, *warnings) {
+// suiteClient builds b (nil: the CRDs' builder with kueue's scheme) with
+// a warning handler.
+func suiteClient(t testing.TB, b *crdfake.ClientBuilder) (client.WithWatch, *warnings) {
 	t.Helper()
 	if b == nil {
-		b = fake.NewClientBuilder().WithScheme(kueueScheme(t))
+		b = corpusCRDs(t).NewClientBuilder().WithScheme(kueueScheme(t))
 	}
 	w := &warnings{}
-	return corpusCRDs(t).Builder(b, w).Build(), w
+	return b.WithWarningHandler(w).Build(), w
 }
 
 const queueFinalizer = "kueue.x-k8s.io/resource-in-use"
@@ -339,7 +340,7 @@ func TestClusterScopedAndMetadataErrors(t *testing.T) {
 // changes nothing for a kind with a CRD.
 func TestStatusSubresourceOption(t *testing.T) {
 	ctx := context.Background()
-	c, _ := suiteClient(t, fake.NewClientBuilder().WithScheme(kueueScheme(t)).WithStatusSubresource(&LocalQueue{}))
+	c, _ := suiteClient(t, corpusCRDs(t).NewClientBuilder().WithScheme(kueueScheme(t)).WithStatusSubresource(&LocalQueue{}))
 	q := &LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "lq", Namespace: "team-a"}, Spec: LocalQueueSpec{ClusterQueue: "cq"}}
 	if err := c.Create(ctx, q); err != nil {
 		t.Fatal(err)
@@ -360,7 +361,7 @@ func TestInterceptorsKept(t *testing.T) {
 	ctx := context.Background()
 	injected := errors.New("injected")
 	calls := 0
-	b := fake.NewClientBuilder().WithScheme(kueueScheme(t)).WithInterceptorFuncs(interceptor.Funcs{
+	b := corpusCRDs(t).NewClientBuilder().WithScheme(kueueScheme(t)).WithInterceptorFuncs(interceptor.Funcs{
 		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
 			calls++
 			if calls == 1 {
@@ -432,14 +433,14 @@ func TestRESTMapper(t *testing.T) {
 // objects, read through the storage read path (defaulted), with a uid.
 func TestSeededObjects(t *testing.T) {
 	seed := &LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "lq", Namespace: "team-a"}, Spec: LocalQueueSpec{ClusterQueue: "cq", FairSharing: &FairSharing{}}}
-	c, _ := suiteClient(t, fake.NewClientBuilder().WithScheme(kueueScheme(t)).WithObjects(seed))
+	c, _ := suiteClient(t, corpusCRDs(t).NewClientBuilder().WithScheme(kueueScheme(t)).WithObjects(seed))
 	q := getQueue(t, c, "lq")
 	if q.UID == "" || q.Spec.StopPolicy == nil || q.Spec.FairSharing.Weight == nil {
 		t.Errorf("seeded object read back %+v", q)
 	}
 
 	dup := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "LocalQueue", "metadata": map[string]any{"name": "lq", "namespace": "team-a"}}}
-	c, _ = suiteClient(t, fake.NewClientBuilder().WithScheme(kueueScheme(t)).WithObjects(seed.DeepCopyObject().(client.Object), dup))
+	c, _ = suiteClient(t, corpusCRDs(t).NewClientBuilder().WithScheme(kueueScheme(t)).WithObjects(seed.DeepCopyObject().(client.Object), dup))
 	err := c.Get(context.Background(), types.NamespacedName{Namespace: "team-a", Name: "lq"}, &LocalQueue{})
 	if err == nil || !strings.Contains(err.Error(), "given to WithObjects twice") {
 		t.Errorf("one name seeded at two versions: %v", err)
@@ -575,7 +576,7 @@ func TestMetadataOnly(t *testing.T) {
 // answered by the fake's index for it, as a cached client answers it.
 func TestListIndexedField(t *testing.T) {
 	ctx := context.Background()
-	b := fake.NewClientBuilder().WithScheme(kueueScheme(t)).WithIndex(&LocalQueue{}, "spec.clusterQueue", func(o client.Object) []string {
+	b := corpusCRDs(t).NewClientBuilder().WithScheme(kueueScheme(t)).WithIndex(&LocalQueue{}, "spec.clusterQueue", func(o client.Object) []string {
 		return []string{o.(*LocalQueue).Spec.ClusterQueue}
 	})
 	c, _ := suiteClient(t, b)
@@ -588,7 +589,7 @@ func TestListIndexedField(t *testing.T) {
 	if err := c.List(ctx, list, client.MatchingFields{"spec.clusterQueue": "cq2", "metadata.namespace": "team-a"}); err != nil || len(list.Items) != 1 || list.Items[0].Name != "b" {
 		t.Errorf("indexed field selector: %v, %v", list.Items, err)
 	}
-	if err := fake.AddIndex(c, &LocalQueue{}, "spec.stopPolicy", func(o client.Object) []string { return []string{*o.(*LocalQueue).Spec.StopPolicy} }); err != nil {
+	if err := crdfake.AddIndex(c, &LocalQueue{}, "spec.stopPolicy", func(o client.Object) []string { return []string{*o.(*LocalQueue).Spec.StopPolicy} }); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.List(ctx, list, client.MatchingFields{"spec.stopPolicy": "None"}); err != nil || len(list.Items) != 2 {

@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/crdschema/crdschema/crdfake"
 )
@@ -22,13 +21,14 @@ import (
 var crdFiles embed.FS
 
 // newWidgetClient is the one call: the CRDs, read once (a test package's
-// var, say), give any fake.ClientBuilder the apiserver's semantics.
+// var, say), build fake clients with the apiserver's semantics, with
+// fake.ClientBuilder's options.
 func newWidgetClient(warnings rest.WarningHandlerWithContext) client.Client {
 	crds, err := crdfake.ReadFS(crdFiles, "testdata")
 	if err != nil {
 		panic(err)
 	}
-	return crds.Builder(fake.NewClientBuilder(), warnings).Build()
+	return crds.NewClientBuilder().WithWarningHandler(warnings).Build()
 }
 
 func newWidget(name string, spec map[string]any) *unstructured.Unstructured {

@@ -2,7 +2,6 @@ package crdfake
 
 import (
 	"fmt"
-	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/fields"
@@ -13,10 +12,9 @@ import (
 
 // Field selectors of a List: the apiserver takes metadata.name,
 // metadata.namespace and the version's selectable fields; the fake also
-// answers other fields with the indexes registered with
-// fake.ClientBuilder.WithIndex or fake.AddIndex, as a cached client
-// answers them with its field indexes. So does crdfake, reading the
-// fake's indexes (exact matches only, as the fake).
+// answers other fields with the indexes registered with WithIndex or
+// AddIndex, as a cached client answers them with its field indexes, and
+// so does crdfake (exact matches only, as the fake).
 
 // fieldFilter is a List's field selector split in two: what the
 // apiserver evaluates, and the requirements an index answers.
@@ -27,9 +25,8 @@ type fieldFilter struct {
 }
 
 // splitFields splits a field selector; a requirement neither the
-// apiserver nor an index of the fake (c) answers is the apiserver's
-// error.
-func splitFields(t *target, c client.Client, fs fields.Selector) (*fieldFilter, error) {
+// apiserver nor an index answers is the apiserver's error.
+func (s *semantics) splitFields(t *target, fs fields.Selector) (*fieldFilter, error) {
 	f := &fieldFilter{server: fs}
 	if fs == nil || fs.Empty() {
 		return f, nil
@@ -43,7 +40,7 @@ func splitFields(t *target, c client.Client, fs fields.Selector) (*fieldFilter, 
 			}
 			continue
 		}
-		index := fakeIndex(c, t.gvk, r.Field)
+		index := s.index(t.gvk, r.Field)
 		if index == nil {
 			return nil, apierrors.NewBadRequest("field label not supported: " + r.Field)
 		}
@@ -75,24 +72,9 @@ func (f *fieldFilter) matches(obj client.Object) bool {
 	return true
 }
 
-// fakeIndex is the index the fake client c (or the fake below an
-// interceptor) holds for a kind's field, nil without one.
-func fakeIndex(c client.Client, gvk kschema.GroupVersionKind, field string) client.IndexerFunc {
-	for {
-		if u, ok := c.(interface{ Unwrap() client.WithWatch }); ok {
-			c = u.Unwrap()
-			continue
-		}
-		break
-	}
-	indexes, ok := unexportedField[map[kschema.GroupVersionKind]map[string]client.IndexerFunc](c, "indexes")
-	if !ok {
-		return nil
-	}
-	if mu := unexportedFieldAddr[sync.RWMutex](c, "indexesLock"); mu != nil {
-		mu.RLock()
-		defer mu.RUnlock()
-		indexes, _ = unexportedField[map[kschema.GroupVersionKind]map[string]client.IndexerFunc](c, "indexes")
-	}
-	return indexes[gvk][field]
+// index is the index of a kind's field, nil without one.
+func (s *semantics) index(gvk kschema.GroupVersionKind, field string) client.IndexerFunc {
+	s.indexMu.RLock()
+	defer s.indexMu.RUnlock()
+	return s.indexes[gvk][field]
 }

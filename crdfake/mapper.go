@@ -7,37 +7,31 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta/testrestmapper"
 	"k8s.io/apimachinery/pkg/runtime"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 )
-
-// restMapperType is the type of fake.ClientBuilder's REST mapper field.
-type restMapperType = meta.RESTMapper
 
 // restMapper is the REST mapping a real client gets from discovery: the
 // CRDs' kinds with their resources (plural, singular), scope and served
 // versions (the preferred one first), then, for other kinds, the REST
-// mapper the builder had, then the kinds of the builder's scheme
-// (resources guessed, scopes those of the built-in kinds), read when
-// first asked, after Build.
+// mapper the builder was given, then the kinds of the scheme (resources
+// guessed, scopes those of the built-in kinds), built when first asked.
 type restMapper struct {
 	crds *meta.DefaultRESTMapper
 	own  map[kschema.GroupKind]bool
 
-	builder *fake.ClientBuilder
-	prev    meta.RESTMapper
-	once    sync.Once
-	others  []meta.RESTMapper
+	scheme *runtime.Scheme
+	prev   meta.RESTMapper
+	once   sync.Once
+	others []meta.RESTMapper
 }
 
-func newRESTMapper(c *CRDs, b *fake.ClientBuilder, prev meta.RESTMapper) *restMapper {
+func newRESTMapper(c *CRDs, scheme *runtime.Scheme, prev meta.RESTMapper) *restMapper {
 	var preferred []kschema.GroupVersion // ServedVersions: highest priority first
 	for _, k := range c.order {
 		for _, v := range k.crd.ServedVersions() {
 			preferred = append(preferred, kschema.GroupVersion{Group: k.gk.Group, Version: v})
 		}
 	}
-	m := &restMapper{crds: meta.NewDefaultRESTMapper(preferred), own: map[kschema.GroupKind]bool{}, builder: b, prev: prev}
+	m := &restMapper{crds: meta.NewDefaultRESTMapper(preferred), own: map[kschema.GroupKind]bool{}, scheme: scheme, prev: prev}
 	for _, k := range c.order {
 		scope := meta.RESTScopeRoot
 		if k.namespaced {
@@ -58,11 +52,7 @@ func (m *restMapper) rest() []meta.RESTMapper {
 		if m.prev != nil {
 			m.others = append(m.others, m.prev)
 		}
-		scheme, _ := builderField[*runtime.Scheme](m.builder, "scheme")
-		if scheme == nil {
-			scheme = clientgoscheme.Scheme
-		}
-		m.others = append(m.others, testrestmapper.TestOnlyStaticRESTMapper(scheme))
+		m.others = append(m.others, testrestmapper.TestOnlyStaticRESTMapper(m.scheme))
 	})
 	return m.others
 }

@@ -47,7 +47,7 @@ func (s *semantics) list(ctx context.Context, c client.WithWatch, list client.Ob
 	}
 	o := &client.ListOptions{}
 	o.ApplyOptions(opts)
-	ff, err := splitFields(t, c, o.FieldSelector)
+	ff, err := s.splitFields(t, o.FieldSelector)
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (s *semantics) decodeList(m map[string]any, list client.ObjectList) error {
 		}
 		return nil
 	}
-	if !s.returnsManagedFields() {
+	if !s.returnManaged {
 		items := m["items"].([]any)
 		for i, item := range items {
 			if md, ok := item.(map[string]any)["metadata"].(map[string]any); ok && md["managedFields"] != nil {

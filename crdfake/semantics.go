@@ -20,20 +20,24 @@ import (
 	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
 // semantics is one fake client's custom resources: the CRDs, the store,
-// the warning handler, and the builder it was given (read once built, for
-// the options the fake keeps to itself).
+// the warning handler, the options of the builder that concern them.
 type semantics struct {
-	crds    *CRDs
-	warn    rest.WarningHandlerWithContext
-	store   *store
-	builder *fake.ClientBuilder
-
-	managedOnce   sync.Once
+	crds  *CRDs
+	warn  rest.WarningHandlerWithContext
+	store *store
+	// returnManaged is WithReturnManagedFields.
 	returnManaged bool
+	// seedErrs are, per kind, why the objects given to WithObjects could
+	// not all be taken in; every request of the kind fails with it.
+	seedErrs map[kschema.GroupKind]error
+	// indexes are the field indexes of the CRDs' kinds (WithIndex,
+	// AddIndex), guarded by indexMu.
+	indexMu sync.RWMutex
+	indexes indexes
 }
 
 // target is what a request of a custom resource names: the kind, the
@@ -48,9 +52,9 @@ type target struct {
 // nil (and no error) for a kind the CRDs do not define, which the fake
 // answers; the error a real client's REST mapper gives for a version the
 // CRD does not serve. A routed request gets the deprecated version's
-// warning, as every request of one does, and the objects seeded with
-// WithObjects are taken in first.
-func (s *semantics) targetOf(ctx context.Context, c client.Client, gvk kschema.GroupVersionKind) (*target, error) {
+// warning, as every request of one does; a kind whose seeded objects
+// were refused fails with the reason.
+func (s *semantics) targetOf(ctx context.Context, gvk kschema.GroupVersionKind) (*target, error) {
 	k := s.crds.kinds[gvk.GroupKind()]
 	if k == nil {
 		return nil, nil
@@ -62,7 +66,7 @@ func (s *semantics) targetOf(ctx context.Context, c client.Client, gvk kschema.G
 	if v.deprecation != "" && s.warn != nil {
 		s.warn.HandleWarningHeaderWithContext(ctx, 299, "-", v.deprecation)
 	}
-	if err := s.seed(ctx, c, k); err != nil {
+	if err := s.seedErrs[k.gk]; err != nil {
 		return nil, err
 	}
 	return &target{k: k, v: v, gvk: gvk}, nil
@@ -77,63 +81,81 @@ func (s *semantics) route(ctx context.Context, c client.Client, obj runtime.Obje
 	if _, isList := obj.(client.ObjectList); isList {
 		gvk.Kind = strings.TrimSuffix(gvk.Kind, "List")
 	}
-	return s.targetOf(ctx, c, gvk)
+	return s.targetOf(ctx, gvk)
 }
 
-// seed takes in, once per kind, the objects of the kind given to
-// fake.ClientBuilder.WithObjects, WithRuntimeObjects and WithLists (the
-// fake keeps them where the interceptors do not look; they are read from
-// the builder, not listed from the fake, whose unstructured lists
-// register kinds in the scheme, which clients may share): each as stored
-// in etcd at the version it was given at, so reads put it through the
+// seed takes in the objects of the CRDs' kinds among the objects given to
+// WithObjects, WithLists and WithRuntimeObjects, each as stored in etcd
+// at the version it was given at, so that reads put it through the
 // storage read path (pruned, defaulted), as a cluster serves an object it
-// stored. An object without a uid or resourceVersion gets one, as every
-// stored object has; two objects of one name are an error, as a cluster
-// holds one.
-func (s *semantics) seed(_ context.Context, c client.Client, k *kind) error {
-	s.store.mu.Lock()
-	defer s.store.mu.Unlock()
-	if err, done := s.store.seeded[k.gk]; done {
-		return err
-	}
-	var err error
-	for _, obj := range s.seeds() {
-		gvk, gerr := c.GroupVersionKindFor(obj)
-		if gerr != nil || gvk.GroupKind() != k.gk {
-			continue
-		}
-		m, merr := toMap(obj, gvk)
-		if merr == nil {
-			merr = s.seedOne(k, m)
-		}
-		if merr != nil && err == nil {
-			err = merr
+// stored; it returns the others, for the fake (a list holding none of the
+// CRDs' kinds as it is, the other items of one that does as runtime
+// objects). An object whose kind the scheme does not know is the fake's
+// to refuse.
+func (s *semantics) seed(scheme *runtime.Scheme, objects []client.Object, lists []client.ObjectList, rts []runtime.Object) ([]client.Object, []client.ObjectList, []runtime.Object) {
+	var restObjects []client.Object
+	for _, obj := range objects {
+		if !s.seedObject(scheme, obj) {
+			restObjects = append(restObjects, obj)
 		}
 	}
-	s.store.seeded[k.gk] = err
-	return err
-}
-
-// seeds are the objects the builder was given.
-func (s *semantics) seeds() []runtime.Object {
-	var out []runtime.Object
-	objs, _ := builderField[[]client.Object](s.builder, "initObject")
-	for _, o := range objs {
-		out = append(out, o)
-	}
-	rts, _ := builderField[[]runtime.Object](s.builder, "initRuntimeObjects")
-	out = append(out, rts...)
-	lists, _ := builderField[[]client.ObjectList](s.builder, "initLists")
+	var restLists []client.ObjectList
+	var restRTs []runtime.Object
 	for _, l := range lists {
 		items, err := meta.ExtractList(l)
-		if err == nil {
-			out = append(out, items...)
+		var rest []runtime.Object
+		for _, item := range items {
+			if !s.seedObject(scheme, item) {
+				rest = append(rest, item)
+			}
+		}
+		if err != nil || len(rest) == len(items) {
+			restLists = append(restLists, l)
+			continue
+		}
+		restRTs = append(restRTs, rest...)
+	}
+	for _, obj := range rts {
+		if !s.seedObject(scheme, obj) {
+			restRTs = append(restRTs, obj)
 		}
 	}
-	return out
+	return restObjects, restLists, restRTs
 }
 
+// seedObject takes in obj when it is of a CRD's kind, telling whether it
+// is; the first object of a kind that cannot be taken in is its kind's
+// error.
+func (s *semantics) seedObject(scheme *runtime.Scheme, obj runtime.Object) bool {
+	gvk, err := apiutil.GVKForObject(obj, scheme)
+	if err != nil {
+		return false
+	}
+	k := s.crds.kinds[gvk.GroupKind()]
+	if k == nil {
+		return false
+	}
+	m, err := toMap(obj, gvk)
+	if err == nil {
+		err = s.seedOne(k, m)
+	}
+	if err != nil && s.seedErrs[k.gk] == nil {
+		if s.seedErrs == nil {
+			s.seedErrs = map[kschema.GroupKind]error{}
+		}
+		s.seedErrs[k.gk] = err
+	}
+	return true
+}
+
+// seedOne stores a seeded object: without namespace for a cluster-scoped
+// kind, with a uid and resourceVersion when it has none, as every stored
+// object has; two objects of one name are an error, as a cluster holds
+// one.
 func (s *semantics) seedOne(k *kind, obj map[string]any) error {
+	if _, ok := obj["metadata"].(map[string]any); !ok {
+		return fmt.Errorf("crdfake: a %s given to WithObjects has no metadata object (metadata: %T)", k.gk.Kind, obj["metadata"])
+	}
 	md := metadata(obj)
 	if !k.namespaced {
 		delete(md, "namespace")
@@ -177,7 +199,7 @@ func (s *semantics) toStorage(ctx context.Context, t *target, obj map[string]any
 // objects lose their TypeMeta (as the fake's do), managedFields are
 // dropped unless the builder asked for them (WithReturnManagedFields).
 func (s *semantics) decode(m map[string]any, obj runtime.Object) error {
-	if !s.returnsManagedFields() {
+	if !s.returnManaged {
 		if md, ok := m["metadata"].(map[string]any); ok {
 			if _, has := md["managedFields"]; has {
 				m = shallowWithMetadata(m)
@@ -209,13 +231,6 @@ func shallowWithMetadata(m map[string]any) map[string]any {
 	}
 	out["metadata"] = cp
 	return out
-}
-
-func (s *semantics) returnsManagedFields() bool {
-	s.managedOnce.Do(func() {
-		s.returnManaged, _ = builderField[bool](s.builder, "returnManagedFields")
-	})
-	return s.returnManaged
 }
 
 // selects tells whether an object read at the target's version matches a

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"sync"
 
-	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -33,16 +32,12 @@ type store struct {
 	rv       uint64
 	objects  map[objectKey]map[string]any
 	watchers map[*watcher]bool
-	// seeded records, per kind, that the objects given to
-	// fake.ClientBuilder.WithObjects were taken in (and why not).
-	seeded map[kschema.GroupKind]error
 }
 
 func newStore() *store {
 	return &store{
 		objects:  map[objectKey]map[string]any{},
 		watchers: map[*watcher]bool{},
-		seeded:   map[kschema.GroupKind]error{},
 	}
 }
 

@@ -282,7 +282,7 @@ func (s *semantics) subResourceApply(ctx context.Context, c client.Client, sub s
 	if err != nil {
 		return err
 	}
-	t, err := s.targetOf(ctx, c, gvk)
+	t, err := s.targetOf(ctx, gvk)
 	if t == nil {
 		if err != nil {
 			return err
