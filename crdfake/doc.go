@@ -2,11 +2,12 @@
 // semantics for custom resources, so that a reconciler test sees what a
 // cluster would store, return and refuse, without envtest.
 //
-// Read the CRDs once, then give any fake.ClientBuilder their semantics:
+// Read the CRDs once, then build clients with their semantics, with the
+// options of controller-runtime's fake.ClientBuilder:
 //
 //	crds, err := crdfake.ReadFiles("../../config/crd/bases") // or ReadFS, Parse
 //	if err != nil { ... } // a CRD the apiserver would reject, named with its first errors
-//	c := crds.Builder(fake.NewClientBuilder().WithScheme(scheme), warnings).Build()
+//	c := crds.NewClientBuilder().WithScheme(scheme).WithWarningHandler(warnings).Build()
 //
 // Every request of a kind the CRDs define is answered from a store of the
 // client's own holding one object per name at the CRD's storage version,
@@ -24,10 +25,12 @@
 // gets; pruned fields and deprecated versions reach the warning handler as
 // the apiserver's warnings. Other kinds keep the fake's behaviour.
 //
-// Interceptor funcs, a REST mapper and objects given to the builder
-// before Builder are kept (objects are taken in as stored objects, see
-// [CRDs.Objects] for created ones); Builder adds a REST mapper for the
-// CRDs' kinds. Typed objects are sent as their JSON encoding, as a real
-// client sends them; see the README for zero values and for what still
-// differs from a cluster.
+// Interceptor funcs, a REST mapper, indexes and objects given to the
+// builder are kept (objects of the CRDs' kinds are taken in as stored
+// objects, see [CRDs.Objects] for created ones); the client's REST mapper
+// knows the CRDs' kinds first; [AddIndex] is fake.AddIndex for the CRDs'
+// kinds. crdfake uses controller-runtime's exported API only. Typed
+// objects are sent as their JSON encoding, as a real client sends them;
+// see the README for zero values, for moving from the former
+// CRDs.Builder, and for what still differs from a cluster.
 package crdfake
