@@ -122,7 +122,7 @@ func TestAddIndex(t *testing.T) {
 // serve; writes reach it through the storage converter, reads come back
 // at the served version.
 func TestUnservedStorageVersion(t *testing.T) {
-	crds, err := crdfake.Parse([]byte(`apiVersion: apiextensions.k8s.io/v1
+	c := clientOf(t, `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: sprockets.example.com}
 spec:
@@ -132,23 +132,33 @@ spec:
   versions:
   - {name: v1, served: true, storage: false, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {teeth: {type: integer, default: 12}}}}}}}
   - {name: v2, served: false, storage: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {teeth: {type: integer}}}}}}}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	ctx := context.Background()
-	c := crds.NewClientBuilder().Build()
-	s := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Sprocket", "metadata": map[string]any{"name": "s", "namespace": "default"}, "spec": map[string]any{}}}
+	s := objectAt("example.com/v1", "Sprocket", "s")
+	s.Object["spec"] = map[string]any{}
 	if err := c.Create(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	got := &unstructured.Unstructured{}
-	got.SetAPIVersion("example.com/v1")
-	got.SetKind("Sprocket")
+	got := objectAt("example.com/v1", "Sprocket", "")
 	if err := c.Get(ctx, client.ObjectKeyFromObject(s), got); err != nil {
 		t.Fatal(err)
 	}
 	if teeth, _, _ := unstructured.NestedInt64(got.Object, "spec", "teeth"); teeth != 12 || got.GetAPIVersion() != "example.com/v1" {
 		t.Errorf("read back %v", got.Object)
 	}
+}
+
+// clientOf is a client with the semantics of the CRDs of doc.
+func clientOf(t *testing.T, doc string) client.WithWatch {
+	t.Helper()
+	crds, err := crdfake.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return crds.NewClientBuilder().Build()
+}
+
+// objectAt is an object of kind at apiVersion named name in "default".
+func objectAt(apiVersion, kind, name string) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": name, "namespace": "default"}}}
 }

@@ -602,7 +602,7 @@ func TestFinalizerWarnings(t *testing.T) {
 // conversion strategy Webhook is served at the version it is stored at
 // only; another version is the internal error of a failed conversion.
 func TestWebhookConversion(t *testing.T) {
-	crds, err := crdfake.Parse([]byte(`apiVersion: apiextensions.k8s.io/v1
+	c := clientOf(t, `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: gadgets.example.com}
 spec:
@@ -617,20 +617,13 @@ spec:
   versions:
   - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
   - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	ctx := context.Background()
-	c := crds.NewClientBuilder().Build()
-	g := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": "default"}}}
+	g := objectAt("example.com/v1", "Gadget", "g")
 	if err := c.Create(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	v2 := &unstructured.Unstructured{}
-	v2.SetAPIVersion("example.com/v2")
-	v2.SetKind("Gadget")
-	if err := c.Get(ctx, client.ObjectKeyFromObject(g), v2); !apierrors.IsInternalError(err) {
+	if err := c.Get(ctx, client.ObjectKeyFromObject(g), objectAt("example.com/v2", "Gadget", "")); !apierrors.IsInternalError(err) {
 		t.Errorf("read at another version: %v", err)
 	}
 	g2 := g.DeepCopy()
