@@ -47,8 +47,9 @@ type Resource struct {
 	Scale *ScalePaths
 }
 
-// ScalePaths are the paths of a scale subresource as the CRD writes them
-// (.spec.replicas), which Scale and LintScale take.
+// ScalePaths are the paths of a version's scale subresource as the CRD
+// writes them (".spec.replicas"): the three path arguments of Scale and
+// LintScale.
 type ScalePaths struct {
 	// SpecReplicasPath and StatusReplicasPath are the replicas fields;
 	// LabelSelectorPath is the label selector's, "" when there is none.
