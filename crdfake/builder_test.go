@@ -2,6 +2,10 @@ package crdfake_test
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -161,4 +165,37 @@ func clientOf(t *testing.T, doc string) client.WithWatch {
 // objectAt is an object of kind at apiVersion named name in "default".
 func objectAt(apiVersion, kind, name string) *unstructured.Unstructured {
 	return &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": name, "namespace": "default"}}}
+}
+
+// TestNoPrivateFieldAccess keeps crdfake on controller-runtime's exported
+// API: no file of the package imports unsafe or reads a field by name
+// through reflect (FieldByName, FieldByIndex), which is how the former
+// Builder read fake.ClientBuilder's unexported fields and broke on a
+// controller-runtime version other than the one it was written for.
+func TestNoPrivateFieldAccess(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range file.Imports {
+			if imp.Path.Value == `"unsafe"` {
+				t.Errorf("%s imports unsafe", f)
+			}
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && strings.HasPrefix(sel.Sel.Name, "FieldBy") {
+				t.Errorf("%s: %s reads a field by name or index", fset.Position(sel.Pos()), sel.Sel.Name)
+			}
+			return true
+		})
+	}
 }
