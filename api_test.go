@@ -10,6 +10,7 @@ import (
 
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/serving"
 )
 
 // multiVersionCRD defines v1alpha1 (not served), v1beta1 and v1 (storage),
@@ -283,5 +284,83 @@ func TestServedVersionsPriority(t *testing.T) {
 		if got := c.ServedVersions(); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ServedVersions(%v) = %v, want %v", tt.versions, got, tt.want)
 		}
+	}
+}
+
+// resourceCRD has names with defaults to fill in, per-version and shared
+// subresources and selectable fields.
+const resourceCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gizmos.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gizmos, kind: Gizmo, shortNames: [gz, gzm], categories: [all, toys]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {replicas: {type: integer}, color: {type: string}}}, status: {type: object, properties: {replicas: {type: integer}, selector: {type: string}}}}}}
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas, labelSelectorPath: .status.selector}
+    selectableFields: [{jsonPath: .spec.color}]
+  - name: v1beta1
+    served: false
+    storage: false
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {replicas: {type: integer}}}}}}
+    subresources:
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+`
+
+// TestCRDResource: the names (defaults filled in), scope, subresources and
+// selectable fields of each defined version, as discovery and a REST
+// mapper know the resource; an undefined version is a *NotServedError.
+func TestCRDResource(t *testing.T) {
+	c := mustLoad(t, resourceCRD)
+	got, err := c.Resource("v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := serving.Resource{
+		Group: "example.com", Version: "v1", Kind: "Gizmo", ListKind: "GizmoList", Plural: "gizmos",
+		Singular: "gizmo", ShortNames: []string{"gz", "gzm"}, Categories: []string{"all", "toys"},
+		Namespaced: true, SelectableFields: []string{".spec.color"}, StatusSubresource: true,
+		Scale: &serving.ScalePaths{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: ".status.selector"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Resource(v1) = %+v\nwant %+v", got, want)
+	}
+	got.ShortNames[0], got.Categories[0], got.SelectableFields[0] = "x", "x", "x"
+	if again, _ := c.Resource("v1"); !reflect.DeepEqual(again, want) {
+		t.Errorf("the caller's changes reached the CRD: %+v", again)
+	}
+	old, err := c.Resource("v1beta1") // defined, not served
+	if err != nil || old.StatusSubresource || old.SelectableFields != nil || old.Scale == nil || old.Scale.LabelSelectorPath != "" {
+		t.Errorf("Resource(v1beta1) = %+v, %v; want no status, no selectable fields, a scale without selector", old, err)
+	}
+	if r, _ := mustLoad(t, multiVersionCRD).Resource("v1"); r.Namespaced || r.Singular != "widget" {
+		t.Errorf("a cluster-scoped CRD's Resource(v1) = %+v", r)
+	}
+	var ns *NotServedError
+	if r, err := c.Resource("v2"); !errors.As(err, &ns) || ns.Defined || r.Plural != "" {
+		t.Errorf("Resource(v2) = %+v, %v; want a *NotServedError for an undefined version", r, err)
+	}
+
+	// v1beta1: spec.version alone, the scope and preserveUnknownFields
+	// defaulted (Namespaced, true), the subresources of all versions.
+	beta := mustLoad(t, `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  version: v1
+  names: {plural: things, kind: Thing}
+  subresources: {status: {}}
+`)
+	got, err = beta.Resource("v1")
+	want = serving.Resource{Group: "example.com", Version: "v1", Kind: "Thing", ListKind: "ThingList", Plural: "things", Singular: "thing", Namespaced: true, PreserveUnknownFields: true, StatusSubresource: true}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("v1beta1 Resource(v1) = %+v, %v\nwant %+v", got, err, want)
 	}
 }

@@ -3,6 +3,7 @@ package crdschema
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -34,19 +35,44 @@ func (c *CRD) OpenAPI(version string) (v3, v2 map[string]any, err error) {
 	return v3, v2, nil
 }
 
+// Resource returns what the apiserver serves a version the CRD defines
+// (served or not) as, besides its schema: the resource and kind names
+// (defaults filled in), the scope, the version's status and scale
+// subresources and selectable fields, spec.preserveUnknownFields. A
+// client's REST mapper and discovery know the resource by these; they are
+// read from the document, also for a CRD the apiserver would reject. It
+// fails with a *NotServedError (Defined false) for a version the CRD does
+// not define. The caller owns the returned slices.
+func (c *CRD) Resource(version string) (serving.Resource, error) {
+	if _, defined := c.serves(version); !defined {
+		return serving.Resource{}, &NotServedError{CRD: c.Name(), APIVersion: version, Kind: c.crd.Spec.Names.Kind, Version: version, Served: c.ServedVersions()}
+	}
+	return c.resource(version), nil
+}
+
 // resource is what a version's definitions are published for.
 func (c *CRD) resource(version string) serving.Resource {
 	spec := &c.crd.Spec
 	r := serving.Resource{
 		Group: spec.Group, Version: version, Kind: spec.Names.Kind,
 		ListKind: spec.Names.ListKind, Plural: spec.Names.Plural,
+		Singular: spec.Names.Singular, ShortNames: slices.Clone(spec.Names.ShortNames),
+		Categories:            slices.Clone(spec.Names.Categories),
+		Namespaced:            spec.Scope != "Cluster",
 		PreserveUnknownFields: spec.PreserveUnknownFields != nil && *spec.PreserveUnknownFields,
 	}
 	for _, f := range c.selectableFields(version) {
 		r.SelectableFields = append(r.SelectableFields, f.JSONPath)
 	}
-	sub := c.crd.SubresourcesFor(version)
-	r.StatusSubresource = sub != nil && sub.Status != nil
+	if sub := c.crd.SubresourcesFor(version); sub != nil {
+		r.StatusSubresource = sub.Status != nil
+		if sc := sub.Scale; sc != nil {
+			r.Scale = &serving.ScalePaths{SpecReplicasPath: sc.SpecReplicasPath, StatusReplicasPath: sc.StatusReplicasPath}
+			if sc.LabelSelectorPath != nil {
+				r.Scale.LabelSelectorPath = *sc.LabelSelectorPath
+			}
+		}
+	}
 	return r
 }
 

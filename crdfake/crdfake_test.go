@@ -19,7 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/crdschema/crdschema/crdfake"
 )
@@ -53,10 +52,15 @@ func widgetCRDs(t testing.TB) *crdfake.CRDs {
 	return crds
 }
 
-func newClient(t testing.TB, b *fake.ClientBuilder) (client.Client, *warnings) {
+// newClient builds b (nil: the widget CRDs' builder) with a warning
+// handler.
+func newClient(t testing.TB, b *crdfake.ClientBuilder) (client.Client, *warnings) {
 	t.Helper()
+	if b == nil {
+		b = widgetCRDs(t).NewClientBuilder()
+	}
 	w := &warnings{}
-	return widgetCRDs(t).Builder(b, w).Build(), w
+	return b.WithWarningHandler(w).Build(), w
 }
 
 func widget(name string, spec map[string]any) *unstructured.Unstructured {
@@ -370,7 +374,7 @@ func TestObjectsForWithObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := crds.Builder(fake.NewClientBuilder().WithObjects(objs...), nil).Build()
+	c := crds.NewClientBuilder().WithObjects(objs...).Build()
 	if r := nested(t, get(t, c, "h"), "spec", "replicas"); r != int64(1) {
 		t.Errorf("replicas %v", r)
 	}
@@ -475,7 +479,7 @@ func widgetScheme(t testing.TB) *runtime.Scheme {
 // the request.
 func TestTypedZeroValues(t *testing.T) {
 	ctx := context.Background()
-	c, _ := newClient(t, fake.NewClientBuilder().WithScheme(widgetScheme(t)))
+	c, _ := newClient(t, widgetCRDs(t).NewClientBuilder().WithScheme(widgetScheme(t)))
 	w := &Widget{ObjectMeta: metav1.ObjectMeta{Name: "t", Namespace: "default"}, Spec: WidgetSpec{Size: "small", MaxReplicas: 5}, Status: WidgetStatus{Phase: "Ready"}}
 	if err := c.Create(ctx, w); err != nil {
 		t.Fatal(err)
@@ -540,7 +544,7 @@ func (u *Unencodable) DeepCopyObject() runtime.Object { c := *u; return &c }
 func TestTypedObjectThatCannotBeEncoded(t *testing.T) {
 	s := runtime.NewScheme()
 	s.AddKnownTypeWithName(kschema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, &Unencodable{})
-	c, _ := newClient(t, fake.NewClientBuilder().WithScheme(s))
+	c, _ := newClient(t, widgetCRDs(t).NewClientBuilder().WithScheme(s))
 	err := c.Create(context.Background(), &Unencodable{Widget{ObjectMeta: metav1.ObjectMeta{Name: "u", Namespace: "default"}}})
 	if err == nil || !strings.Contains(err.Error(), "cannot encode") || !strings.Contains(err.Error(), "no JSON form") {
 		t.Errorf("got %v", err)
@@ -591,5 +595,42 @@ func TestFinalizerWarnings(t *testing.T) {
 	want = []string{`299 - metadata.finalizers: "example.com": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`}
 	if ws := w.take(); !reflect.DeepEqual(ws, want) {
 		t.Errorf("warnings on update %q", ws)
+	}
+}
+
+// TestWebhookConversion: without a converter, an object of a CRD with
+// conversion strategy Webhook is served at the version it is stored at
+// only; another version is the internal error of a failed conversion.
+func TestWebhookConversion(t *testing.T) {
+	c := clientOf(t, `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  conversion:
+    strategy: Webhook
+    webhook:
+      conversionReviewVersions: [v1]
+      clientConfig: {url: "https://example.com/convert"}
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+  - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+`)
+	ctx := context.Background()
+	g := objectAt("example.com/v1", "Gadget", "g")
+	if err := c.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(g), objectAt("example.com/v2", "Gadget", "")); !apierrors.IsInternalError(err) {
+		t.Errorf("read at another version: %v", err)
+	}
+	g2 := g.DeepCopy()
+	g2.SetAPIVersion("example.com/v2")
+	g2.SetName("g2")
+	g2.SetResourceVersion("")
+	if err := c.Create(ctx, g2); !apierrors.IsInternalError(err) {
+		t.Errorf("write at another version: %v", err)
 	}
 }

@@ -10,16 +10,60 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/serving"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // CRDs is a set of CustomResourceDefinitions the apiserver would accept,
 // compiled once and safe for concurrent use by any number of fake clients.
 type CRDs struct {
-	crds []*crdschema.CRD
-	// warnings holds the deprecation warning of every served deprecated
-	// version, as the apiserver sends it on every request of that version.
-	warnings map[kschema.GroupVersionKind]string
+	kinds map[kschema.GroupKind]*kind
+	// order lists the kinds as read, for the REST mapper.
+	order []*kind
+}
+
+// kind is one CRD as the fake serves it: what the apiserver's handler
+// takes from the CRD besides its schemas.
+type kind struct {
+	crd        *crdschema.CRD
+	gk         kschema.GroupKind
+	plural     string
+	singular   string
+	listKind   string
+	namespaced bool
+	storage    string
+	// preserveUnknownFields is the CRD's spec.preserveUnknownFields (a
+	// v1beta1 CRD's defaults to true); webhook tells conversion strategy
+	// Webhook.
+	preserveUnknownFields bool
+	webhook               bool
+	// versions are the defined versions by name.
+	versions map[string]*version
+	// managed builds the field managers on first use (managed.go).
+	managed fieldManagers
+}
+
+// version is one defined version of a kind.
+type version struct {
+	name   string
+	served bool
+	// deprecation is the warning every request of a deprecated version
+	// gets; "" otherwise.
+	deprecation string
+	// status and scale are the version's subresources (scale nil
+	// without).
+	status bool
+	scale  *serving.ScalePaths
+	// selectable are the version's selectable fields (spec.x), which a
+	// field selector may name besides metadata.name and
+	// metadata.namespace.
+	selectable []string
+}
+
+// gr is the kind's group and resource, as the apiserver's errors name it
+// (localqueues.kueue.x-k8s.io).
+func (k *kind) gr() kschema.GroupResource {
+	return kschema.GroupResource{Group: k.gk.Group, Resource: k.plural}
 }
 
 // Parse reads the CustomResourceDefinitions of YAML or JSON documents (any
@@ -27,7 +71,7 @@ type CRDs struct {
 // skipped). It fails on a document that cannot be read and on a CRD the
 // apiserver would reject, naming it and its first errors.
 func Parse(docs ...[]byte) (*CRDs, error) {
-	c := &CRDs{warnings: map[kschema.GroupVersionKind]string{}}
+	c := &CRDs{kinds: map[kschema.GroupKind]*kind{}}
 	for i, data := range docs {
 		if err := c.add(fmt.Sprintf("document %d", i), data); err != nil {
 			return nil, err
@@ -37,9 +81,12 @@ func Parse(docs ...[]byte) (*CRDs, error) {
 }
 
 // ReadFiles is Parse for files and directories (every .yaml, .yml and
-// .json file below a directory, in lexical order).
+// .json file below a directory, in lexical order). Relative paths are
+// taken from the working directory, which `go test` sets to the test's
+// package directory: from internal/controller,
+// ReadFiles("../../config/crd/bases") reads a kubebuilder project's CRDs.
 func ReadFiles(paths ...string) (*CRDs, error) {
-	c := &CRDs{warnings: map[kschema.GroupVersionKind]string{}}
+	c := &CRDs{kinds: map[kschema.GroupKind]*kind{}}
 	for _, p := range paths {
 		err := filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || (name != p && !isManifest(name)) {
@@ -59,9 +106,13 @@ func ReadFiles(paths ...string) (*CRDs, error) {
 }
 
 // ReadFS is Parse for the .yaml, .yml and .json files below dir in fsys,
-// an embed.FS of an operator's config/crd/bases, say.
+// an embed.FS of an operator's config/crd/bases, say. A //go:embed
+// pattern cannot name a parent directory, so a test below
+// internal/controller embeds nothing of config/crd itself: a package in
+// config/crd embeds bases and exports the embed.FS, or the test uses
+// ReadFiles with a relative path.
 func ReadFS(fsys fs.FS, dir string) (*CRDs, error) {
-	c := &CRDs{warnings: map[kschema.GroupVersionKind]string{}}
+	c := &CRDs{kinds: map[kschema.GroupKind]*kind{}}
 	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !isManifest(name) {
 			return err
@@ -103,27 +154,60 @@ func (c *CRDs) add(name string, data []byte) error {
 		if errs := crd.Errors(); len(errs) > 0 {
 			return fmt.Errorf("%s:%d: %w", docs[i].File, docs[i].Line, &crdschema.RejectedError{CRD: crd.Name(), Errors: errs})
 		}
-		c.crds = append(c.crds, crd)
-		c.addWarnings(crd)
+		k := newKind(crd)
+		if _, dup := c.kinds[k.gk]; dup {
+			// The apiserver serves the first CRD of a group and kind.
+			continue
+		}
+		c.kinds[k.gk] = k
+		c.order = append(c.order, k)
 	}
 	return nil
 }
 
 // done fails for a set without CRDs, which is most likely a wrong path.
 func (c *CRDs) done() error {
-	if len(c.crds) == 0 {
+	if len(c.kinds) == 0 {
 		return errors.New("no CustomResourceDefinition found")
 	}
 	return nil
 }
 
-// addWarnings records the deprecation warnings of the CRD's served
-// deprecated versions, as the root's CRD.Deprecation words them.
-func (c *CRDs) addWarnings(crd *crdschema.CRD) {
-	gk := crd.GroupKind()
-	for _, v := range crd.ServedVersions() {
-		if msg := crd.Deprecation(v); msg != "" {
-			c.warnings[gk.WithVersion(v)] = msg
-		}
+// newKind reads what the fake needs of an accepted CRD: its names and
+// scope, its versions' subresources, selectable fields and deprecation
+// warnings.
+func newKind(crd *crdschema.CRD) *kind {
+	k := &kind{
+		crd:      crd,
+		gk:       crd.GroupKind(),
+		storage:  crd.StorageVersion(),
+		webhook:  crd.ConversionStrategy() == "Webhook",
+		versions: map[string]*version{},
 	}
+	served := map[string]bool{}
+	for _, v := range crd.ServedVersions() {
+		served[v] = true
+	}
+	for _, name := range crd.Versions() {
+		r, err := crd.Resource(name)
+		if err != nil {
+			continue // a defined version: not reached
+		}
+		// The names, scope and preserveUnknownFields are the CRD's, the
+		// same in every version's Resource.
+		k.plural, k.singular, k.listKind = r.Plural, r.Singular, r.ListKind
+		k.namespaced, k.preserveUnknownFields = r.Namespaced, r.PreserveUnknownFields
+		v := &version{name: name, served: served[name], deprecation: crd.Deprecation(name), status: r.StatusSubresource, scale: r.Scale}
+		for _, p := range r.SelectableFields {
+			v.selectable = append(v.selectable, strings.TrimPrefix(p, "."))
+		}
+		k.versions[name] = v
+	}
+	return k
+}
+
+// object is the object m holds at key k, nil when it holds none.
+func object(m map[string]any, k string) map[string]any {
+	o, _ := m[k].(map[string]any)
+	return o
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/crdschema/crdschema"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
@@ -35,18 +36,6 @@ func (s *semantics) warnFinalizers(ctx context.Context, obj, old map[string]any)
 	}
 }
 
-func finalizers(obj map[string]any) []string {
-	md, _ := obj["metadata"].(map[string]any)
-	list, _ := md["finalizers"].([]any)
-	out := make([]string, 0, len(list))
-	for _, f := range list {
-		if s, ok := f.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 func finalizerWarnings(name string) []string {
 	const path = "metadata.finalizers"
 	var out []string
@@ -60,4 +49,17 @@ func finalizerWarnings(name string) []string {
 		return append(out, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers", path, name))
 	}
 	return append(out, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", path, name))
+}
+
+// warnPruned sends the warnings of a result's pruned and duplicate
+// fields. A deprecated version's warning is not among them: targetOf
+// sends it once for every request, reads included, as the apiserver does.
+func (s *semantics) warnPruned(ctx context.Context, r crdschema.Result) {
+	if s.warn == nil {
+		return
+	}
+	r.Deprecation = ""
+	for _, w := range r.Warnings() {
+		s.warn.HandleWarningHeaderWithContext(ctx, 299, "-", w)
+	}
 }

@@ -21,11 +21,20 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// Resource names what a version's definitions are published for.
+// Resource is what the apiserver serves a version of a CRD as, its schema
+// aside: the names, scope, subresources and selectable fields OpenAPI and
+// JSONSchema publish, and discovery, kubectl and a client's REST mapper
+// know the resource by. The root's CRD.Resource fills it in from a CRD.
 type Resource struct {
 	// Group, Version, Kind, ListKind and Plural are the CRD's spec.group,
 	// the served version, spec.names.kind, listKind (defaulted) and plural.
 	Group, Version, Kind, ListKind, Plural string
+	// Singular, ShortNames and Categories are the rest of spec.names
+	// (Singular defaulted to the kind in lower case).
+	Singular               string
+	ShortNames, Categories []string
+	// Namespaced is spec.scope Namespaced (not Cluster).
+	Namespaced bool
 	// SelectableFields are the version's selectableFields JSONPaths.
 	SelectableFields []string
 	// PreserveUnknownFields is the CRD's spec.preserveUnknownFields.
@@ -34,6 +43,17 @@ type Resource struct {
 	// subresource, which makes the apiserver drop .status on create
 	// (JSONSchema only).
 	StatusSubresource bool
+	// Scale is the version's scale subresource; nil without one.
+	Scale *ScalePaths
+}
+
+// ScalePaths are the paths of a version's scale subresource as the CRD
+// writes them (".spec.replicas"): the three path arguments of Scale and
+// LintScale.
+type ScalePaths struct {
+	// SpecReplicasPath and StatusReplicasPath are the replicas fields;
+	// LabelSelectorPath is the label selector's, "" when there is none.
+	SpecReplicasPath, StatusReplicasPath, LabelSelectorPath string
 }
 
 // modelName is the name a definition is published under: the group's

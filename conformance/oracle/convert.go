@@ -73,17 +73,25 @@ func (r *router) convert(doc Document) objectResult {
 // noneConverter is the apiserver's converter of a CRD with strategy None
 // (the nop converter behind its version checks).
 func noneConverter(crd *apiextensionsv1.CustomResourceDefinition) runtime.ObjectConvertor {
+	_, unsafe := noneConverters(crd)
+	return unsafe
+}
+
+// noneConverters are conversion.NewCRConverterFactory's converters of a
+// CRD with strategy None: the safe one (copying) the request scope
+// converts with, the unsafe one the storage codec converts with.
+func noneConverters(crd *apiextensionsv1.CustomResourceDefinition) (safe, unsafe runtime.ObjectConvertor) {
 	f, err := conversion.NewCRConverterFactory(nil, nil)
 	if err != nil {
 		panic(err)
 	}
 	none := crd.DeepCopy()
 	none.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{Strategy: apiextensionsv1.NoneConverter}
-	_, unsafe, err := f.NewConverter(none)
+	safe, unsafe, err = f.NewConverter(none)
 	if err != nil {
 		panic(err)
 	}
-	return unsafe
+	return safe, unsafe
 }
 
 // readTarget routes a stored object: the first accepted CRD of its group

@@ -122,7 +122,7 @@ func (sv *servedVersion) validator() (validator, error) {
 // newStrategy builds the registry strategy as the apiserver's
 // getOrCreateServingInfoFor does.
 func (sv *servedVersion) newStrategy() (validator, error) {
-	schemaValidator, _, err := apiservervalidation.NewSchemaValidator(sv.internal)
+	schemaValidator, statusValidator, err := sv.schemaValidators()
 	if err != nil {
 		return nil, err
 	}
@@ -133,15 +133,6 @@ func (sv *servedVersion) newStrategy() (validator, error) {
 			structural:      sv.structural,
 			celValidator:    cel.NewValidator(sv.structural, true, celconfig.PerCallLimit),
 		}, nil
-	}
-	var statusValidator apiservervalidation.SchemaValidator
-	if sv.status != nil && sv.internal != nil && sv.internal.Properties != nil {
-		if statusSchema, ok := sv.internal.Properties["status"]; ok {
-			statusValidator, _, err = apiservervalidation.NewSchemaValidator(&statusSchema)
-			if err != nil {
-				return nil, err
-			}
-		}
 	}
 	spec := sv.crd.V1.Spec
 	kind := schema.GroupVersionKind{Group: spec.Group, Version: sv.name, Kind: spec.Names.Kind}
@@ -158,6 +149,25 @@ func (sv *servedVersion) newStrategy() (validator, error) {
 	)
 	sv.statusStrategy = customresource.NewStatusStrategy(st)
 	return st, nil
+}
+
+// schemaValidators are the schema validators getOrCreateServingInfoFor
+// builds for the version: of the whole object, and of .status under the
+// status subresource (nil otherwise).
+func (sv *servedVersion) schemaValidators() (main, status apiservervalidation.SchemaValidator, err error) {
+	main, _, err = apiservervalidation.NewSchemaValidator(sv.internal)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sv.status != nil && sv.internal != nil && sv.internal.Properties != nil {
+		if statusSchema, ok := sv.internal.Properties["status"]; ok {
+			status, _, err = apiservervalidation.NewSchemaValidator(&statusSchema)
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return main, status, nil
 }
 
 // updateStrategy returns the strategy an update meets: the main one, or
