@@ -152,31 +152,33 @@ func readExplainCRDs(paths []string, in *inputs, stderr io.Writer) ([]explainCRD
 				reportError(stderr, err)
 				return nil, 2
 			}
-			out = append(out, explainNames(c, docs[i].Object))
+			out = append(out, explainNames(c))
 		}
 	}
 	return out, 0
 }
 
 // explainNames are the names kubectl explain takes for a CRD's resource:
-// plural, singular, short names and kind, in any case.
-func explainNames(c *crdschema.CRD, doc map[string]any) explainCRD {
-	spec, _ := doc["spec"].(map[string]any)
-	names, _ := spec["names"].(map[string]any)
+// plural, singular, short names and kind, in any case (the same for every
+// version the CRD defines).
+func explainNames(c *crdschema.CRD) explainCRD {
 	e := explainCRD{crd: c, group: c.GroupKind().Group}
-	e.plural, _ = names["plural"].(string)
-	add := func(v any) {
-		if s, ok := v.(string); ok && s != "" {
-			e.names = append(e.names, strings.ToLower(s))
+	versions := c.Versions()
+	if len(versions) == 0 {
+		e.names = []string{strings.ToLower(c.GroupKind().Kind)}
+		return e
+	}
+	r, err := c.Resource(versions[0])
+	if err != nil {
+		e.names = []string{strings.ToLower(c.GroupKind().Kind)}
+		return e
+	}
+	e.plural = r.Plural
+	for _, n := range append(append([]string{r.Plural, r.Singular}, r.ShortNames...), r.Kind) {
+		if n != "" {
+			e.names = append(e.names, strings.ToLower(n))
 		}
 	}
-	add(names["plural"])
-	add(names["singular"])
-	short, _ := names["shortNames"].([]any)
-	for _, s := range short {
-		add(s)
-	}
-	add(c.GroupKind().Kind)
 	return e
 }
 
