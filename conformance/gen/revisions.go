@@ -2,6 +2,8 @@ package gen
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -134,8 +136,10 @@ func (g *Gen) sprinkleWarnings(v any, depth int) {
 		if depth > 30 {
 			return
 		}
-		for _, e := range x {
-			g.sprinkleWarnings(e, depth+1)
+		// In key order: random numbers drawn in map order would make the
+		// cases differ between runs of one seed.
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			g.sprinkleWarnings(x[k], depth+1)
 		}
 	case []any:
 		for _, e := range x {
