@@ -28,7 +28,8 @@ import (
 // CRD's converter, see WithConverter, whose answers are checked and
 // restored as the apiserver does), then pruned and coerced with the
 // requested version's schema, whose defaults are not applied.
-// Result.Pruned lists the unknown fields dropped on both sides; the
+// Result.Pruned lists the unknown fields dropped on both sides, also when
+// a malformed embedded resource fails the read after them; the
 // apiserver warns a GET only about a deprecated version
 // (Result.Deprecation), not about them. ctx bounds the webhook call.
 //
@@ -95,7 +96,8 @@ func (c *CRD) Decode(ctx context.Context, stored map[string]any, version string)
 // version), and how a storage migration or an analysis stores an object
 // it takes as it is (a dump of a cluster). A CRD the apiserver would
 // reject converts as its schemas say. Result.Pruned lists the unknown
-// fields dropped at version. Errors are those of Decode, and the
+// fields dropped at version (also when a malformed embedded resource
+// fails the conversion after them). Errors are those of Decode, and the
 // conversion's. obj is not changed.
 func (c *CRD) Convert(ctx context.Context, obj map[string]any, version string) Result {
 	in, err := copyObject(obj)
@@ -109,7 +111,7 @@ func (c *CRD) Convert(ctx context.Context, obj map[string]any, version string) R
 	out, pruned, errs := st.Convert(ctx, in, to, c.conv)
 	if len(errs) > 0 {
 		errorsort.Sort(errs)
-		return Result{Pruned: []string{}, Errors: errs}
+		return Result{Pruned: sortedUnique(pruned), Errors: errs}
 	}
 	return Result{Object: out, Pruned: sortedUnique(pruned)}
 }
@@ -129,7 +131,7 @@ func (c *CRD) readOwned(ctx context.Context, obj map[string]any, version string,
 		return refused(ferr)
 	}
 	out, pruned, errs := st.Read(ctx, obj, to, c.conv)
-	r := Result{Pruned: []string{}}
+	r := Result{Pruned: sortedUnique(pruned)}
 	if request { // Decode makes no request: no deprecation warning
 		if s, err := c.compiledVersion(to); err == nil {
 			r.Deprecation = s.deprecation // built once, with the version
@@ -142,7 +144,7 @@ func (c *CRD) readOwned(ctx context.Context, obj map[string]any, version string,
 		r.Errors = errs
 		return r
 	}
-	r.Object, r.Pruned = out, sortedUnique(pruned)
+	r.Object = out
 	return r
 }
 

@@ -202,6 +202,37 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
+// TestReadFailureListsPruned: a read that fails on a malformed embedded
+// resource at the requested version still lists the unknown fields
+// dropped before, at the stored version (metadata.bogus, spec.unknown)
+// and by the requested version's pruning (spec.image), as the
+// apiserver's answers do; Convert lists those of its own pruning. A read
+// that fails in the conversion (a Webhook CRD without converter) lists
+// none.
+func TestReadFailureListsPruned(t *testing.T) {
+	ctx := context.Background()
+	crd := loadTestCRD(t, cronTabVersions)
+	const doc = `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: a, bogus: 1}, spec: {image: i, unknown: x, template: {metadata: delta}}}`
+	r := crd.Read(ctx, yamlObject(t, doc), "v1")
+	if r.Object != nil || len(r.Errors) != 1 || r.Errors[0].Field != "spec.template.metadata" {
+		t.Fatalf("got object %v, errors %v", r.Object, r.Errors)
+	}
+	if want := []string{"metadata.bogus", "spec.image", "spec.unknown"}; !reflect.DeepEqual(r.Pruned, want) {
+		t.Errorf("Read: pruned %q, want %q", r.Pruned, want)
+	}
+	if d := crd.Decode(ctx, yamlObject(t, doc), "v1"); !reflect.DeepEqual(d.Pruned, r.Pruned) || len(d.Errors) != 1 {
+		t.Errorf("Decode: pruned %q, errors %v; want Read's", d.Pruned, d.Errors)
+	}
+	c := crd.Convert(ctx, yamlObject(t, `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: a}, spec: {image: i, template: {metadata: delta}}}`), "v1")
+	if want := []string{"spec.image"}; c.Object != nil || len(c.Errors) != 1 || !reflect.DeepEqual(c.Pruned, want) {
+		t.Errorf("Convert: object %v, errors %v, pruned %q; want an error and %q", c.Object, c.Errors, c.Pruned, want)
+	}
+	webhook := loadTestCRD(t, strings.Replace(cronTabVersions, "  versions:\n", "  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: \"https://example.com/convert\"}\n  versions:\n", 1))
+	if w := webhook.Read(ctx, yamlObject(t, doc), "v1"); len(w.Errors) != 1 || w.Errors[0].Type != field.ErrorTypeInternal || w.Pruned == nil || len(w.Pruned) > 0 {
+		t.Errorf("Webhook without converter: errors %v, pruned %#v; want one InternalError and []", w.Errors, w.Pruned)
+	}
+}
+
 // TestReadWithWebhook: a Webhook CRD reads other versions only through
 // the converter it is given (WithConverter), whose answer is then pruned
 // with the requested version's schema; the CRD it was given to is not

@@ -67,9 +67,12 @@ func NewStorage(name, group string, versions map[string]Version, preserveUnknown
 // the same (for strategy Webhook, only from a version to itself), step 4
 // does not prune again: there is nothing left to prune. Read changes stored in place and returns
 // the served object (nil on error), the unknown-field paths dropped in
-// steps 1 and 4 (unsorted, possibly repeated), and the errors. The caller
-// checks that stored is of the storage's group and kind and that its
-// version is defined, and to served.
+// steps 1 and 4 (unsorted, possibly repeated), and the errors. A read that
+// fails in step 4 on a malformed embedded resource still returns the paths
+// dropped before (step 1's, and step 4's pruning, which precedes the
+// coercion), as the apiserver's answers list them; one that fails earlier
+// returns none. The caller checks that stored is of the storage's group
+// and kind and that its version is defined, and to served.
 func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, conv *Converter) (map[string]any, []string, field.ErrorList) {
 	from := versionOf(stored)
 	if _, found := stored["metadata"]; !found {
@@ -83,16 +86,21 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 		return nil, nil, errs
 	}
 	defaulting.Default(stored, s.versions[from].Defaults)
+	out, errs := s.convert(ctx, stored, from, to, conv)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
 	// Between versions with the same schemas, where only apiVersion
 	// changes, step 4's pruning finds nothing left to prune. Its coercion
 	// still runs: step 1 keeps some malformed embedded metadata (a string
 	// metadata) that step 4 rejects.
 	samePrune := (!s.webhook || from == to) && s.class[from] == s.class[to]
-	out, more, errs := s.convertPruning(ctx, stored, to, conv, !samePrune)
+	more, errs := s.coerce(out, s.versions[to].Schema, false, !samePrune)
+	pruned = append(pruned, more...)
 	if len(errs) > 0 {
-		return nil, nil, errs
+		return nil, pruned, errs
 	}
-	return out, append(pruned, more...), nil
+	return out, pruned, nil
 }
 
 // Convert is the storage's converter alone: obj, an object at the version
@@ -102,20 +110,16 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 // or an update goes through on its way to etcd (to is then the storage
 // version), and steps 3 and 4 of Read. obj may be changed; the result
 // (nil on error) may share with it. The unknown-field paths dropped at to
-// are returned unsorted.
+// are returned unsorted, also when a malformed embedded resource fails
+// the coercion after them (as in Read).
 func (s *Storage) Convert(ctx context.Context, obj map[string]any, to string, conv *Converter) (map[string]any, []string, field.ErrorList) {
-	return s.convertPruning(ctx, obj, to, conv, true)
-}
-
-// convertPruning is Convert, pruning at to only when prune is set.
-func (s *Storage) convertPruning(ctx context.Context, obj map[string]any, to string, conv *Converter, prune bool) (map[string]any, []string, field.ErrorList) {
 	out, errs := s.convert(ctx, obj, versionOf(obj), to, conv)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	pruned, errs := s.coerce(out, s.versions[to].Schema, false, prune)
+	pruned, errs := s.coerce(out, s.versions[to].Schema, false, true)
 	if len(errs) > 0 {
-		return nil, nil, errs
+		return nil, pruned, errs
 	}
 	return out, pruned, nil
 }
@@ -124,6 +128,10 @@ func (s *Storage) convertPruning(ctx context.Context, obj map[string]any, to str
 // sch, in place; onRead is the storage decoder's (malformed metadata
 // dropped, generation repaired), otherwise the converter's. Pruning (with
 // the drop of non-nullable nulls) is left out unless withPrune is set.
+// When a malformed embedded resource fails the coercion, the paths of the
+// root metadata and pruning, which come before it, are returned with the
+// error; those of embedded metadata are not (the apiserver walks maps in
+// random order, so which of them precede the failure is not fixed).
 func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead, withPrune bool) ([]string, field.ErrorList) {
 	opts := embedded.CoerceOptions{DropMalformed: onRead, ReturnPaths: true}
 	metaPaths, err := embedded.CoerceResourceMeta(obj, opts)
@@ -134,15 +142,15 @@ func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead, wit
 	if withPrune && !s.preserveUnknownFields {
 		paths = prune.Prune(obj, sch, prune.Options{ResourceRoot: true, ReturnPaths: true, DropNulls: true})
 	}
+	out := append(metaPaths, paths...)
 	embeddedPaths, errs := embedded.CoerceEmbedded(obj, sch, opts)
 	if len(errs) > 0 {
 		// The apiserver stops at the first malformed resource it meets.
-		return nil, errs[:1]
+		return out, errs[:1]
 	}
 	if onRead {
 		repairGeneration(obj)
 	}
-	out := append(metaPaths, paths...)
 	return append(out, embeddedPaths...), nil
 }
 

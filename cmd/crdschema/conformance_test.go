@@ -173,7 +173,13 @@ func compareObject(k string, g, w line, wp, gp map[string]string, tl *tally) (do
 	case wantNull != gotNull:
 		tl.fail("%s: object null=%v, want null=%v (errors %v, want %v)", k, gotNull, wantNull, g.Errors, w.Errors)
 	case wantNull:
-		// Rejected or unroutable: one of the expected errors suffices.
+		// Rejected or unroutable: one of the expected errors suffices,
+		// with the same pruned list (a read that fails lists what it
+		// pruned before).
+		if !reflect.DeepEqual(nonNil(g.Pruned), nonNil(w.Pruned)) {
+			tl.fail("%s: pruned %q, want %q (rejected)", k, g.Pruned, w.Pruned)
+			return true
+		}
 		for p := range gp {
 			if _, ok := wp[p]; ok {
 				return true

@@ -11,7 +11,9 @@ import (
 // embedded resources, preserve-unknown-fields subtrees and
 // int-or-string), objects stored at any of their versions (or an
 // undefined one), read at one --to version (a name, sometimes
-// GROUP/VERSION, or one no CRD defines).
+// GROUP/VERSION, or one no CRD defines). Some objects carry, besides
+// unknown fields, an embedded resource whose metadata is no object (see
+// failingRead).
 func (g *Gen) ConvertBatch(n int) *Batch {
 	b := &Batch{Verb: "convert"}
 	var crds []*CRD
@@ -41,6 +43,9 @@ func (g *Gen) ConvertBatch(n int) *Batch {
 			if g.chance(0.03) {
 				obj["apiVersion"] = c.Group + "/v9"
 			}
+			if g.chance(0.06) {
+				g.failingRead(obj)
+			}
 			in.Docs = append(in.Docs, obj)
 		}
 		g.fileStyle(in)
@@ -49,8 +54,31 @@ func (g *Gen) ConvertBatch(n int) *Batch {
 	return b
 }
 
+// failingRead gives obj an unknown field and, at spec.resource, an
+// embedded resource whose metadata is no object. Where every version has
+// that embedded resource (sharedResource), the storage read keeps the
+// metadata as it is at the stored version and fails on it at the
+// requested one, after pruning the unknown field: what convert lists then
+// in pruned is that of a failed read. Elsewhere spec.resource is one more
+// unknown field.
+func (g *Gen) failingRead(obj map[string]any) {
+	spec, ok := obj["spec"].(map[string]any)
+	if !ok {
+		spec = map[string]any{}
+		obj["spec"] = spec
+	}
+	spec["resource"] = map[string]any{"apiVersion": "v1", "kind": "Thing",
+		"metadata": pick[any](g, int64(5), []any{"a"}, "meta", true)}
+	spec[pick(g, "stray", "unknown")] = g.junk(1)
+}
+
+// sharedResource is the embedded resource some multi-version CRDs have at
+// spec.resource in every version.
+var sharedResource = Schema{"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true}
+
 // MultiVersionCRD returns a CRD the apiserver accepts, with two to four
-// versions whose schemas share some fields and differ in others.
+// versions whose schemas share some fields and differ in others (and
+// sometimes, in all of them, the embedded resource sharedResource).
 func (g *Gen) MultiVersionCRD() *CRD {
 	v1 := g.chance(0.8)
 	group := g.uniqueGroup("m")
@@ -60,9 +88,13 @@ func (g *Gen) MultiVersionCRD() *CRD {
 	names := []string{"v1", "v2", "v1beta1", "v1alpha1"}
 	nv := g.r.Intn(3) + 2
 	storage := g.r.Intn(nv)
+	resource := g.chance(0.4)
 	var versions []any
 	for i := 0; i < nv; i++ {
 		s := g.versionSchema()
+		if resource {
+			s["properties"].(map[string]any)["spec"].(Schema)["properties"].(map[string]any)["resource"] = deepCopy(sharedResource)
+		}
 		v := map[string]any{"name": names[i], "served": i == storage || !g.chance(0.2), "storage": i == storage,
 			"schema": map[string]any{"openAPIV3Schema": s}}
 		if g.chance(0.15) {

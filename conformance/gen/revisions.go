@@ -2,6 +2,8 @@ package gen
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -134,8 +136,10 @@ func (g *Gen) sprinkleWarnings(v any, depth int) {
 		if depth > 30 {
 			return
 		}
-		for _, e := range x {
-			g.sprinkleWarnings(e, depth+1)
+		// In key order: random numbers drawn in map order would make the
+		// cases differ between runs of one seed.
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			g.sprinkleWarnings(x[k], depth+1)
 		}
 	case []any:
 		for _, e := range x {
@@ -167,30 +171,17 @@ func (g *Gen) setList() Schema {
 // them with random edits (immutable names and scope, removed or added
 // versions, moved storage, new schemas, formats, sets, rules, uids,
 // preserveUnknownFields), a few unchanged and a few of no stored CRD
-// (creates).
+// (creates). Some stored CRDs carry a default whose prunedness depends on
+// the object around it, and their revision a default with an unknown
+// field (see ambiguousDefault).
 func (g *Gen) CRDUpdateBatch(n int) *Batch {
 	b := &Batch{Verb: "check", Old: &Input{Name: "old"}}
 	for i := 0; i < n; i++ {
 		in := &Input{Name: fmt.Sprintf("new%03d", i)}
 		for d := 1 + boolInt(g.chance(0.2)); d > 0; d-- {
-			c := g.validCRD()
-			if g.chance(0.35) {
-				c = g.CRD()
-			}
-			if g.chance(0.5) {
-				g.sprinkleWarnings(c.Doc, 0)
-			}
-			stored := c.Doc
-			if g.chance(0.9) {
-				if g.chance(0.1) {
-					stored = deepCopy(stored).(map[string]any)
-					stored["status"] = map[string]any{"storedVersions": []any{pick[any](g, "v0retired", "v1", "v2")}}
-				}
+			stored, next := g.revision()
+			if stored != nil {
 				b.Old.Docs = append(b.Old.Docs, stored)
-			}
-			next := deepCopy(c.Doc).(map[string]any)
-			for e := g.r.Intn(3); e > 0; e-- {
-				g.editCRD(next)
 			}
 			in.Docs = append(in.Docs, next)
 		}
@@ -203,6 +194,37 @@ func (g *Gen) CRDUpdateBatch(n int) *Batch {
 	return b
 }
 
+// revision returns a stored CRD (nil for none: a create) and a revision
+// of it, for CRDUpdateBatch.
+func (g *Gen) revision() (stored, next map[string]any) {
+	c := g.validCRD()
+	if g.chance(0.35) {
+		c = g.CRD()
+	}
+	if g.chance(0.5) {
+		g.sprinkleWarnings(c.Doc, 0)
+	}
+	ratchet := g.chance(0.08)
+	if ratchet {
+		plantDefault(c.Doc, g.ambiguousDefault())
+	}
+	if g.chance(0.9) {
+		stored = c.Doc
+		if g.chance(0.1) {
+			stored = deepCopy(stored).(map[string]any)
+			stored["status"] = map[string]any{"storedVersions": []any{pick[any](g, "v0retired", "v1", "v2")}}
+		}
+	}
+	next = deepCopy(c.Doc).(map[string]any)
+	for e := g.r.Intn(3); e > 0; e-- {
+		g.editCRD(next)
+	}
+	if ratchet {
+		plantDefault(next, unprunedDefault())
+	}
+	return stored, next
+}
+
 // editCRD makes one random edit of a CRD revision.
 func (g *Gen) editCRD(doc map[string]any) {
 	spec, _ := doc["spec"].(map[string]any)
@@ -212,7 +234,7 @@ func (g *Gen) editCRD(doc map[string]any) {
 	if spec == nil || meta == nil || names == nil {
 		return
 	}
-	switch g.r.Intn(14) {
+	switch g.r.Intn(15) {
 	case 0:
 		if spec["scope"] == "Cluster" {
 			spec["scope"] = "Namespaced"
@@ -265,14 +287,74 @@ func (g *Gen) editCRD(doc map[string]any) {
 		g.addRuleSomewhere(spec)
 	case 12:
 		delete(doc, "status")
+	case 13: // a default with an unknown field
+		plantDefault(doc, unprunedDefault())
 	default:
 		// an unchanged re-apply
 	}
 }
 
-// addRuleSomewhere adds an x-kubernetes-validations rule to a schema root
-// of the spec.
-func (g *Gen) addRuleSomewhere(spec map[string]any) {
+// A default is pruned, for the apiserver, when pruning the object that
+// holds only it, at its place, leaves it unchanged (PruneDefaults): its
+// root and embedded resources coerced through ObjectMeta, the whole
+// object pruned with the whole schema. A stored CRD with a default that
+// is not pruned lets its update keep or add such defaults (ratcheting).
+// The defaults of ambiguousDefault are pruned or not depending on the
+// object around them, not on their own node: at the root's metadata
+// ({name: x}: ObjectMeta keeps it, the node's schema would drop it), at an
+// embedded resource's metadata (likewise), at an embedded resource with
+// an unknown metadata field (ObjectMeta drops it, the node's pruning
+// skips metadata), and at the items of a list that preserves unknown
+// fields (the list keeps the items' unknown fields).
+
+// rootProperty is a property of a schema root: its name and schema.
+type rootProperty struct {
+	name   string
+	schema Schema
+}
+
+// ambiguousDefault returns a root property holding a default whose
+// prunedness depends on the object around it ("metadata" is the root's).
+func (g *Gen) ambiguousDefault() rootProperty {
+	switch g.r.Intn(4) {
+	case 0:
+		return rootProperty{"metadata", Schema{"type": "object", "default": map[string]any{"name": "x"}}}
+	case 1:
+		return rootProperty{"embedded", Schema{"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true,
+			"properties": map[string]any{"metadata": Schema{"type": "object", "default": map[string]any{"name": "x"}}}}}
+	case 2:
+		return rootProperty{"embedded", Schema{"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true,
+			"default": map[string]any{"apiVersion": "v1", "kind": "Thing", "metadata": map[string]any{"name": "x", "unknownInMeta": "y"}}}}
+	default:
+		return rootProperty{"kept", Schema{"type": "array", "x-kubernetes-preserve-unknown-fields": true,
+			"items": Schema{"type": "object", "properties": map[string]any{"a": Schema{"type": "string"}},
+				"default": map[string]any{"a": "x", "unknownInItem": "y"}}}}
+	}
+}
+
+// unprunedDefault is a root property whose default has an unknown field.
+func unprunedDefault() rootProperty {
+	return rootProperty{"unpruned", Schema{"type": "object", "properties": map[string]any{"a": Schema{"type": "string"}},
+		"default": map[string]any{"a": "x", "unknownInDefault": int64(1)}}}
+}
+
+// plantDefault sets the root property p in every schema root of a CRD
+// document (its validation or its versions' schemas).
+func plantDefault(doc map[string]any, p rootProperty) {
+	spec, _ := doc["spec"].(map[string]any)
+	for _, r := range schemaRoots(spec) {
+		props, ok := r["properties"].(map[string]any)
+		if !ok {
+			props = map[string]any{}
+			r["properties"] = props
+		}
+		props[p.name] = deepCopy(p.schema)
+	}
+}
+
+// schemaRoots are the schema roots of a CRD spec: spec.validation's and
+// every version's.
+func schemaRoots(spec map[string]any) []map[string]any {
 	var roots []map[string]any
 	if v, ok := spec["validation"].(map[string]any); ok {
 		if s, ok := v["openAPIV3Schema"].(map[string]any); ok {
@@ -289,6 +371,13 @@ func (g *Gen) addRuleSomewhere(spec map[string]any) {
 			}
 		}
 	}
+	return roots
+}
+
+// addRuleSomewhere adds an x-kubernetes-validations rule to a schema root
+// of the spec.
+func (g *Gen) addRuleSomewhere(spec map[string]any) {
+	roots := schemaRoots(spec)
 	if len(roots) == 0 {
 		return
 	}

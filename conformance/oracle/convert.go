@@ -20,7 +20,8 @@ import (
 // schema coercer with the stored version's schema (malformed metadata
 // dropped, generation repaired), its defaulter, the CRD's converter
 // (conversion.NewCRConverterFactory) and the converter's schema coercer
-// with the requested version's schema.
+// with the requested version's schema. A read the converter's coercer
+// fails still lists the paths pruned before the failure.
 func (r *router) convert(doc Document) objectResult {
 	res := objectResult{Doc: doc}
 	c, from, to, ferr := r.readTarget(doc.Object)
@@ -63,6 +64,7 @@ func (r *router) convert(doc Document) objectResult {
 	more, errs := coerce(u, svTo.structural, gk, preserve, coerceOptions{pruneUnknown: true, pruneNulls: true})
 	if len(errs) > 0 {
 		res.Errors = sortedErrors(errs)
+		res.Pruned = sortedUnique(append(paths, more...))
 		return res
 	}
 	res.Object = u

@@ -55,7 +55,10 @@ type coerceOptions struct {
 // coerce is the apiserver's unstructuredSchemaCoercer.apply
 // (customresource_handler.go) on a decoded object: ObjectMeta round trip,
 // pruning, removal of non-nullable nulls, coercion of embedded resources.
-// It returns the unknown field paths, or the errors rejecting the object.
+// It returns the unknown field paths, or the errors rejecting the object
+// with the paths of the root metadata and pruning, which precede a
+// malformed embedded resource's error (not those of the embedded
+// metadata coerced before it: the apiserver walks maps in random order).
 //
 // The apiserver rejects the object with the first malformed embedded
 // resource it meets, walking maps in random order; coerce returns every
@@ -95,9 +98,9 @@ func coerce(u map[string]interface{}, s *structuralschema.Structural, gk schema.
 		})
 		if ferr != nil {
 			if errs := coerceErrors(nil, u, s); len(errs) > 0 {
-				return nil, errs
+				return paths, errs
 			}
-			return nil, field.ErrorList{ferr}
+			return paths, field.ErrorList{ferr}
 		}
 		paths = append(paths, p...)
 		if opts.repairGeneration && objectMeta.Generation == 0 {

@@ -172,14 +172,7 @@ func (w *defaultsWalker) checkMetaDefault(pth *field.Path, s, resource *structur
 // leads to, with the apiVersion validation/v1 and kind Validation unless
 // the path sets them.
 func surroundingObject(v any, meta []step) map[string]any {
-	for i := len(meta) - 1; i >= 0; i-- {
-		if meta[i].index {
-			v = []any{v}
-		} else {
-			v = map[string]any{meta[i].key: v}
-		}
-	}
-	obj, ok := v.(map[string]any)
+	obj, ok := wrap(v, meta).(map[string]any)
 	if !ok {
 		obj = map[string]any{}
 	}
@@ -190,6 +183,19 @@ func surroundingObject(v any, meta []step) map[string]any {
 		obj["apiVersion"] = "validation/v1"
 	}
 	return obj
+}
+
+// wrap puts v at the end of path in values holding nothing else: an
+// object of one key for a key step, a list of one item for an index.
+func wrap(v any, path []step) any {
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i].index {
+			v = []any{v}
+		} else {
+			v = map[string]any{path[i].key: v}
+		}
+	}
+	return v
 }
 
 // defaultIsPruned reports whether pruning s's default against s changes

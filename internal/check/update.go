@@ -1,6 +1,7 @@
 package check
 
 import (
+	"reflect"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -8,8 +9,10 @@ import (
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/semantic"
+	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -197,7 +200,15 @@ func schemaIsNonStructural(p *model.Props) bool {
 }
 
 // schemaHasUnprunedDefaults reports whether a structural schema has a
-// default holding fields that pruning drops.
+// default that the apiserver's default pruning (PruneDefaults) changes.
+// As the apiserver does, each default is placed where it applies in an
+// object holding nothing else, that whole object is coerced (the root and
+// every embedded resource through ObjectMeta, malformed parts dropped)
+// and pruned with the whole schema, and the default is read back from
+// it: a default of the root's metadata is pruned as ObjectMeta, not as
+// its own node, and one that is gone counts as changed. A default that
+// cannot be placed or read back (a root default that is not an object)
+// makes the apiserver give up: the schema then counts as having none.
 func schemaHasUnprunedDefaults(p *model.Props) bool {
 	if !propsHas(p, func(p *model.Props) bool { return p.Default != nil }) {
 		return false
@@ -206,27 +217,90 @@ func schemaHasUnprunedDefaults(p *model.Props) bool {
 	if err != nil || len(structural.Validate(nil, ss)) > 0 {
 		return false
 	}
-	return hasUnprunedDefault(ss, true)
+	c := defaultPruning{root: ss, rootResource: ss.Derive(func(r *structural.Schema) { r.EmbeddedResource = true })}
+	c.walk(ss, nil)
+	return c.changed && !c.failed
 }
 
-// hasUnprunedDefault walks a structural schema as the apiserver prunes
-// defaults (properties, items, additionalProperties).
-func hasUnprunedDefault(s *structural.Schema, resourceRoot bool) bool {
-	if s == nil {
-		return false
+// defaultPruning walks a schema's defaults as the apiserver prunes them.
+type defaultPruning struct {
+	// root is the whole schema; rootResource the same as an embedded
+	// resource, which is how the apiserver coerces the root.
+	root, rootResource *structural.Schema
+	// changed: some default is changed by pruning; failed: some default
+	// could not be placed or read back.
+	changed, failed bool
+}
+
+// walk visits s, reached from the root by path, and the nodes below it
+// (properties, additionalProperties as the key "*", items).
+func (c *defaultPruning) walk(s *structural.Schema, path []step) {
+	if s == nil || c.failed {
+		return
 	}
-	if s.HasDefault && !defaultIsPruned(s, resourceRoot || s.EmbeddedResource) {
-		return true
+	if s.HasDefault {
+		c.check(s, path)
 	}
-	for _, c := range s.Properties {
-		if hasUnprunedDefault(c, false) {
-			return true
+	if !s.HasDefaultsBelow() {
+		return
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		c.walk(ap.Schema, append(path[:len(path):len(path)], step{key: "*"}))
+	}
+	c.walk(s.Items, append(path[:len(path):len(path)], step{index: true}))
+	for _, k := range s.DefaultingProperties() {
+		c.walk(s.Properties[k], append(path[:len(path):len(path)], step{key: k}))
+	}
+}
+
+// check prunes the default of s, at path, inside an object of its own.
+func (c *defaultPruning) check(s *structural.Schema, path []step) {
+	obj, ok := wrap(jsonvalue.DeepCopy(s.Default), path).(map[string]any)
+	if !ok {
+		c.failed = true
+		return
+	}
+	if _, errs := embedded.CoerceEmbedded(obj, c.rootResource, embedded.CoerceOptions{DropMalformed: true}); len(errs) > 0 {
+		c.failed = true
+		return
+	}
+	prune.Prune(obj, c.root, prune.Options{ResourceRoot: true})
+	v, found, ok := lookup(obj, path)
+	switch {
+	case !ok:
+		c.failed = true
+	case !found || !reflect.DeepEqual(v, s.Default):
+		c.changed = true
+	}
+}
+
+// lookup reads the value at path in obj, as the apiserver's accessor of
+// a surrounding object does: found is false when a step's key is missing
+// or its list is empty, ok false when a step meets a value of another
+// kind (no object for a key, no list for an index).
+func lookup(obj map[string]any, path []step) (v any, found, ok bool) {
+	v = obj
+	for _, st := range path {
+		if st.index {
+			l, isList := v.([]any)
+			if !isList {
+				return nil, false, false
+			}
+			if len(l) == 0 {
+				return nil, false, true
+			}
+			v = l[0]
+			continue
+		}
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			return nil, false, false
+		}
+		if v, found = m[st.key]; !found {
+			return nil, false, true
 		}
 	}
-	if s.AdditionalProperties != nil && hasUnprunedDefault(s.AdditionalProperties.Schema, false) {
-		return true
-	}
-	return hasUnprunedDefault(s.Items, false)
+	return v, true, true
 }
 
 // hasNonAtomicSetItems reports a set list whose items are not atomic.

@@ -107,3 +107,85 @@ func TestUpdateBehaviours(t *testing.T) {
 		})
 	}
 }
+
+// crdWithRoot is a CRD whose schema root has the line rootDefault (a
+// default, or ""), the root properties root and, beside spec.a, the spec
+// properties spec (each indented as crdWith's).
+func crdWithRoot(rootDefault, root, spec string) string {
+	return strings.Replace(crdWith(`              a: {type: string}
+`+spec), `        type: object
+        properties:
+`, `        type: object
+`+rootDefault+`        properties:
+`+root, 1)
+}
+
+// TestUpdatePrunedDefaults pins which stored CRDs count as already
+// having unpruned defaults, so that the revision may add one (here
+// spec.unpruned, whose default has the unknown field b): the apiserver
+// prunes each default inside an object holding only it, coerced and
+// pruned as a whole, and gives up (no ratcheting) when it cannot place
+// one. Every answer was observed with the apiserver code.
+func TestUpdatePrunedDefaults(t *testing.T) {
+	const added = `              unpruned: {type: object, properties: {a: {type: string}}, default: {a: x, b: 1}}
+`
+	const addedErr = "FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[unpruned].default"
+	const metaForbidden = "FieldValueForbidden spec.validation.openAPIV3Schema.properties[metadata].default"
+	for _, tc := range []struct {
+		name                    string
+		rootDefault, root, spec string
+		want                    []string
+	}{
+		{name: "no default: a create's rules", want: []string{addedErr}},
+		{name: "an unpruned default in spec ratchets",
+			spec: "              old: {type: object, properties: {a: {type: string}}, default: {a: x, c: 1}}\n"},
+		{name: "the root metadata's {name: x} is pruned: ObjectMeta keeps name",
+			root: "          metadata: {type: object, default: {name: x}}\n",
+			want: []string{metaForbidden, addedErr}},
+		{name: "the root metadata's {labels: {}} is not: ObjectMeta drops it",
+			root: "          metadata: {type: object, default: {labels: {}}}\n",
+			want: []string{metaForbidden}},
+		{name: "the root metadata's unknown field is not",
+			root: "          metadata: {type: object, default: {foo: x}}\n",
+			want: []string{metaForbidden}},
+		{name: "an embedded resource's metadata {name: x} is pruned",
+			spec: "              res: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true, properties: {metadata: {type: object, default: {name: x}}}}\n",
+			want: []string{addedErr}},
+		{name: "an embedded resource's default with an unknown metadata field is not",
+			spec: "              res: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true, default: {apiVersion: v1, kind: Thing, metadata: {name: x, foo: y}}}\n"},
+		{name: "an embedded resource's default with known metadata is pruned",
+			spec: "              res: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true, default: {apiVersion: v1, kind: Thing, metadata: {name: x}}}\n",
+			want: []string{addedErr}},
+		{name: "the items of a list preserving unknown fields keep theirs",
+			spec: "              kept: {type: array, x-kubernetes-preserve-unknown-fields: true, items: {type: object, properties: {a: {type: string}}, default: {a: x, u: y}}}\n",
+			want: []string{"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[kept].items.default", addedErr}},
+		{name: "below an object preserving unknown fields, a property's default is pruned as its own",
+			spec: "              p: {type: object, x-kubernetes-preserve-unknown-fields: true, properties: {q: {type: object, properties: {a: {type: string}}, default: {a: x, b: 1}}}}\n"},
+		{name: "an additionalProperties default with an unknown field ratchets",
+			spec: "              m: {type: object, additionalProperties: {type: object, properties: {a: {type: string}}, default: {a: x, b: 1}}}\n"},
+		{name: "a root default that is no object: the apiserver gives up",
+			rootDefault: "        default: x\n",
+			spec:        "              old: {type: object, properties: {a: {type: string}}, default: {a: x, c: 1}}\n",
+			want: []string{
+				"FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec].properties[old].default", addedErr,
+				"FieldValueTypeInvalid spec.validation.openAPIV3Schema.default",
+			}},
+		{name: "a root default with an unknown field ratchets",
+			rootDefault: "        default: {spec: {a: x}, zzz: 1}\n",
+			want:        []string{"FieldValueRequired spec.validation.openAPIV3Schema.default.apiVersion", "FieldValueRequired spec.validation.openAPIV3Schema.default.kind"}},
+		{name: "the root kind's number default is dropped by coercion",
+			root: "          kind: {type: string, default: 5}\n",
+			want: []string{"FieldValueForbidden spec.validation.openAPIV3Schema.properties[kind].default", "FieldValueInvalid spec.validation.openAPIV3Schema.properties[kind].default"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := crdWithRoot(tc.rootDefault, tc.root, tc.spec)
+			next := crdWithRoot(tc.rootDefault, tc.root, tc.spec+added)
+			got := updateErrorKeys(t, next, old)
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(tc.want))
+			if !slices.Equal(got, want) {
+				t.Errorf("errors\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}

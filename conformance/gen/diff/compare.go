@@ -278,7 +278,10 @@ func compareReview(k string, e, a *line) []Diff {
 	return append(diffs, errorDiffs("review", k, e.Errors, a.Errors)...)
 }
 
-// compareObject compares two lines of prune, default or apply.
+// compareObject compares two lines of prune, default, apply or convert:
+// the objects, the pruned lists (also of a rejected object: a read that
+// fails lists what it pruned before) and the errors (of a rejected
+// object, one in common).
 func compareObject(verb, k string, e, a *line) []Diff {
 	if isNull(e.Object) {
 		if !isNull(a.Object) {
@@ -288,16 +291,11 @@ func compareObject(verb, k string, e, a *line) []Diff {
 			return []Diff{{Key: k, Class: verb + ": null object without error", Text: "crdschema has no error"}}
 		}
 		routing := len(e.Errors) == 1 && (e.Errors[0].Field == "kind" || e.Errors[0].Field == "apiVersion")
-		if !routing {
-			es, gs := rejectionSet(e.Errors), rejectionSet(a.Errors)
-			for p := range gs {
-				if es[p] {
-					return nil
-				}
-			}
+		if !routing && !commonRejection(e.Errors, a.Errors) {
 			return []Diff{{Key: k, Class: fmt.Sprintf("%s: rejected with other errors (%s vs %s)", verb, errClass(e.Errors), errClass(a.Errors)), Text: fmt.Sprintf("oracle %v, crdschema %v", e.Errors, a.Errors)}}
 		}
-		return nil
+		// A read that fails still lists what it pruned before (convert).
+		return prunedDiffs(verb+" (rejected)", k, e, a)
 	}
 	if isNull(a.Object) {
 		return []Diff{{Key: k, Class: fmt.Sprintf("%s: crdschema rejects (%s) where the oracle returns an object", verb, errClass(a.Errors)), Text: fmt.Sprintf("crdschema errors %v", a.Errors)}}
@@ -310,6 +308,27 @@ func compareObject(verb, k string, e, a *line) []Diff {
 	} else if p, what, ok := firstDiff(eo, ao, ""); !ok {
 		diffs = append(diffs, Diff{Key: k, Class: fmt.Sprintf("%s: object differs (%s) at %s", verb, what, normPath(p)), Text: fmt.Sprintf("object differs at %s (%s)", p, what)})
 	}
+	diffs = append(diffs, prunedDiffs(verb, k, e, a)...)
+	return append(diffs, errorDiffs(verb, k, e.Errors, a.Errors)...)
+}
+
+// commonRejection reports whether two rejections share an error (type
+// and field): the apiserver reports whichever malformed part it meets
+// first.
+func commonRejection(e, a []fieldError) bool {
+	es, gs := rejectionSet(e), rejectionSet(a)
+	for p := range gs {
+		if es[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// prunedDiffs compares the pruned lists of two lines: the same paths,
+// then the same order and duplicates.
+func prunedDiffs(verb, k string, e, a *line) []Diff {
+	var diffs []Diff
 	ep, ap := normList(e.Pruned), normList(a.Pruned)
 	es, as := map[string]bool{}, map[string]bool{}
 	for _, p := range ep {
@@ -331,7 +350,7 @@ func compareObject(verb, k string, e, a *line) []Diff {
 	if len(diffs) == 0 && !reflect.DeepEqual(ep, ap) {
 		diffs = append(diffs, Diff{Key: k, Class: verb + ": pruned list order/duplicates differ", Text: fmt.Sprintf("%q vs %q", e.Pruned, a.Pruned)})
 	}
-	return append(diffs, errorDiffs(verb, k, e.Errors, a.Errors)...)
+	return diffs
 }
 
 func normList(l []string) []string {
