@@ -152,15 +152,15 @@
 //     updates, reads and writes, serving, documents, errors.
 //  9. revision: what revisions of a CRD do to the objects it stores
 //     (changes classified by probes, replays of stored objects, round
-//     trips between versions), built on this package's public entries
-//     only.
+//     trips between versions, storage-version migrations), built on this
+//     package's public entries only.
 //  10. cmd/crdschema: the command.
 //
 // The command (check with its warnings and check --old for CRD revisions;
 // prune, default, apply and apply --old for updates; convert, openapi,
 // columns and scale for what the apiserver serves; sample and jsonschema;
-// revision for what a new CRD revision does to the stored objects) has a
-// stable -o json contract.
+// revision for what a new CRD revision does to the stored objects; migrate
+// for the storage-version migration) has a stable -o json contract.
 //
 // # Stored objects and CRD revisions
 //
@@ -178,7 +178,8 @@
 // What the new revision does to the objects the old one stored (every
 // change classified by probes run through this package's read, create and
 // update paths; a replay of each stored object; round trips between
-// versions) is package revision's.
+// versions; the storage-version migration of stored objects) is package
+// revision's.
 //
 // # Admission webhooks and operators
 //
