@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/crdschema/crdschema/internal/golden"
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 // signalWriter is a stdout that says when what was written contains want.
@@ -105,4 +108,25 @@ func TestMigrateManyObjects(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, tail(out.String(), 2000))
 		}
 	}
+}
+
+// TestMigrateCorpusGolden runs the golden cases of migrate on real
+// multi-version CRDs (testdata/cli/corpus-cases/*.yaml), read from the
+// shared corpus beside the checkout ($CORPUS in the arguments), never
+// copied into the repository; the stored objects are ours. Without the
+// corpus it skips, saying so (fails under CRDSCHEMA_REQUIRE_SHARED=1).
+// The same shapes are covered without it by the cases on the made-up
+// CRDs of testdata/cli/migrate.
+func TestMigrateCorpusGolden(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "cli"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := filepath.Abs(shareddata.Dir(t, "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Run(t, filepath.Join(dir, "corpus-cases"), func(t *testing.T, path string, data []byte) string {
+		return runCase(t, dir, data, map[string]string{"CORPUS": corpus})
+	})
 }
