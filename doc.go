@@ -152,8 +152,8 @@
 //     updates, reads and writes, serving, documents, errors.
 //  9. revision: what revisions of a CRD do to the objects it stores
 //     (changes classified by probes, replays of stored objects, round
-//     trips between versions), built on this package's public entries
-//     only.
+//     trips between versions, storage-version migrations), built on this
+//     package's public entries only.
 //  10. layout: what each file of a repository is to the tools that read it
 //     (kustomize patches, chainsaw and kuttl test assertions and negative
 //     tests, Helm charts), so that a linter checks each file by its role;
@@ -163,8 +163,8 @@
 // The command (check with its warnings and check --old for CRD revisions;
 // prune, default, apply and apply --old for updates; convert, openapi,
 // columns and scale for what the apiserver serves; sample, jsonschema and
-// explain; revision for what a new CRD revision does to the stored objects)
-// has a stable -o json contract.
+// explain; revision for what a new CRD revision does to the stored objects;
+// migrate for the storage-version migration) has a stable -o json contract.
 //
 // # Stored objects and CRD revisions
 //
@@ -182,7 +182,8 @@
 // What the new revision does to the objects the old one stored (every
 // change classified by probes run through this package's read, create and
 // update paths; a replay of each stored object; round trips between
-// versions) is package revision's.
+// versions; the storage-version migration of stored objects) is package
+// revision's.
 //
 // # Admission webhooks and operators
 //

@@ -264,8 +264,10 @@ func (c *CRD) deprecation(version string) string {
 
 // Write is what a create (old nil) or an update of old puts into etcd: obj
 // is applied at the version its apiVersion names (served) as the request
-// is (Schema.Apply, or Schema.ApplyUpdate of old read at that version, old
-// being an object as stored), then converted to the storage version
+// is (Schema.Apply, or Schema.ApplyUpdate with old, an object as stored,
+// as Read hands it over at that version: defaulted at the version it is
+// stored at and not at the request's, as the apiserver's storage decodes
+// the existing object of an update), then converted to the storage version
 // (Convert, through the CRD's converter for strategy Webhook), which
 // prunes with the storage version's schema: fields the storage version
 // does not declare are lost on the way in. Result.Object is the object as
@@ -299,7 +301,13 @@ func (c *CRD) Write(ctx context.Context, obj, old map[string]any) Result {
 			}
 			return Result{Pruned: []string{}, Errors: cur.Errors, Deprecation: s.deprecation}
 		}
-		r = s.ApplyUpdate(obj, cur.Object)
+		// cur is the apiserver's existing object: defaulted at its stored
+		// version, not at this one (updateRead), and Read's own copy.
+		in, err := copyObject(obj)
+		if err != nil {
+			return refused(err)
+		}
+		r = s.updateRead(in, cur.Object, false)
 	}
 	if r.Object == nil || len(r.Errors) > 0 {
 		return r

@@ -75,9 +75,6 @@ func (s *Schema) readStored(old map[string]any) field.ErrorList {
 }
 
 func (s *Schema) applyUpdate(obj, old map[string]any, statusOnly bool) Result {
-	if obj == nil {
-		obj = map[string]any{}
-	}
 	if old == nil {
 		old = map[string]any{}
 	}
@@ -88,6 +85,21 @@ func (s *Schema) applyUpdate(obj, old map[string]any, statusOnly bool) Result {
 		}
 		errorsort.Sort(errs)
 		return Result{Pruned: []string{}, Errors: errs}
+	}
+	return s.updateRead(obj, old, statusOnly)
+}
+
+// updateRead is the update of old by obj, old being the stored object
+// as the storage read path hands it over at s's version (decoded and
+// defaulted at the version it is stored at, converted, pruned at s's
+// version: CRD.Read), which the update may change, and obj the request,
+// which it changes too. s's defaults are applied to obj only: the
+// apiserver's storage decoder defaults an object at its stored version,
+// before the conversion, so an update at another version sees the
+// stored object without the requested version's defaults.
+func (s *Schema) updateRead(obj, old map[string]any, statusOnly bool) Result {
+	if obj == nil {
+		obj = map[string]any{}
 	}
 	pruned, rejected := s.coerce(obj)
 	if len(rejected) > 0 {

@@ -52,6 +52,17 @@
 // objects of every served version to every other, deterministically by
 // seed (a fuzz target's input).
 //
+// # Storage-version migrations
+//
+// [Migrate] is the rewrite of one stored object at the CRD's storage
+// version that the guide "Versions in CustomResourceDefinitions" asks for
+// before an old version leaves status.storedVersions (what
+// kube-storage-version-migrator does: a no-op update of each object, read
+// and written at the preferred version): the object as stored after it,
+// the fields it loses, or why the update fails. Given the old revision
+// too, a dump taken before an upgrade is first stored as the old revision
+// stores it.
+//
 // A CRD with conversion strategy Webhook converts through the converter it
 // was given with crdschema.CRD.WithConverter; without one, a read at
 // another version fails, as it would in a cluster whose webhook is down.

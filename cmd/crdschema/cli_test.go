@@ -24,17 +24,38 @@ func TestCLIGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Run(t, filepath.Join(dir, "cases"), func(t *testing.T, path string, data []byte) string {
-		var c struct {
-			Args []string `json:"args"`
-		}
-		if err := yaml.UnmarshalStrict(data, &c); err != nil {
-			t.Fatal(err)
-		}
-		t.Chdir(dir)
-		var out, errb bytes.Buffer
-		status := run(c.Args, strings.NewReader(""), &out, &errb)
-		return fmt.Sprintf("$ crdschema %s\nexit %d\n--- stdout\n%s--- stderr\n%s", strings.Join(c.Args, " "), status, out.String(), errb.String())
+		return runCase(t, dir, data, nil)
 	})
+}
+
+// runCase runs the command line of a golden case ({args: [...]}) inside
+// dir and renders its exit status, stdout and stderr. vars replaces each
+// "$NAME" in the arguments by its value, and the value back by "$NAME" in
+// the rendering, so a golden file does not depend on where that data is.
+func runCase(t *testing.T, dir string, data []byte, vars map[string]string) string {
+	var c struct {
+		Args []string `json:"args"`
+	}
+	if err := yaml.UnmarshalStrict(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	var expand, unexpand []string
+	for name, value := range vars {
+		expand = append(expand, "$"+name, value)
+		unexpand = append(unexpand, value, "$"+name)
+	}
+	args := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = strings.NewReplacer(expand...).Replace(a)
+	}
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	status := run(args, strings.NewReader(""), &out, &errb)
+	got := fmt.Sprintf("$ crdschema %s\nexit %d\n--- stdout\n%s--- stderr\n%s", strings.Join(c.Args, " "), status, out.String(), errb.String())
+	if len(unexpand) > 0 {
+		got = strings.NewReplacer(unexpand...).Replace(got)
+	}
+	return got
 }
 
 // summaryOnly is the output of a clean run in -o text and github.

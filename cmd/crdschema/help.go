@@ -34,6 +34,7 @@ usage:
   crdschema jsonschema --crd PATH... --out DIR
   crdschema explain --crd PATH... TYPE[.FIELD.PATH] [--api-version GROUP/VERSION] [--recursive] [-o plaintext|json]
   crdschema revision --old PATH... --crd PATH... [-o text|json|markdown|github] [OBJECTS...]
+  crdschema migrate --crd PATH... [--old PATH...] [-o text|json] OBJECTS...
   crdschema help [VERB]
   crdschema version
 
@@ -79,6 +80,58 @@ Examples:
   crdschema revision --old <(git show main:config/crd/widgets.yaml) --crd config/crd/widgets.yaml examples/
   kubectl get widgets -A -o yaml > dump.yaml
   crdschema revision --old stored-crds/ --crd config/crd/ -o markdown dump.yaml
+`,
+	"migrate": `usage: crdschema migrate --crd PATH... [--old PATH...] [-o text|json] OBJECTS...
+
+The storage-version migration of the Kubernetes guide "Versions in
+CustomResourceDefinitions" (upgrade existing objects to a new stored version),
+offline: what rewriting every stored object at the CRD's storage version does
+(kube-storage-version-migrator's no-op update of each: read at the preferred
+version, written back unchanged, with ratcheting), per object:
+  migrated     stored at the storage version, nothing lost;
+  loses data   stored at the storage version without fields a read of the
+               object had before (the storage version's schema does not
+               declare them), or with other values;
+  fails        the update is rejected: the object stays stored as it is;
+  not checked  a conversion needs the CRD's webhook (strategy Webhook), which
+               the command does not call;
+  cannot be migrated
+               the CRD cannot have stored it (another kind, a version it
+               does not define, a conversion that fails);
+then per CRD the guide's steps in order, with the status.storedVersions patch
+that is safe once every object is stored at the storage version. A loss is
+never passed over: the run says so and exits 1.
+
+OBJECTS are the objects as the cluster stores them, at the version each
+apiVersion names (etcdctl get --prefix /registry/GROUP/PLURAL
+--print-value-only, or objects kept at old versions). With --old, the
+revision the cluster has before the CRD (the storage switch is part of an
+upgrade): the CRD must be an update of it the apiserver accepts, and OBJECTS
+are taken as stored under it, as 'revision' takes them, so a dump of the
+cluster before the upgrade (kubectl get PLURAL.GROUP -A -o yaml) will do.
+Objects of kinds no CRD given defines are skipped and counted. The objects are
+streamed: memory holds one at a time.
+
+Flags:
+  --crd PATH     the CRDs whose storage version objects move to: files or
+                 directories (repeatable)
+  --old PATH     the revisions the cluster has before them, paired by
+                 metadata.name (repeatable)
+  -o FORMAT      text (default); json: one JSON line per object (with the object
+                 as stored after the rewrite), then one per CRD with the steps
+                 and the patch (docs/cli.md)
+  --exclude GLOB leave matching files out of the walk of an OBJECTS directory
+
+Exit status: 0 every object migrates with nothing lost; 1 a CRD (or its update)
+rejected, an object that loses data or fails; 2 bad input (unreadable files,
+no object, an object the CRD cannot have stored, an object not checked) or bad
+arguments.
+
+Examples:
+  etcdctl get --prefix /registry/example.com/widgets --print-value-only > stored.json
+  crdschema migrate --crd config/crd/widgets.yaml stored.json
+  kubectl get widgets.example.com -A -o yaml > dump.yaml
+  crdschema migrate --old <(kubectl get crd widgets.example.com -o yaml) --crd config/crd/widgets.yaml dump.yaml
 `,
 	"columns": `usage: crdschema columns --crd PATH... [--now RFC3339] [-o text|wide|json] OBJECTS...
 

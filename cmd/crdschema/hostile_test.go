@@ -196,6 +196,8 @@ func TestStdinTwice(t *testing.T) {
 		{"apply", "--crd", crontabCRD, "-o", "json", "-", "-"},
 		{"prune", "--schema", "-", "-"},
 		{"check", "-", "-"},
+		{"migrate", "--crd", "-", "-"},
+		{"migrate", "--old", "-", "--crd", crontabCRD, "-"},
 	} {
 		out, errOut, code := runCmd(t, strings.NewReader(cronTab("a")), args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, "- (standard input) given more than once") {

@@ -53,6 +53,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runExplain(args[1:], stdin, stdout, stderr)
 	case "revision":
 		return runRevision(args[1:], stdin, stdout, stderr)
+	case "migrate":
+		return runMigrate(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0
