@@ -276,18 +276,21 @@ func (r *docReader) passOver(c chunk) bool {
 	if content < 2 {
 		// Blanks and comments are no document, unless a character the
 		// YAML parser refuses makes the chunk an unreadable document,
-		// which is numbered: only plain ASCII text is passed over.
+		// which is numbered: only plain ASCII text without tabs is
+		// passed over (a tab that starts a line of blanks or a comment
+		// cannot start any token).
 		return content == 0 && plainASCII(c.data)
 	}
 	r.index++
 	return true
 }
 
-// plainASCII reports whether text holds only printable ASCII, tabs and
-// line breaks: characters every YAML parser reads in a comment.
+// plainASCII reports whether text holds only printable ASCII and line
+// breaks: characters the YAML parser reads in blank lines and comments
+// wherever they stand (a tab it refuses at the start of a line).
 func plainASCII(text []byte) bool {
 	for _, b := range text {
-		if (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b > 0x7e {
+		if (b < 0x20 && b != '\n' && b != '\r') || b > 0x7e {
 			return false
 		}
 	}
