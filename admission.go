@@ -5,60 +5,83 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
-	sjson "sigs.k8s.io/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objdiff"
+	"github.com/crdschema/crdschema/internal/objpath"
 )
 
 // Warnings returns the warnings the apiserver sends for a request, in its
 // wording and order: the deprecation warning of a deprecated version first,
 // then, under fieldValidation=Warn (its default when the request names
-// none), the fields a request body (ApplyJSON) holds twice
-// (`duplicate field "spec.replicas"`), then the pruned fields
+// none), the fields the request body holds twice (Duplicates,
+// `duplicate field "spec.replicas"`), then the pruned fields
 // (`unknown field "spec.foo"`); a read (CRD.Read) is warned only about the
 // deprecation. This is what an admission webhook puts in its response's
 // warnings, and kubectl prints as "Warning: ...".
 func (r Result) Warnings() []string {
-	if len(r.Pruned) == 0 && len(r.Duplicates) == 0 && r.Deprecation == "" {
+	dups := r.duplicates()
+	if len(r.Pruned) == 0 && len(dups) == 0 && r.Deprecation == "" {
 		return nil
 	}
-	out := make([]string, 0, len(r.Duplicates)+len(r.Pruned)+1)
+	out := make([]string, 0, len(dups)+len(r.Pruned)+1)
 	if r.Deprecation != "" {
 		out = append(out, r.Deprecation)
 	}
-	for _, p := range r.Duplicates {
-		out = append(out, "duplicate field "+strconv.Quote(p))
+	for _, p := range dups {
+		out = append(out, duplicateText(p))
 	}
 	for _, p := range r.Pruned {
-		out = append(out, "unknown field "+strconv.Quote(p))
+		out = append(out, unknownText(p))
 	}
 	return out
 }
 
-// duplicateFields are the paths of the keys that occur twice in one JSON
-// object of data, as the apiserver's strict JSON decoder reports them
-// (keys joined by ".", list indices as "[i]"); nil for YAML or when there
-// are none.
-func duplicateFields(data []byte) []string {
-	var v any
-	strictErrs, err := sjson.UnmarshalStrict(data, &v)
-	if err != nil {
+// Strict returns the apiserver's answer to the same request under
+// fieldValidation=Strict (kubectl's --validate=strict): a request body
+// holding fields written twice (Duplicates) or unknown fields (Pruned) is
+// rejected while it is decoded, with one error per field
+// (FieldValueDuplicate `duplicate field "spec.size"`, FieldValueNotFound
+// `unknown field "spec.foo"`, sorted) and no Object; Pruned, Duplicates
+// and Deprecation are kept. Any other Result is the answer under Strict
+// as it is, and so is a request already rejected while decoding (no
+// Object): the apiserver meets that first. r itself is the answer under
+// Warn, the apiserver's default, whose Warnings name the same fields.
+func (r Result) Strict() Result {
+	dups := r.duplicates()
+	if r.Object == nil || len(dups)+len(r.Pruned) == 0 {
+		return r
+	}
+	errs := make(field.ErrorList, 0, len(dups)+len(r.Pruned))
+	for _, p := range dups {
+		errs = append(errs, &field.Error{Type: field.ErrorTypeDuplicate, Field: p, BadValue: field.OmitValueType{}, Detail: duplicateText(p)})
+	}
+	for _, p := range r.Pruned {
+		errs = append(errs, &field.Error{Type: field.ErrorTypeNotFound, Field: p, BadValue: field.OmitValueType{}, Detail: unknownText(p)})
+	}
+	errorsort.Sort(errs)
+	return Result{Pruned: r.Pruned, Errors: errs, Duplicates: r.Duplicates, Deprecation: r.Deprecation}
+}
+
+// duplicates are the fields the request holds twice, none when it was
+// rejected while decoding.
+func (r Result) duplicates() []string {
+	if r.Object == nil {
 		return nil
 	}
-	var out []string
-	for _, se := range strictErrs {
-		fp, ok := se.(interface{ FieldPath() string })
-		if ok && strings.HasPrefix(se.Error(), "duplicate field ") {
-			out = append(out, fp.FieldPath())
-		}
-	}
-	return out
+	return r.Duplicates
 }
+
+// duplicateText and unknownText word a field held twice and an unknown
+// field as the apiserver's warnings and strict errors do.
+func duplicateText(path string) string { return "duplicate field " + strconv.Quote(path) }
+func unknownText(path string) string   { return "unknown field " + strconv.Quote(path) }
 
 // patchOperation is one operation of an RFC 6902 JSON Patch.
 type patchOperation struct {
@@ -94,7 +117,9 @@ func (o patchOperation) MarshalJSON() ([]byte, error) {
 // operations. It fails when r.Object is nil: a rejected request has no
 // result to patch to. request is not changed.
 //
-// The operations come in sorted key order at every level.
+// The operations come in sorted key order at every level. Lists of the
+// same length are patched item by item; otherwise a changed list is
+// replaced whole, which never depends on the order of index operations.
 func (r Result) Patch(request map[string]any) ([]byte, error) {
 	if r.Object == nil {
 		return nil, errors.New("the request was rejected: there is no object to patch to")
@@ -108,58 +133,31 @@ func (r Result) Patch(request map[string]any) ([]byte, error) {
 		fromMap = map[string]any{}
 	}
 	ops := []patchOperation{}
-	diffMaps(&ops, "", fromMap, r.Object)
+	objdiff.Walk(fromMap, r.Object, sameJSON, func(at objpath.Steps, k objdiff.Kind, bv any) {
+		op := patchOperation{Op: "replace", Path: pointer(at), Value: bv}
+		switch k {
+		case objdiff.Removed:
+			op.Op, op.Value = "remove", nil
+		case objdiff.Added:
+			op.Op = "add"
+		}
+		ops = append(ops, op)
+	})
 	return json.Marshal(ops)
 }
 
-// diffMaps appends the operations turning object a into object b.
-func diffMaps(ops *[]patchOperation, path string, a, b map[string]any) {
-	keys := make([]string, 0, len(a)+len(b))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
+// pointer is the JSON Pointer (RFC 6901) of a path.
+func pointer(at objpath.Steps) string {
+	var b strings.Builder
+	for _, e := range at {
+		b.WriteByte('/')
+		if e.IsIndex() {
+			b.WriteString(strconv.Itoa(e.Position()))
+		} else {
+			b.WriteString(escapePointer(e.Name()))
 		}
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		p := path + "/" + escapePointer(k)
-		av, inA := a[k]
-		bv, inB := b[k]
-		switch {
-		case !inB:
-			*ops = append(*ops, patchOperation{Op: "remove", Path: p})
-		case !inA:
-			*ops = append(*ops, patchOperation{Op: "add", Path: p, Value: bv})
-		default:
-			diffValues(ops, p, av, bv)
-		}
-	}
-}
-
-// diffValues appends the operations turning a into b at path. Lists of the
-// same length are patched item by item; otherwise a changed list is
-// replaced whole, which never depends on the order of index operations.
-func diffValues(ops *[]patchOperation, path string, a, b any) {
-	switch av := a.(type) {
-	case map[string]any:
-		if bv, ok := b.(map[string]any); ok {
-			diffMaps(ops, path, av, bv)
-			return
-		}
-	case []any:
-		if bv, ok := b.([]any); ok && len(av) == len(bv) {
-			for i := range av {
-				diffValues(ops, path+"/"+strconv.Itoa(i), av[i], bv[i])
-			}
-			return
-		}
-	}
-	if !sameJSON(a, b) {
-		*ops = append(*ops, patchOperation{Op: "replace", Path: path, Value: b})
-	}
+	return b.String()
 }
 
 // sameJSON compares two normalized JSON values; numbers by value.

@@ -71,24 +71,22 @@ func TestCRDHelpers(t *testing.T) {
 		t.Errorf("ServedVersions() = %v, want %v (priority order)", got, want)
 	}
 
-	_, err = c.Version("v1alpha1")
+	// A defined version that is not served: its schema, with the error.
+	old, err := c.Version("v1alpha1")
 	var ns *NotServedError
-	if !errors.As(err, &ns) || !ns.Defined || ns.Version != "v1alpha1" {
-		t.Fatalf("Version(v1alpha1) error = %v, want a *NotServedError for a defined version", err)
-	}
-	if _, err := c.Version("v2"); !errors.As(err, &ns) || ns.Defined {
-		t.Errorf("Version(v2) error = %v, want a *NotServedError for an undefined version", err)
-	}
-	old, err := c.AnyVersion("v1alpha1")
-	if err != nil {
-		t.Fatal(err)
+	if old == nil || !errors.As(err, &ns) || !ns.Defined || ns.Version != "v1alpha1" {
+		t.Fatalf("Version(v1alpha1) = %v, %v; want the schema and a *NotServedError for a defined version", old, err)
 	}
 	r := old.Prune(map[string]any{"apiVersion": "example.com/v1alpha1", "kind": "Widget", "spec": map[string]any{"old": "x", "a": "y"}})
 	if got, want := r.Pruned, []string{"spec.a"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("pruned with the unserved version's schema = %v, want %v", got, want)
 	}
-	if _, err := c.AnyVersion("v2"); !errors.As(err, &ns) {
-		t.Errorf("AnyVersion(v2) error = %v, want a *NotServedError", err)
+	if again, _ := c.Version("v1alpha1"); again != old {
+		t.Error("Version must return the one compiled schema of an unserved version too")
+	}
+	// An undefined version: no schema.
+	if s, err := c.Version("v2"); s != nil || !errors.As(err, &ns) || ns.Defined {
+		t.Errorf("Version(v2) = %v, %v; want no schema and a *NotServedError for an undefined version", s, err)
 	}
 	v1, err := c.Version("v1")
 	if err != nil {

@@ -3,6 +3,7 @@ package crdschema
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"sync"
 
@@ -16,25 +17,34 @@ import (
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/kubeversion"
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/internal/sample"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
 
 // CRD is a loaded CustomResourceDefinition: its internal form, the errors
 // the apiserver would report when it is created, and its versions' compiled
-// schemas, built on first use. A CRD is safe for concurrent use.
+// schemas, built on first use; and the converter it converts through, if
+// any (WithConverter). A CRD is safe for concurrent use.
 type CRD struct {
+	*loaded
+	// conv is the conversion webhook of a CRD with strategy Webhook (nil:
+	// none).
+	conv *conversion.Converter
+}
+
+// loaded is what a CRD holds apart from its converter: shared by the CRDs
+// WithConverter makes of it, so that they compile and check once.
+type loaded struct {
 	crd *model.CRD
 	pos schema.Position
 
 	checkOnce sync.Once
 	errs      field.ErrorList
-
-	// updateOf and updateErrs are the last update checked (UpdateErrors),
-	// guarded by updateMu.
-	updateMu   sync.Mutex
-	updateOf   *CRD
-	updateErrs field.ErrorList
+	// warns are the warnings of a create of the CRD had it no errors
+	// (built on first use).
+	warnOnce sync.Once
+	warns    []string
 
 	mu       sync.Mutex
 	versions map[string]*Schema
@@ -52,7 +62,7 @@ type CRD struct {
 // one document, a CRD (a List holding one counts); a document that is not
 // a CRD is a *NotCRDError. For inputs with many documents, see LoadCRDs.
 func LoadCRD(data []byte) (*CRD, error) {
-	docs, err := ReadDocuments("crd", data)
+	docs, err := readDocuments("crd", data, false)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +83,21 @@ func LoadCRD(data []byte) (*CRD, error) {
 // newCRD wraps a decoded CRD, which must not be changed afterwards. It is
 // checked on the first call of Errors.
 func newCRD(crd *model.CRD) *CRD {
-	return &CRD{crd: crd, versions: map[string]*Schema{}}
+	return &CRD{loaded: &loaded{crd: crd, versions: map[string]*Schema{}}}
+}
+
+// WithConverter returns the CRD converting through conv, the conversion
+// webhook of a CRD with strategy Webhook (nil: none, and every read or
+// write at a version other than the one an object is at fails for such a
+// CRD). It shares c's checks and compiled schemas: nothing is compiled
+// again. Read, ReadJSON, Write, Decode and Convert call conv as the
+// apiserver calls the webhook, and check and restore its answers as the
+// apiserver does; their ctx bounds each call. c is not changed.
+func (c *CRD) WithConverter(conv *conversion.Converter) *CRD {
+	if conv == c.conv {
+		return c
+	}
+	return &CRD{loaded: c.loaded, conv: conv}
 }
 
 // Name is the CRD's metadata.name.
@@ -136,32 +160,29 @@ func (c *CRD) StorageVersion() string {
 	return ""
 }
 
-// Version returns the compiled schema of a served version: what a request
-// for it is pruned, defaulted and validated with. It fails with a
-// *NotServedError when the CRD does not serve (or define) that version,
-// and with a *RejectedError (and no schema) when the version's schema
-// cannot be compiled at all.
+// Version returns the compiled schema of a version the CRD defines: for a
+// served version, what a request for it is pruned, defaulted and validated
+// with; for one that is not served, what objects stored under it are still
+// read with. Compiled once, then shared.
 //
-// A CRD the apiserver would reject (Errors is not empty) serves nothing:
-// Version then returns the schema together with a *RejectedError holding
-// those errors, so that no caller uses it without being told. A caller
-// that wants the schema anyway (to show what it would do) checks the
-// error with errors.As; Route refuses such a CRD.
+// Its error says when the schema is not one to serve requests with:
+//   - a *NotServedError with Defined false, and no schema, when the CRD
+//     does not define the version;
+//   - a *RejectedError, and no schema, when the version's schema cannot
+//     be compiled at all;
+//   - a *RejectedError holding Errors together with the schema, when the
+//     apiserver would reject the CRD (Errors is not empty): such a CRD
+//     serves nothing, so that no caller uses the schema without being
+//     told. This error wins over the next: a rejected CRD has no served
+//     version to name, whatever its served flags say;
+//   - a *NotServedError with Defined true together with the schema, when
+//     the CRD defines the version with served: false.
+//
+// A caller that wants the schema anyway (to show what it would do, or to
+// read stored data) checks the error with errors.As; Route refuses both.
 func (c *CRD) Version(name string) (*Schema, error) {
 	served, defined := c.serves(name)
-	if !served {
-		return nil, &NotServedError{CRD: c.Name(), APIVersion: name, Kind: c.crd.Spec.Names.Kind, Version: name, Defined: defined, Served: c.ServedVersions()}
-	}
-	return c.AnyVersion(name)
-}
-
-// AnyVersion is Version for any version the CRD defines, served or not:
-// objects stored under a version that is no longer served are still read
-// with its schema. It fails with a *NotServedError (Defined false) when the
-// CRD does not define the version; a CRD the apiserver would reject gives
-// its schema together with a *RejectedError, as Version does.
-func (c *CRD) AnyVersion(name string) (*Schema, error) {
-	if _, defined := c.serves(name); !defined {
+	if !defined {
 		return nil, &NotServedError{CRD: c.Name(), APIVersion: name, Kind: c.crd.Spec.Names.Kind, Version: name, Served: c.ServedVersions()}
 	}
 	s, err := c.compiledVersion(name)
@@ -170,6 +191,9 @@ func (c *CRD) AnyVersion(name string) (*Schema, error) {
 	}
 	if errs := c.Errors(); len(errs) > 0 {
 		return s, &RejectedError{CRD: c.Name(), Errors: errs}
+	}
+	if !served {
+		return s, &NotServedError{CRD: c.Name(), APIVersion: name, Kind: c.crd.Spec.Names.Kind, Version: name, Defined: true, Served: c.ServedVersions()}
 	}
 	return s, nil
 }
@@ -313,6 +337,49 @@ func (s *Schema) StructuralErrors() field.ErrorList {
 // for a version without schema). Treat it as read-only.
 func (s *Schema) Structural() *structural.Schema { return s.s }
 
+// triesPerSample bounds the candidates Samples builds for one object.
+const triesPerSample = 8
+
+// Samples returns up to n example objects that a create with the schema
+// accepts (Apply reports no error, CEL rules included), generated from it:
+// every required field and some optional ones, values of their type,
+// format, enum, bounds and pattern (built from the regular expression and
+// checked against it; an optional field whose pattern defeats the
+// generator is left out), unique set items and map keys, embedded
+// resources, int-or-string values and a small extra field where unknown
+// fields are preserved. Each is named sample-0, sample-1, ... and, for a
+// CRD version, carries the version's apiVersion (GROUP/VERSION) and kind;
+// a bare schema names no group, version or kind, and its samples carry
+// no apiVersion and no kind. The same seed gives the same objects. Fewer
+// than n come back when candidates keep failing validation (at most 8
+// tries per object). The objects are the caller's.
+func (s *Schema) Samples(seed uint64, n int) []map[string]any {
+	var apiVersion, kind string
+	if s.crd != nil {
+		gk := s.crd.GroupKind()
+		apiVersion, kind = s.version, gk.Kind
+		if gk.Group != "" {
+			apiVersion = gk.Group + "/" + s.version
+		}
+	}
+	var out []map[string]any
+	for try := 0; len(out) < n && try < triesPerSample*n; try++ {
+		r := rand.New(rand.NewPCG(seed, uint64(try)))
+		obj, ok := sample.Object(s.s, apiVersion, kind, fmt.Sprintf("sample-%d", len(out)), r)
+		if !ok {
+			continue
+		}
+		if s.crd == nil {
+			delete(obj, "apiVersion")
+			delete(obj, "kind")
+		}
+		if res := s.Apply(obj); res.Object != nil && len(res.Errors) == 0 {
+			out = append(out, obj)
+		}
+	}
+	return out
+}
+
 // Result is what a pipeline call makes of one object.
 type Result struct {
 	// Object is the resulting object, a new value sharing nothing with the
@@ -334,11 +401,12 @@ type Result struct {
 	// decoded document is), is refused without a stack overflow: no
 	// Object, one FieldValueInvalid error with field "".
 	Errors field.ErrorList
-	// Duplicates lists the fields a request body given to ApplyJSON holds
-	// twice (the last value is kept), as the apiserver's strict decoder
-	// names them: warnings under its default fieldValidation=Warn (see
-	// Warnings), errors under Strict. Apply, which takes a decoded object,
-	// leaves it empty.
+	// Duplicates lists the fields the request body holds twice (the last
+	// value is kept), as the apiserver's strict decoder names them:
+	// warnings under its default fieldValidation=Warn (see Warnings),
+	// errors under Strict (see Strict). ApplyJSON sets it; Apply, which
+	// takes a decoded object, cannot see them: for a Document, set it from
+	// Document.Duplicates. Ignored when Object is nil.
 	Duplicates []string
 	// Deprecation is the warning the apiserver sends with every request to
 	// a version marked deprecated (its deprecationWarning, or the default
@@ -405,12 +473,8 @@ func (s *Schema) ApplyJSON(data []byte) (Result, error) {
 		return Result{}, errors.New("the object is not exactly one mapping document")
 	}
 	r := s.apply(docs[0].Object)
-	if r.Object != nil && !docs[0].Plain() {
-		// A plain document was decoded by the fast decoder, which declines
-		// a duplicated key: only the others are parsed again, strictly, to
-		// name the duplicates (that second parse cost the pipeline 60% more
-		// allocations when every body went through it).
-		r.Duplicates = duplicateFields(data)
+	if r.Object != nil {
+		r.Duplicates = docs[0].Duplicates // found while decoding
 	}
 	return r, nil
 }
@@ -487,27 +551,37 @@ func sortedUnique(in []string) []string {
 	return out[:n]
 }
 
+// Objects reach the pipeline decoded in many ways. Every entry point that
+// takes a map (Apply, Prune, Default, Validate, ApplyUpdate,
+// ApplyStatusUpdate) first turns what encoding/json (float64,
+// json.Number), sigs.k8s.io/yaml, runtime.DefaultUnstructuredConverter and
+// hand-written Go (map[string]string labels, []string lists, int replicas,
+// types with a MarshalJSON method) produce into the values the apiserver's
+// JSON decoder produces, so that the answer is the apiserver's for the same
+// JSON text: integers as int64, other numbers as float64. A float64 that is
+// a whole number is taken as the integer its JSON text ("3") decodes to;
+// the apiserver keeps the text "3.0" a float, which the scale subresource's
+// replica paths tell apart. ApplyJSON decodes text exactly; the readers
+// (ReadDocuments, Documents), whose objects all come from that decoder,
+// hand their whole floats over as json.Number with a fraction ("3.0";
+// jsonvalue.KeepFloats), which every entry point takes for the float that
+// text is.
+
 // copyObject copies an object a caller gives, so that nothing is shared
 // with it, in the values the apiserver's JSON decoder produces (see
-// numbers.go): the same answer for an object however it was decoded. An
+// above): the same answer for an object however it was decoded. An
 // object nested deeper than the readers' limit, or containing itself, is
-// refused with tooDeep; a value with no JSON form, with an error naming it.
+// refused with an error saying so; a value with no JSON form, with an
+// error naming it.
 func copyObject(m map[string]any) (map[string]any, *field.Error) {
 	if m == nil {
 		return nil, nil
 	}
 	c, err := jsonvalue.Normalize(m, jsonvalue.MaxDepth)
 	if err != nil {
-		return nil, inputError(err)
+		return nil, jsonvalue.InputError(err, nil)
 	}
 	return c.(map[string]any), nil
-}
-
-// tooDeep is the error for an object nested deeper than jsonvalue.MaxDepth
-// levels, as a map that contains itself is.
-func tooDeep() *field.Error {
-	return &field.Error{Type: field.ErrorTypeInvalid, Field: "", BadValue: field.OmitValueType{},
-		Detail: fmt.Sprintf("the object is nested more than %d levels deep, or contains itself", jsonvalue.MaxDepth)}
 }
 
 // refused is the Result for an object that cannot be taken at all.

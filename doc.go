@@ -25,10 +25,16 @@
 // [Schema.ApplyJSON] takes a request body instead of a decoded object.
 //
 // Inputs with many documents (a repository's manifests) are read with
-// [ReadDocuments] (every document with its [schema.Position]: file, index, line)
-// or [LoadCRDs] (only the CRDs); [Route] finds the served version an
+// [ReadDocuments] (every document with its [schema.Position]: file, index, line),
+// [Documents] (the same from a stream, one document at a time) or
+// [LoadCRDs] (only the CRDs); [Route] finds the served version an
 // object's apiVersion and kind select among several CRDs, as the
-// apiserver routes a request.
+// apiserver routes a request. The readers decode as the apiserver does,
+// whole floats included, and name the fields a JSON document holds twice
+// ([Document].Duplicates), which [Result.Warnings] and [Result.Strict]
+// (fieldValidation=Strict) report. [Document.Locator] finds an error's
+// field in the document's text (line and column, as a CI annotation
+// wants them; the command places its errors with it).
 //
 // A bare schema (no CRD around it) is compiled with
 // [ParseSchema] and treated as the schema of a resource root. It compiles
@@ -37,10 +43,11 @@
 //
 // Errors callers act on are typed, to tell apart with errors.As:
 // [NotCRDError] (a document that is not a CRD), [NotServedError] (a
-// version the CRD does not serve; [CRD.AnyVersion] still reaches its
-// schema, for data stored under it), [RejectedError] (a CRD or schema the
-// apiserver would reject, which serves nothing) and [UnknownKindError] (no
-// CRD for an object's group and kind).
+// version the CRD does not serve; [CRD.Version] still returns the schema
+// of a version it defines, for data stored under it, together with the
+// error), [RejectedError] (a CRD or schema the apiserver would reject,
+// which serves nothing) and [UnknownKindError] (no CRD for an object's
+// group and kind).
 //
 // [Schema.Apply] follows the apiserver's order for a create request with
 // fieldValidation=Warn:
@@ -115,7 +122,9 @@
 //
 //  1. internal helpers with no package of this module below them: jsonfast,
 //     yamlfast, jsonvalue, errorsort, semantic, kubeversion, objpath (the
-//     one path package: object paths and lazy field paths).
+//     one path package: object paths, lazy field paths and the one parser
+//     of field paths), and above objpath objdiff (the one walk of two
+//     objects' differences, behind Result.Patch and revision's losses).
 //  2. schema: the schema as written (Props), its readers (Parse, Decode,
 //     ReadDocuments) with the positions and errors of their inputs.
 //  3. intorstring: the x-kubernetes-int-or-string junctor patterns.
@@ -132,17 +141,20 @@
 //     serving (the published OpenAPI v2/v3, the kubectl get table, the
 //     scale subresource), and internal/sample (valid example objects
 //     generated from a schema): the rooms on the light chain, no CEL
-//     either; above them internal/revdiff (the changes between two
-//     revisions of a version's schema, with the probe objects that test
-//     them).
+//     either; above them revision/internal/revdiff (the changes between
+//     two revisions of a version's schema, with the probe objects that
+//     test them), which only package revision uses.
 //  7. internal/model (the CRD model and its fast decoders), internal/cel
 //     (CEL compilation, cost checks and evaluation; with the layers above
 //     it, the only code that links cel-go), internal/check (the CRD
 //     checks).
-//  8. this package: CRDs, CEL, updates and the one-call pipeline; above
-//     it check, the CRD-creation checks of one document, for linting
-//     without this package's other work.
-//  9. cmd/crdschema: the command.
+//  8. this package, the engine's front door: CRDs, CEL, the pipeline,
+//     updates, reads and writes, serving, documents, errors.
+//  9. revision: what revisions of a CRD do to the objects it stores
+//     (changes classified by probes, replays of stored objects, round
+//     trips between versions), built on this package's public entries
+//     only.
+//  10. cmd/crdschema: the command.
 //
 // The command (check with its warnings and check --old for CRD revisions;
 // prune, default, apply and apply --old for updates; convert, openapi,
@@ -150,18 +162,23 @@
 // revision for what a new CRD revision does to the stored objects) has a
 // stable -o json contract.
 //
-// # CRD revisions
+// # Stored objects and CRD revisions
+//
+// [CRD.Read] is what a GET of a stored object at a version serves (the
+// storage read path: prune, default, convert, prune), [CRD.Write] what a
+// create or an update puts into etcd; [CRD.Decode] and [CRD.Convert] are
+// the storage's two halves on their own, below the served API (any version
+// the CRD defines, no request checks), for analyses of stored data. A CRD
+// with conversion strategy Webhook converts through the converter given
+// once with [CRD.WithConverter].
 //
 // A new revision of a CRD is an update of the one the cluster stores:
-// [CRD.UpdateErrors] and [CRD.UpdateWarnings] are the apiserver's answer to
-// it (ratcheting per rule, immutable names and scope, stored versions).
-// [CRD.Changes] lists every change between the two revisions, classified
-// by what the apiserver does about it (rejected, data loss on read,
-// ratcheted for unchanged objects, breaking, safe), each computed by
-// running a probe object through this package's read, create and update
-// paths; [CRD.Replay] does the same for one real object the cluster
-// stores: the fields every read under the new revision loses, whether the
-// next write of the unchanged object and a fresh create still pass.
+// [CheckUpdate] is the apiserver's answer to it (errors and warnings:
+// ratcheting per rule, immutable names and scope, [CRD.StoredVersions]).
+// What the new revision does to the objects the old one stored (every
+// change classified by probes run through this package's read, create and
+// update paths; a replay of each stored object; round trips between
+// versions) is package revision's.
 //
 // # Admission webhooks and operators
 //

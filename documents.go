@@ -3,6 +3,8 @@ package crdschema
 import (
 	"errors"
 	"fmt"
+	"io"
+	"iter"
 	"sort"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -16,15 +18,33 @@ import (
 // Document is one document of a YAML or JSON input, as kubectl reads it.
 type Document struct {
 	schema.Position
-	// Object is the decoded document (integers as int64); nil when the
-	// document is not a mapping. It belongs to the caller.
+	// Object is the decoded document as the apiserver's JSON decoder reads
+	// it (integers as int64, other numbers as float64), except that a
+	// whole float, written with a fraction or an exponent ("3.0", "1e3"),
+	// is the json.Number of its text with a fraction ("3.0"): the calls
+	// of this package then keep it a float, as the apiserver does (a
+	// whole float64 they take for the integer encoding/json would have
+	// written; see Apply). nil when the document is not a mapping, which
+	// Documents yields only beside its error. It belongs to the caller.
 	Object map[string]any
-	// JSON is the document as JSON, as kubectl would send it (for a
-	// strict decoder looking for duplicate fields, say). Treat it as
+	// JSON is the document as JSON, as kubectl would send it. Treat it as
 	// read-only.
 	JSON []byte
+	// Duplicates are the fields a JSON document holds twice, as the
+	// apiserver's strict decoder names them (see schema.Document). A
+	// pipeline call takes an Object, which cannot show them: set
+	// Result.Duplicates from them to have them warned about
+	// (Result.Warnings) or rejected (Result.Strict).
+	Duplicates []string
+	// Text is the text the document was read from, starting at Line (see
+	// schema.Document), for finding a field's line and column. Treat it
+	// as read-only.
+	Text []byte
 
 	doc model.Document
+	// floats is set when Object (which is doc.Value) holds marked floats:
+	// a CRD is then decoded from JSON.
+	floats bool
 }
 
 // ReadDocuments splits data, the contents of the file name, into its
@@ -38,13 +58,73 @@ type Document struct {
 // that could be read (each naming the file, the line and the document);
 // one bad document does not hide the others. A stream that cannot be split
 // into documents is one *schema.InputError and no documents.
+//
+// It is Documents over an input already in memory: the same documents and
+// errors, collected.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
+	return readDocuments(name, data, true)
+}
+
+// readDocuments is ReadDocuments, marking whole floats or not (a reader
+// of CRDs needs no marks).
+func readDocuments(name string, data []byte, mark bool) ([]Document, error) {
 	docs, err := schema.ReadDocuments(name, data)
 	out := make([]Document, len(docs))
 	for i, d := range docs {
-		out[i] = Document{Position: schema.Position{File: d.File, Index: d.Index, Line: d.Line}, Object: d.Object, JSON: d.JSON, doc: d}
+		out[i] = newDocument(d, mark)
 	}
 	return out, err
+}
+
+// Documents reads the stream r, the contents of the file name, one
+// document at a time, as schema.Documents does (memory holds one YAML
+// document at a time): each document that could be read with a nil
+// error; each document that cannot be read with its *schema.InputError
+// (its Position beside it, Object nil), after which reading goes on; a
+// failure of the stream itself (r fails, a JSON stream broken after its
+// first value) with a zero Document (Line 0), and last. With kinds, only
+// documents of those kinds are yielded, and the YAML documents that
+// cannot be one are not even decoded (see schema.Documents):
+// Documents(name, r, "CustomResourceDefinition") finds the CRDs among
+// many objects. A cluster dump is linted as it is read:
+//
+//	for d, err := range crdschema.Documents("dump.yaml", f) {
+//		if err != nil {
+//			log.Print(err) // one bad document does not hide the others
+//			continue
+//		}
+//		s, err := crdschema.Route(crds, d.Object)
+//		...
+//	}
+func Documents(name string, r io.Reader, kinds ...string) iter.Seq2[Document, error] {
+	return func(yield func(Document, error) bool) {
+		for d, err := range schema.Documents(name, r, kinds...) {
+			if !yield(newDocument(d, true), err) {
+				return
+			}
+		}
+	}
+}
+
+// newDocument wraps a document of package schema, marking the whole
+// floats of its Object when mark is set.
+func newDocument(d schema.Document, mark bool) Document {
+	out := Document{Position: d.Position, Object: d.Object, JSON: d.JSON, Duplicates: d.Duplicates, Text: d.Text, doc: d}
+	if mark {
+		out.floats = jsonvalue.KeepFloats(d.Object)
+	}
+	return out
+}
+
+// Locator returns a function that finds a field of the document in its
+// Text: given an error's Field (spec.list[2].name), the 1-based line and
+// column of the field's key in the file, or of its nearest ancestor
+// present (see schema.Document.Locator, which this is). Errors a v1 CRD
+// is reported with may name the internal version's fields
+// (spec.validation for spec.versions[*].schema): those are found as their
+// nearest ancestor.
+func (d *Document) Locator() func(fieldPath string) (line, column int) {
+	return d.doc.Locator()
 }
 
 // IsCRD reports whether the document is a CustomResourceDefinition of
@@ -63,7 +143,13 @@ func (d *Document) CRD() (*CRD, error) {
 		e.Kind, _ = d.Object["kind"].(string)
 		return nil, e
 	}
-	crd, err := model.DecodeCRDDocument(d.doc)
+	var crd *model.CRD
+	var err error
+	if d.floats {
+		crd, err = model.DecodeCRD(d.doc.JSON)
+	} else {
+		crd, err = model.DecodeCRDDocument(d.doc)
+	}
 	if err != nil {
 		return nil, d.inputError(fmt.Errorf("document %d: cannot decode CustomResourceDefinition: %w", d.Index, err))
 	}
@@ -100,7 +186,7 @@ func (d *Document) inputError(err error) error {
 // of the documents it could not (a schema.InputErrors: unreadable
 // documents, and CRDs that cannot be decoded).
 func LoadCRDs(name string, data []byte) ([]*CRD, error) {
-	docs, err := ReadDocuments(name, data)
+	docs, err := readDocuments(name, data, false)
 	var errs schema.InputErrors
 	if err != nil && !errors.As(err, &errs) {
 		return nil, err
@@ -127,17 +213,6 @@ func LoadCRDs(name string, data []byte) ([]*CRD, error) {
 	}
 	return out, nil
 }
-
-// KeepFloats marks, in place, the whole-number float64 values of an object
-// read by ReadDocuments so that the calls of this package keep them floats,
-// as the apiserver does: such a value was written with a fraction or an
-// exponent ("3.0", "1e3"), since ReadDocuments reads integers as int64. Each
-// becomes the json.Number of its text with a fraction. Without it, Apply
-// and the other calls take a whole float64 for an integer, as they must for
-// values from encoding/json, which makes every number a float64. The
-// command applies it to every object it reads; maps and slices are walked,
-// never copied.
-func KeepFloats(obj map[string]any) { jsonvalue.KeepFloats(obj) }
 
 // SortErrors sorts errs in place in the one order this package reports
 // field errors in: by field path, then type, then detail (stable).

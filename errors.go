@@ -47,7 +47,7 @@ type NotServedError struct {
 	// version's name when the CRD was asked directly).
 	APIVersion, Kind string
 	// Version is the version asked for; Defined says whether the CRD
-	// defines it (then CRD.AnyVersion reaches its schema).
+	// defines it (then CRD.Version returns its schema with this error).
 	Version string
 	Defined bool
 	// Served lists the versions the CRD serves, highest priority first.

@@ -18,7 +18,7 @@ func ExampleCRD_Read() {
 	if err != nil {
 		panic(err)
 	}
-	r := crd.Read(map[string]any{
+	r := crd.Read(context.Background(), map[string]any{
 		"apiVersion": "stable.example.com/v1beta1",
 		"kind":       "CronTab",
 		"metadata":   map[string]any{"name": "nightly", "namespace": "default"},
@@ -43,7 +43,7 @@ func ExampleCRD_ReadJSON() {
 	stored := []byte(`{"apiVersion":"stable.example.com/v1beta1","kind":"CronTab",
 		"metadata":{"name":"nightly","namespace":"default","generation":4},
 		"spec":{"cronSpec":"0 3 * * *","image":"backup","replicas":2}}`)
-	r, err := crd.ReadJSON(context.Background(), stored, "v1", nil)
+	r, err := crd.ReadJSON(context.Background(), stored, "v1")
 	if err != nil {
 		panic(err)
 	}

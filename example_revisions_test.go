@@ -18,10 +18,10 @@ func ExampleCRD_Warnings() {
 	// Output: [unrecognized format "docker-image"]
 }
 
-// UpdateErrors validates a new revision of a CRD as an update of the one
+// CheckUpdate validates a new revision of a CRD as an update of the one
 // the cluster stores: scope is immutable, and the stored version v1 must
 // stay in spec.versions.
-func ExampleCRD_UpdateErrors() {
+func ExampleCheckUpdate() {
 	stored, err := crdschema.LoadCRD([]byte(cronTabCRD))
 	if err != nil {
 		panic(err)
@@ -31,11 +31,14 @@ func ExampleCRD_UpdateErrors() {
 		panic(err)
 	}
 	fmt.Println("as a create:", len(next.Errors()), "errors")
-	for _, e := range next.UpdateErrors(stored) {
+	errs, warnings := crdschema.CheckUpdate(stored, next)
+	for _, e := range errs {
 		fmt.Println(e)
 	}
+	fmt.Println(len(warnings), "warnings")
 	// Output:
 	// as a create: 0 errors
 	// spec.scope: Invalid value: "Cluster": field is immutable
 	// status.storedVersions[0]: Invalid value: "v1": missing from spec.versions; v1 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v1 and removes v1 from status.storedVersions
+	// 0 warnings
 }

@@ -1,7 +1,6 @@
 package crdschema_test
 
 import (
-	"context"
 	"fmt"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -43,22 +42,11 @@ spec:
 `
 
 // A seeded example object that a create at v1 accepts.
-func ExampleCRD_Samples() {
+func ExampleSchema_Samples() {
 	crd, _ := crdschema.LoadCRD([]byte(sampleCRD))
-	objs, _ := crd.Samples("v1", 1, 1)
+	s, _ := crd.Version("v1")
+	objs := s.Samples(1, 1)
 	spec := objs[0]["spec"].(map[string]any)
 	fmt.Println(objs[0]["apiVersion"], len(spec))
 	// Output: example.com/v1 2
-}
-
-// A go test of a CRD's versions: what does a round trip lose?
-func ExampleCRD_RoundTrips() {
-	crd, _ := crdschema.LoadCRD([]byte(sampleCRD))
-	trips, _ := crd.RoundTrips(context.Background(), 1, 1, nil)
-	for _, t := range trips {
-		for _, l := range t.Losses {
-			fmt.Println(t.From, "->", t.To, l.Path, "lost at:", l.Step)
-		}
-	}
-	// Output: v1 -> v2 spec.color lost at: read at v2
 }

@@ -1,6 +1,7 @@
 package crdschema_test
 
 import (
+	"errors"
 	"fmt"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -135,6 +136,29 @@ spec:
 	}
 	// Output:
 	// FieldValueRequired spec.validation.openAPIV3Schema.properties[foo].type
+}
+
+// ParseSchema lints a bare OpenAPI v3 schema, as a CI job does for schemas
+// kept outside a CRD: Errors are those of a minimal CRD holding it, with
+// paths relative to the schema root; a schema that cannot be compiled at
+// all ($ref) is a *RejectedError holding its errors.
+func ExampleParseSchema() {
+	s, err := crdschema.ParseSchema([]byte(`{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}]}}}`))
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range s.Errors() {
+		fmt.Println(string(e.Type), e.Field)
+	}
+	_, err = crdschema.ParseSchema([]byte(`{"$ref":"#/definitions/x"}`))
+	var rejected *crdschema.RejectedError
+	if errors.As(err, &rejected) {
+		fmt.Println(string(rejected.Errors[0].Type), rejected.Errors[0].Field)
+	}
+	// Output:
+	// FieldValueForbidden properties[a].anyOf[0].type
+	// FieldValueRequired properties[a].type
+	// FieldValueForbidden $ref
 }
 
 // Prune drops unknown fields as a read from storage does, without

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sort"
+	"strings"
 	"sync"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -134,6 +135,32 @@ func Example_operatorUnitTest() {
 func Example_ciLint() {
 	files := map[string]string{
 		"crds/crontab.yaml": string(cronTabCRDYAML),
+		"crds/pool.yaml": `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: pools.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: pools, kind: Pool}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      scale: {specReplicasPath: .spec.count, statusReplicasPath: .status.count}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              count: {type: integer}
+`,
+		// 2.0 is a float to the apiserver's JSON decoder, which a scale
+		// path refuses; the reader keeps it one. The repeated key is
+		// warned about, as the apiserver does under fieldValidation=Warn.
+		"apps/pool.json": `{"apiVersion": "example.com/v1", "kind": "Pool", "metadata": {"name": "web"}, "spec": {"count": 1, "count": 2.0}}`,
 		"apps/jobs.yaml": `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
@@ -192,11 +219,62 @@ metadata: {name: unserved}
 			fmt.Printf("%s:%d: %v\n", d.File, d.Line, err)
 			continue
 		}
-		for _, e := range s.Apply(d.Object).Errors {
-			fmt.Printf("%s:%d: %v\n", d.File, d.Line, e)
+		r := s.Apply(d.Object)
+		r.Duplicates = d.Duplicates // keys a JSON document repeats: warned about
+		for _, w := range r.Warnings() {
+			fmt.Printf("%s:%d: warning: %s\n", d.File, d.Line, w)
+		}
+		if len(r.Errors) == 0 {
+			continue
+		}
+		at := d.Locator() // line and column of each field, as annotations want them
+		for _, e := range r.Errors {
+			line, column := at(e.Field)
+			fmt.Printf("%s:%d:%d: %v\n", d.File, line, column, e)
 		}
 	}
 	// Output:
-	// apps/jobs.yaml:10: spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10
+	// apps/jobs.yaml:13:22: spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10
 	// apps/jobs.yaml:15: no matches for kind "CronTab" in version "stable.example.com/v2": CustomResourceDefinition "crontabs.stable.example.com" serves v1
+	// apps/pool.json:1: warning: duplicate field "spec.count"
+	// apps/pool.json:1:88: .spec.count: Invalid value: 0: .spec.count accessor error: 2 is of the type float64, expected int64
+}
+
+// Documents reads a stream one document at a time (memory holds one
+// document), each with its position; a document that cannot be read is
+// reported beside its position and the others go on. Here the stream is a
+// string; a cluster dump would be a file or kubectl's standard output.
+func ExampleDocuments() {
+	dump := strings.NewReader(`apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: nightly}
+spec: {image: nginx, replicas: 11}
+---
+- not a mapping
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata: {name: hourly}
+spec: {image: nginx}
+`)
+	crd, err := crdschema.LoadCRD(cronTabCRDYAML)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for d, err := range crdschema.Documents("dump.yaml", dump) {
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		s, err := crdschema.Route([]*crdschema.CRD{crd}, d.Object)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s:%d: document %d: %d errors\n", d.File, d.Line, d.Index, len(s.Apply(d.Object).Errors))
+	}
+	// Output:
+	// dump.yaml:1: document 0: 1 errors
+	// dump.yaml:6: document 1: expected a mapping, got an array
+	// dump.yaml:8: document 2: 0 errors
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/crdschema/crdschema/defaulting"
 	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/cel"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/prune"
 	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
@@ -116,7 +117,7 @@ func checkTypeMeta(obj map[string]any, parseGroupVersion bool) *field.Error {
 	for _, k := range [...]string{"kind", "apiVersion"} {
 		if v, found := obj[k]; found {
 			if _, ok := v.(string); !ok {
-				_, _, err := nestedString(obj, []string{k})
+				_, _, err := objpath.NestedString(obj, k)
 				return field.Invalid(field.NewPath(k), v, err.Error())
 			}
 		}
@@ -230,7 +231,7 @@ func (s *Schema) validateScalePaths(obj map[string]any, withSpec bool) field.Err
 	}
 	var errs field.ErrorList
 	replicas := func(p string) {
-		v, _, err := nestedInt64(obj, strings.Split(strings.TrimPrefix(p, "."), "."))
+		v, _, err := objpath.NestedInt64(obj, p)
 		switch {
 		case err != nil:
 			errs = append(errs, field.Invalid(field.NewPath(p), v, err.Error()))
@@ -245,57 +246,10 @@ func (s *Schema) validateScalePaths(obj map[string]any, withSpec bool) field.Err
 	}
 	replicas(s.scale.StatusReplicasPath)
 	if sel := s.scale.LabelSelectorPath; sel != nil {
-		v, _, err := nestedString(obj, strings.Split(strings.TrimPrefix(*sel, "."), "."))
+		v, _, err := objpath.NestedString(obj, *sel)
 		if err != nil {
 			errs = append(errs, field.Invalid(field.NewPath(*sel), v, err.Error()))
 		}
 	}
 	return errs
-}
-
-// nestedField, nestedInt64 and nestedString read a value as apimachinery's
-// unstructured helpers do, with their error messages.
-func nestedField(obj map[string]any, fields []string) (any, bool, error) {
-	var val any = obj
-	for i, f := range fields {
-		if val == nil {
-			return nil, false, nil
-		}
-		m, ok := val.(map[string]any)
-		if !ok {
-			return nil, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected map[string]interface{}", jsonPath(fields[:i+1]), val, val)
-		}
-		if val, ok = m[f]; !ok {
-			return nil, false, nil
-		}
-	}
-	return val, true, nil
-}
-
-func nestedInt64(obj map[string]any, fields []string) (int64, bool, error) {
-	val, found, err := nestedField(obj, fields)
-	if !found || err != nil {
-		return 0, found, err
-	}
-	i, ok := val.(int64)
-	if !ok {
-		return 0, false, fmt.Errorf("%v accessor error: %v is of the type %T, expected int64", jsonPath(fields), val, val)
-	}
-	return i, true, nil
-}
-
-func nestedString(obj map[string]any, fields []string) (string, bool, error) {
-	val, found, err := nestedField(obj, fields)
-	if !found || err != nil {
-		return "", found, err
-	}
-	s, ok := val.(string)
-	if !ok {
-		return "", false, fmt.Errorf("%v accessor error: %v is of the type %T, expected string", jsonPath(fields), val, val)
-	}
-	return s, true, nil
-}
-
-func jsonPath(fields []string) string {
-	return "." + strings.Join(fields, ".")
 }

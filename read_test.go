@@ -105,7 +105,7 @@ spec: {cronSpec: "* * * * */5", image: my-image, unknown: x}
 status: {replicas: 2, labelSelector: app=cron}
 `)
 	before, _ := json.Marshal(stored)
-	r := crd.Read(stored, "v1")
+	r := crd.Read(context.Background(), stored, "v1")
 	after, _ := json.Marshal(stored)
 	if string(before) != string(after) {
 		t.Errorf("Read changed its input")
@@ -144,7 +144,7 @@ func TestReadJSON(t *testing.T) {
 	if err := kjson.Unmarshal([]byte(doc), &stored); err != nil {
 		t.Fatal(err)
 	}
-	want := crd.Read(stored, "v1")
+	want := crd.Read(context.Background(), stored, "v1")
 	if len(want.Errors) > 0 || len(want.Pruned) != 3 {
 		t.Fatalf("Read: %v, pruned %v", want.Errors, want.Pruned)
 	}
@@ -152,13 +152,13 @@ func TestReadJSON(t *testing.T) {
 	// The fast decoder declines the surrogate pair; without it, it decodes.
 	plain := strings.Replace(doc, `\ud83d\ude00`, "x", 1)
 	for _, in := range []string{doc, plain, yamlDoc} {
-		got, err := crd.ReadJSON(context.Background(), []byte(in), "v1", nil)
+		got, err := crd.ReadJSON(context.Background(), []byte(in), "v1")
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("ReadJSON(%.30q): %v\n got %+v\nwant %+v", in, err, got, want)
 		}
 	}
 	for _, bad := range []string{`[1]`, `{"a": 1} {"b": 2}`, `{"kind": "CronTabList", "items": [{"a": 1}, {"b": 2}]}`, `{`} {
-		if r, err := crd.ReadJSON(context.Background(), []byte(bad), "v1", nil); err == nil {
+		if r, err := crd.ReadJSON(context.Background(), []byte(bad), "v1"); err == nil {
 			t.Errorf("ReadJSON(%q): no error, %+v", bad, r)
 		}
 	}
@@ -187,7 +187,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := crd.Read(yamlObject(t, c.obj), c.version)
+			r := crd.Read(context.Background(), yamlObject(t, c.obj), c.version)
 			if c.typ == "" {
 				// Coercion at the stored version drops it: no error.
 				if len(r.Errors) > 0 || r.Object == nil {
@@ -202,17 +202,27 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-// TestReadWithWebhook: a Webhook CRD reads other versions only through a
-// converter, whose answer is then pruned with the requested version's
-// schema.
+// TestReadWithWebhook: a Webhook CRD reads other versions only through
+// the converter it is given (WithConverter), whose answer is then pruned
+// with the requested version's schema; the CRD it was given to is not
+// changed, and both share the compiled schemas.
 func TestReadWithWebhook(t *testing.T) {
+	ctx := context.Background()
 	crd := loadTestCRD(t, strings.Replace(cronTabVersions, "  versions:\n", "  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig: {url: \"https://example.com/convert\"}\n  versions:\n", 1))
-	stored := yamlObject(t, `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: x, image: i}}`)
-	r := crd.Read(stored, "v1")
-	if r.Object != nil || len(r.Errors) != 1 || r.Errors[0].Type != field.ErrorTypeInternal || r.Errors[0].Field != "apiVersion" {
-		t.Fatalf("without converter: %v", r.Errors)
+	if got := crd.ConversionStrategy(); got != "Webhook" {
+		t.Errorf("ConversionStrategy() = %q, want Webhook", got)
 	}
+	stored := yamlObject(t, `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: x, image: i}}`)
+	withoutConverter := func(r crdschema.Result) {
+		t.Helper()
+		if r.Object != nil || len(r.Errors) != 1 || r.Errors[0].Type != field.ErrorTypeInternal || r.Errors[0].Field != "apiVersion" {
+			t.Fatalf("without converter: %v", r.Errors)
+		}
+	}
+	withoutConverter(crd.Read(ctx, stored, "v1"))
+	calls := 0
 	convert := conversion.FromFunc(func(_ context.Context, objects []map[string]any, desired string) ([]any, error) {
+		calls++
 		o := objects[0]
 		o["apiVersion"] = desired
 		spec := o["spec"].(map[string]any)
@@ -220,7 +230,8 @@ func TestReadWithWebhook(t *testing.T) {
 		spec["image2"] = spec["image"] // unknown to v1: pruned
 		return []any{o}, nil
 	})
-	r = crd.ReadWith(context.Background(), stored, "v1", convert)
+	withConv := crd.WithConverter(convert)
+	r := withConv.Read(ctx, stored, "v1")
 	if len(r.Errors) > 0 {
 		t.Fatal(r.Errors)
 	}
@@ -232,6 +243,91 @@ func TestReadWithWebhook(t *testing.T) {
 	if want := []string{"spec.image", "spec.image2"}; !reflect.DeepEqual(r.Pruned, want) {
 		t.Errorf("pruned %v, want %v", r.Pruned, want)
 	}
+	// Convert and Write call the converter too.
+	if c := withConv.Convert(ctx, stored, "v1"); c.Object["spec"].(map[string]any)["suspend"] != true {
+		t.Errorf("Convert did not go through the converter: %v %v", c.Object, c.Errors)
+	}
+	if calls != 2 {
+		t.Errorf("%d converter calls, want 2", calls)
+	}
+	withoutConverter(crd.Read(ctx, stored, "v1")) // crd itself has none
+	if crd.WithConverter(nil) != crd || withConv.WithConverter(convert) != withConv {
+		t.Error("WithConverter of the converter a CRD has must return it")
+	}
+	withoutConverter(withConv.WithConverter(nil).Read(ctx, stored, "v1"))
+	a, _ := crd.Version("v1")
+	b, _ := withConv.Version("v1")
+	if a != b {
+		t.Error("a CRD with a converter must share the compiled schemas")
+	}
+}
+
+// TestDecodeAndConvert: Decode is Read below the served API (an unserved
+// version, no deprecation warning); Convert is the storage converter
+// alone (no defaults at either version); both take any version the CRD
+// defines and refuse one it does not; neither changes its input.
+func TestDecodeAndConvert(t *testing.T) {
+	ctx := context.Background()
+	crd := loadTestCRD(t, cronTabVersions)
+	stored := yamlObject(t, `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: x, image: i, bogus: 1}}`)
+	before, _ := json.Marshal(stored)
+
+	read := crd.Read(ctx, stored, "v1")
+	decoded := crd.Decode(ctx, stored, "v1")
+	if !reflect.DeepEqual(read.Object, decoded.Object) || !reflect.DeepEqual(read.Pruned, decoded.Pruned) || len(decoded.Errors) > 0 {
+		t.Errorf("Decode at a served version differs from Read:\n%+v\n%+v", decoded, read)
+	}
+	if read.Deprecation == "" || decoded.Deprecation != "" {
+		t.Errorf("deprecation: Read %q, Decode %q; want only Read's", read.Deprecation, decoded.Deprecation)
+	}
+	if r := crd.Read(ctx, stored, "v2"); r.Object != nil {
+		t.Errorf("Read at unserved v2: %v", r.Object)
+	}
+	if r := crd.Decode(ctx, stored, "v2"); r.Object == nil || r.Object["apiVersion"] != "stable.example.com/v2" {
+		t.Errorf("Decode at unserved v2: %v %v", r.Object, r.Errors)
+	}
+
+	c := crd.Convert(ctx, stored, "v1")
+	got, _ := json.Marshal(c.Object)
+	want := `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"c1","namespace":"default"},"spec":{"cronSpec":"x"}}`
+	if string(got) != want || len(c.Errors) > 0 {
+		t.Errorf("Convert: got %s %v\nwant %s", got, c.Errors, want)
+	}
+	if want := []string{"spec.bogus", "spec.image"}; !reflect.DeepEqual(c.Pruned, want) {
+		t.Errorf("Convert pruned %v, want %v", c.Pruned, want)
+	}
+	for _, r := range []crdschema.Result{crd.Convert(ctx, stored, "v3"), crd.Decode(ctx, stored, "v3")} {
+		if r.Object != nil || len(r.Errors) != 1 || r.Errors[0].Type != field.ErrorTypeNotFound || r.Errors[0].Field != "apiVersion" {
+			t.Errorf("undefined v3: %v %v", r.Object, r.Errors)
+		}
+	}
+	if r := crd.Convert(ctx, map[string]any{"apiVersion": "stable.example.com/v1"}, "v1"); len(r.Errors) != 1 || r.Errors[0].Type != field.ErrorTypeRequired || r.Errors[0].Field != "kind" {
+		t.Errorf("no kind: %v", r.Errors)
+	}
+	if after, _ := json.Marshal(stored); string(after) != string(before) {
+		t.Errorf("the input was changed: %s", after)
+	}
+}
+
+// TestStoredVersions: status.storedVersions, or the storage version of a
+// document without status; the caller may change the list.
+func TestStoredVersions(t *testing.T) {
+	crd := loadTestCRD(t, cronTabVersions)
+	if got := crd.StoredVersions(); !reflect.DeepEqual(got, []string{"v1beta1"}) {
+		t.Errorf("without status: %v", got)
+	}
+	if got := crd.ConversionStrategy(); got != "None" {
+		t.Errorf("ConversionStrategy() = %q, want None", got)
+	}
+	withStatus := loadTestCRD(t, cronTabVersions+"status: {storedVersions: [v1, v1beta1]}\n")
+	got := withStatus.StoredVersions()
+	if !reflect.DeepEqual(got, []string{"v1", "v1beta1"}) {
+		t.Errorf("with status: %v", got)
+	}
+	got[0] = "x"
+	if again := withStatus.StoredVersions(); again[0] != "v1" {
+		t.Errorf("the caller's change shows: %v", again)
+	}
 }
 
 // TestWrite: a create at v1 is stored at v1beta1, losing what v1beta1
@@ -239,7 +335,7 @@ func TestReadWithWebhook(t *testing.T) {
 func TestWrite(t *testing.T) {
 	crd := loadTestCRD(t, cronTabVersions)
 	obj := yamlObject(t, `{apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: x, suspend: true, bogus: 1}}`)
-	r := crd.Write(context.Background(), obj, nil, nil)
+	r := crd.Write(context.Background(), obj, nil)
 	if len(r.Errors) > 0 {
 		t.Fatal(r.Errors)
 	}
@@ -256,7 +352,7 @@ func TestWrite(t *testing.T) {
 	}
 	stored := r.Object
 	upd := yamlObject(t, `{apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: z}}`)
-	r = crd.Write(context.Background(), upd, stored, nil)
+	r = crd.Write(context.Background(), upd, stored)
 	if len(r.Errors) > 0 {
 		t.Fatal(r.Errors)
 	}
@@ -265,7 +361,7 @@ func TestWrite(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("update: got  %s\nwant %s", got, want)
 	}
-	r = crd.Write(context.Background(), yamlObject(t, `{apiVersion: stable.example.com/v2, kind: CronTab, metadata: {name: c1}}`), nil, nil)
+	r = crd.Write(context.Background(), yamlObject(t, `{apiVersion: stable.example.com/v2, kind: CronTab, metadata: {name: c1}}`), nil)
 	if len(r.Errors) != 1 || r.Errors[0].Field != "apiVersion" {
 		t.Errorf("not served: %v", r.Errors)
 	}
@@ -290,28 +386,8 @@ status: {replicas: 2, labelSelector: app=cron}
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := crd.Read(stored, "v1"); r.Object == nil {
+		if r := crd.Read(context.Background(), stored, "v1"); r.Object == nil {
 			b.Fatal(r.Errors)
 		}
-	}
-}
-
-// TestRoundTrip: a CronTab created at v1beta1 (storage), read at v1,
-// written back at v1 and read at v1beta1 loses image (v1 does not declare
-// it): the write at v1 prunes nothing, the read at v1 did.
-func TestRoundTrip(t *testing.T) {
-	crd := loadTestCRD(t, cronTabVersions)
-	obj := yamlObject(t, `{apiVersion: stable.example.com/v1beta1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: x, image: nginx, replicas: 3}}`)
-	losses, errs := crd.RoundTrip(context.Background(), obj, "v1", nil)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	want := []crdschema.Loss{{Path: "spec.image", Step: "read at v1"}}
-	if !reflect.DeepEqual(losses, want) {
-		t.Errorf("got %+v, want %+v", losses, want)
-	}
-	losses, errs = crd.RoundTrip(context.Background(), obj, "v2", nil)
-	if len(errs) != 1 || errs[0].Field != "apiVersion" || !strings.HasPrefix(errs[0].Detail, "read at v2: ") || losses != nil {
-		t.Errorf("not served: %v %v", losses, errs)
 	}
 }

@@ -1,6 +1,9 @@
 package crdschema
 
 import (
+	"errors"
+	"slices"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/check"
@@ -17,7 +20,14 @@ func (c *CRD) Warnings() []string {
 	if len(c.Errors()) > 0 {
 		return nil
 	}
-	return check.CreateWarnings(&c.crd.Spec)
+	return slices.Clone(c.createWarnings())
+}
+
+// createWarnings are the warnings of a create of the CRD, errors aside,
+// built once; the caller must not change them.
+func (c *CRD) createWarnings() []string {
+	c.warnOnce.Do(func() { c.warns = check.CreateWarnings(&c.crd.Spec) })
+	return c.warns
 }
 
 // Warnings returns the warnings the apiserver would send for the schema:
@@ -33,44 +43,38 @@ func (s *Schema) Warnings() []string {
 	return check.CreateWarnings(&model.CRDSpec{Validation: &model.Validation{OpenAPIV3Schema: s.props}})
 }
 
-// UpdateErrors returns the errors `kubectl apply` of this CRD would report
-// when the cluster already stores old under the same name: the update
-// validation of the apiserver, sorted; nil when it accepts the update.
+// CheckUpdate is the apiserver's answer to `kubectl apply` of next when
+// the cluster already stores old under the same name: the errors of its
+// update validation, sorted (nil when it accepts the update), and the
+// warnings an accepted update gets (none when it has errors): only those
+// old did not already have, by value (a format old uses anywhere is not
+// reported again). Both lists are the caller's to change.
 //
 // The stored CRD is taken as created from old's document and established
-// (its stored versions are those of old's status, or else its storage
-// version); it is never validated itself, as a CRD created under older
-// rules may break today's. The update applies the create rules except
-// those old already broke anywhere (ratcheting per rule, for the whole
-// CRD) and except the name rule, and adds its own: group, plural, scope
-// and kind are immutable, every stored version must remain, the uid may
-// not change, preserveUnknownFields may not become true.
+// (its stored versions are StoredVersions); it is never validated itself,
+// as a CRD created under older rules may break today's. The update applies
+// the create rules except those old already broke anywhere (ratcheting
+// per rule, for the whole CRD) and except the name rule, and adds its own:
+// group, plural, scope and kind are immutable, every stored version must
+// remain, the uid may not change, preserveUnknownFields may not become
+// true.
 //
-// A nil old is no stored CRD: the errors are those of a create (Errors).
-func (c *CRD) UpdateErrors(old *CRD) field.ErrorList {
-	if old == nil {
-		return c.Errors()
+// A nil old is no stored CRD: the answer is that of a create (next.Errors
+// and next.Warnings). A nil next is one InternalError.
+func CheckUpdate(old, next *CRD) (field.ErrorList, []string) {
+	switch {
+	case next == nil:
+		return field.ErrorList{field.InternalError(nil, errors.New("CheckUpdate: no new CustomResourceDefinition"))}, nil
+	case old == nil:
+		return next.Errors(), next.Warnings()
 	}
-	c.updateMu.Lock()
-	defer c.updateMu.Unlock()
-	if c.updateOf != old {
-		// The last update checked is kept: UpdateWarnings after
-		// UpdateErrors of the same pair validates once.
-		c.updateOf, c.updateErrs = old, check.Update(c.crd, old.crd)
+	if errs := check.Update(next.crd, old.crd); len(errs) > 0 {
+		return errs, nil
 	}
-	return copyErrors(c.updateErrs)
-}
-
-// UpdateWarnings returns the warnings an accepted update of old to this
-// CRD gets (see UpdateErrors): only those old did not already have, by
-// value (a format old uses anywhere is not reported again). None when the
-// update has errors. A nil old gives the warnings of a create (Warnings).
-func (c *CRD) UpdateWarnings(old *CRD) []string {
-	if old == nil {
-		return c.Warnings()
+	if len(next.createWarnings()) == 0 {
+		// An update warns of what next would be warned of on create, less
+		// what old already has: nothing here.
+		return nil, nil
 	}
-	if len(c.UpdateErrors(old)) > 0 {
-		return nil
-	}
-	return check.UpdateWarnings(&c.crd.Spec, &old.crd.Spec)
+	return nil, check.UpdateWarnings(&next.crd.Spec, &old.crd.Spec)
 }

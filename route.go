@@ -40,6 +40,7 @@ func Route(crds []*CRD, obj map[string]any) (*Schema, error) {
 		s, err := c.Version(version)
 		if ns, ok := err.(*NotServedError); ok {
 			ns.APIVersion = apiVersion
+			return nil, ns // Version's schema of an unserved version serves no request
 		}
 		return s, err
 	}

@@ -1,6 +1,7 @@
 package crdschema
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -74,7 +75,7 @@ func (c *CRD) Versions() []string {
 // changed.
 func (c *CRD) Columns(stored map[string]any, now time.Time) ([]serving.Column, []any, field.ErrorList) {
 	apiVersion, _ := stored["apiVersion"].(string)
-	r := c.Read(stored, apiVersion)
+	r := c.Read(context.Background(), stored, apiVersion) // at its own version: no webhook call
 	if len(r.Errors) > 0 {
 		return nil, nil, r.Errors
 	}
@@ -119,7 +120,7 @@ func (c *CRD) Scale(stored map[string]any) (map[string]any, field.ErrorList) {
 	if served, _ := c.serves(version); served && len(c.Errors()) == 0 && (sub == nil || sub.Scale == nil) {
 		return nil, field.ErrorList{{Type: field.ErrorTypeNotFound, BadValue: field.OmitValueType{}, Detail: fmt.Sprintf("version %s of CustomResourceDefinition %q has no scale subresource", version, c.Name())}}
 	}
-	r := c.Read(stored, apiVersion)
+	r := c.Read(context.Background(), stored, apiVersion) // at its own version: no webhook call
 	if len(r.Errors) > 0 {
 		return nil, r.Errors
 	}
@@ -148,58 +149,70 @@ func (c *CRD) Lint() field.ErrorList {
 	if len(c.Errors()) > 0 {
 		return nil
 	}
-	var out field.ErrorList
-	seen := map[string]bool{}
-	add := func(at *field.Path, fs []serving.Finding) {
-		for _, f := range fs {
-			detail := f.Message
-			if f.Schema != "" {
-				detail += " (at " + f.Schema + ")"
-			}
-			e := field.Invalid(at, f.Path, detail)
-			if key := e.Error(); !seen[key] {
-				seen[key] = true
-				out = append(out, e)
-			}
-		}
+	l := lintList{seen: map[string]bool{}}
+	for i := range c.crd.Spec.Versions {
+		c.lintVersion(&l, i)
 	}
-	for i, v := range c.crd.Spec.Versions {
-		s, err := structural.New(c.crd.SchemaFor(v.Name))
-		if err != nil || s == nil {
-			continue
-		}
-		vp := c.lintBase(i, v.AdditionalPrinterColumns != nil || c.crd.APIVersion == "apiextensions.k8s.io/v1")
-		for _, f := range serving.LintColumns(s, c.printerColumns(v.Name)) {
-			add(vp.Child("additionalPrinterColumns").Index(f.Column).Child("jsonPath"), []serving.Finding{f})
-		}
-		out = append(out, negativePriorities(vp, c.printerColumns(v.Name), seen)...)
-		if sub := c.crd.SubresourcesFor(v.Name); sub != nil && sub.Scale != nil {
-			sp := c.lintBase(i, v.Subresources != nil || c.crd.APIVersion == "apiextensions.k8s.io/v1").Child("subresources", "scale")
-			for _, f := range lintScale(s, sub.Scale) {
-				add(sp.Child(f.name), []serving.Finding{f.Finding})
-			}
-		}
-	}
-	return out
+	return l.out
 }
 
-// negativePriorities lists the columns with a negative priority: the
-// apiserver accepts it, and kubectl get hides the column without -o wide
-// as it hides a positive one (it shows only priority 0).
-func negativePriorities(vp *field.Path, cols []serving.Column, seen map[string]bool) field.ErrorList {
-	var out field.ErrorList
-	for j, col := range cols {
-		if col.Priority >= 0 {
-			continue
-		}
-		e := field.Invalid(vp.Child("additionalPrinterColumns").Index(j).Child("priority"), col.Priority,
-			"a negative priority hides the column from kubectl get as a positive one does: only priority 0 shows without -o wide")
-		if key := e.Error(); !seen[key] {
-			seen[key] = true
-			out = append(out, e)
+// lintVersion adds to l the findings of the CRD's i-th version: its
+// columns' JSONPaths and priorities, its scale paths.
+func (c *CRD) lintVersion(l *lintList, i int) {
+	v := &c.crd.Spec.Versions[i]
+	s, err := structural.New(c.crd.SchemaFor(v.Name))
+	if err != nil || s == nil {
+		return
+	}
+	v1 := c.crd.APIVersion == "apiextensions.k8s.io/v1"
+	vp := c.lintBase(i, v.AdditionalPrinterColumns != nil || v1)
+	cols := c.printerColumns(v.Name)
+	for _, f := range serving.LintColumns(s, cols) {
+		l.finding(vp.Child("additionalPrinterColumns").Index(f.Column).Child("jsonPath"), f)
+	}
+	negativePriorities(l, vp, cols)
+	if sub := c.crd.SubresourcesFor(v.Name); sub != nil && sub.Scale != nil {
+		sp := c.lintBase(i, v.Subresources != nil || v1).Child("subresources", "scale")
+		for _, f := range lintScale(s, sub.Scale) {
+			l.finding(sp.Child(f.name), f.Finding)
 		}
 	}
-	return out
+}
+
+// lintList collects Lint's errors, each once.
+type lintList struct {
+	out  field.ErrorList
+	seen map[string]bool
+}
+
+// add adds e unless an error with the same text is there already.
+func (l *lintList) add(e *field.Error) {
+	if key := e.Error(); !l.seen[key] {
+		l.seen[key] = true
+		l.out = append(l.out, e)
+	}
+}
+
+// finding adds f, found at the CRD path at: the field path as the bad
+// value, the schema location in the detail.
+func (l *lintList) finding(at *field.Path, f serving.Finding) {
+	detail := f.Message
+	if f.Schema != "" {
+		detail += " (at " + f.Schema + ")"
+	}
+	l.add(field.Invalid(at, f.Path, detail))
+}
+
+// negativePriorities adds the columns with a negative priority: the
+// apiserver accepts it, and kubectl get hides the column without -o wide
+// as it hides a positive one (it shows only priority 0).
+func negativePriorities(l *lintList, vp *field.Path, cols []serving.Column) {
+	for j, col := range cols {
+		if col.Priority < 0 {
+			l.add(field.Invalid(vp.Child("additionalPrinterColumns").Index(j).Child("priority"), col.Priority,
+				"a negative priority hides the column from kubectl get as a positive one does: only priority 0 shows without -o wide"))
+		}
+	}
 }
 
 // scaleFinding is a finding of a scale path and the path's field name.

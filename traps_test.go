@@ -20,12 +20,15 @@ spec:
     served: true
     storage: true
     schema: {openAPIV3Schema: {type: object, properties: {spec: {properties: {a: {type: string}}}}}}
+  - {name: v0, served: false, storage: false, schema: {openAPIV3Schema: {type: object}}}
 `
 
 // TestRejectedCRDVersion: the versions of a CRD the apiserver would reject
-// are not usable without being told: Version and AnyVersion return the
-// schema with a *RejectedError holding the CRD's errors, and Route
-// refuses the CRD (a *RejectedError too), as the command does.
+// are not usable without being told: Version returns the schema with a
+// *RejectedError holding the CRD's errors, for a served version and for
+// one that is not served (the rejection wins over NotServedError: a
+// rejected CRD serves nothing), and Route refuses the CRD (a
+// *RejectedError too), as the command does.
 func TestRejectedCRDVersion(t *testing.T) {
 	c, err := LoadCRD([]byte(rejectedGadgetCRD))
 	if err != nil {
@@ -34,12 +37,16 @@ func TestRejectedCRDVersion(t *testing.T) {
 	if len(c.Errors()) == 0 {
 		t.Fatal("the CRD must be rejected")
 	}
-	for name, get := range map[string]func(string) (*Schema, error){"Version": c.Version, "AnyVersion": c.AnyVersion} {
-		s, err := get("v1")
+	for _, v := range []string{"v1", "v0"} {
+		s, err := c.Version(v)
 		var re *RejectedError
 		if s == nil || !errors.As(err, &re) || !reflect.DeepEqual(re.Errors, c.Errors()) {
-			t.Errorf("%s(v1) = %v, %v; want the schema and a *RejectedError with the CRD's errors", name, s, err)
+			t.Errorf("Version(%s) = %v, %v; want the schema and a *RejectedError with the CRD's errors", v, s, err)
 		}
+	}
+	var ns *NotServedError
+	if s, err := c.Version("v9"); s != nil || !errors.As(err, &ns) || ns.Defined {
+		t.Errorf("Version(v9) = %v, %v; want no schema and a *NotServedError for an undefined version", s, err)
 	}
 	obj := map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g"}}
 	s, err := Route([]*CRD{c}, obj)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // workflowRevision is the original of argo-workflows' Workflow (2.8 MB,
@@ -62,18 +63,18 @@ func BenchmarkChanges(b *testing.B) {
 	}
 	b.Run("workflow/probes", func(b *testing.B) {
 		old, next := load()
-		if n := len(next.Changes(old)); n != 10 {
+		if n := len(revision.Changes(old, next)); n != 10 {
 			b.Fatalf("%d changes, want 10", n)
 		}
 		b.ResetTimer()
 		for b.Loop() {
-			next.Changes(old)
+			revision.Changes(old, next)
 		}
 	})
 	b.Run("workflow/load+check+probes", func(b *testing.B) {
 		for b.Loop() {
 			old, next := load()
-			next.Changes(old)
+			revision.Changes(old, next)
 		}
 	})
 }

@@ -234,7 +234,7 @@ func TestReadAgrees(t *testing.T) {
 	cases := readCases(t, loadCorpus(t))
 	differ := 0
 	for _, rc := range cases {
-		got, jerr := rc.crd.ReadJSON(context.Background(), rc.json, rc.to, nil)
+		got, jerr := rc.crd.ReadJSON(context.Background(), rc.json, rc.to)
 		want, _, err := rc.ref.Decode(rc.json, nil, nil)
 		if err != nil || jerr != nil || len(got.Errors) > 0 {
 			t.Errorf("%s at %s: reference %v, crdschema %v %v", rc.crd.Name(), rc.to, err, jerr, got.Errors)
@@ -242,7 +242,7 @@ func TestReadAgrees(t *testing.T) {
 		}
 		// Read, on the decoded map, serves the same.
 		v, _ := jsonfast.Decode(rc.json)
-		if viaMap := rc.crd.Read(v.(map[string]any), rc.to); !reflect.DeepEqual(viaMap, got) {
+		if viaMap := rc.crd.Read(context.Background(), v.(map[string]any), rc.to); !reflect.DeepEqual(viaMap, got) {
 			t.Errorf("%s at %s: Read and ReadJSON differ", rc.crd.Name(), rc.to)
 		}
 		if !reflect.DeepEqual(got.Object, want.(*unstructured.Unstructured).Object) {
@@ -265,7 +265,7 @@ func BenchmarkRead(b *testing.B) {
 	for _, rc := range cases {
 		// The reference's codecs are built up front; so is crdschema's
 		// storage (built on a CRD's first read).
-		rc.crd.Read(map[string]any{"apiVersion": rc.crd.GroupKind().Group + "/" + rc.to, "kind": rc.crd.GroupKind().Kind, "metadata": map[string]any{}}, rc.to)
+		rc.crd.Read(context.Background(), map[string]any{"apiVersion": rc.crd.GroupKind().Group + "/" + rc.to, "kind": rc.crd.GroupKind().Kind, "metadata": map[string]any{}}, rc.to)
 	}
 	ctx := context.Background()
 	// The JSON decode alone, each side's: the floor under both.
@@ -284,7 +284,7 @@ func BenchmarkRead(b *testing.B) {
 		return len(out.(*unstructured.Unstructured).Object), nil
 	})
 	benchReads(b, "corpus/crdschema", cases, func(rc readCase) (int, error) {
-		r, err := rc.crd.ReadJSON(ctx, rc.json, rc.to, nil)
+		r, err := rc.crd.ReadJSON(ctx, rc.json, rc.to)
 		return len(r.Object), err
 	})
 	benchReads(b, "corpus/reference", cases, func(rc readCase) (int, error) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/revision"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -160,7 +161,7 @@ func tally(cases []replayCase) replayTally {
 	var t replayTally
 	ctx := context.Background()
 	for _, c := range cases {
-		r := c.new.Replay(ctx, c.old, c.obj, nil)
+		r := revision.Replay(ctx, c.old, c.new, c.obj)
 		t.objects++
 		if len(r.Errors) > 0 {
 			t.notReplayed++
@@ -210,7 +211,7 @@ func TestReplayMaxLength(t *testing.T) {
 }
 
 // BenchmarkReplay replays every corpus example under a new revision of its
-// CRD (CRD.Replay: the store under the old revision, reads at every
+// CRD (revision.Replay: the store under the old revision, reads at every
 // served version under both, the unchanged update and the create under
 // both): the CRD re-applied (reapply) and every string field given a
 // maxLength (maxlength).
@@ -227,7 +228,7 @@ func BenchmarkReplay(b *testing.B) {
 			ctx := context.Background()
 			for b.Loop() {
 				for _, c := range cases {
-					c.new.Replay(ctx, c.old, c.obj, nil)
+					revision.Replay(ctx, c.old, c.new, c.obj)
 				}
 			}
 			b.ReportMetric(float64(len(cases)*b.N)/b.Elapsed().Seconds(), "objects/s")

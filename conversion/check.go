@@ -105,37 +105,26 @@ func (c *checker) object(i int, original map[string]any, raw any) (map[string]an
 // decodeObject is what the apiserver's unstructured decoding makes of a
 // converted object: a JSON object with a non-empty string kind.
 func decodeObject(raw any) (map[string]any, error) {
+	// A Func's answer is read as its JSON (see the package doc), into a
+	// copy that shares nothing with it.
+	raw, err := jsonvalue.Plain(raw, jsonvalue.MaxDepth)
+	if err != nil {
+		return nil, err
+	}
 	m, ok := raw.(map[string]any)
 	if raw == nil {
 		// A null RawExtension holds no bytes.
 		return nil, fmt.Errorf("unexpected end of JSON input")
 	}
 	if !ok {
-		return nil, fmt.Errorf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(raw))
+		return nil, fmt.Errorf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonvalue.DecodeWords.Of(raw))
 	}
 	if str(m["kind"]) == "" {
 		b, _ := json.Marshal(m)
 		//lint:ignore ST1005 the apiserver's exact text (apimachinery's missing-kind error)
 		return nil, fmt.Errorf("Object 'Kind' is missing in '%s'", b)
 	}
-	return jsonvalue.DeepCopy(m).(map[string]any), nil
-}
-
-// jsonKind names a JSON value's type as encoding/json's errors do.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return "number"
+	return m, nil
 }
 
 func str(v any) string {
@@ -263,5 +252,3 @@ func validateStrings(fld string, m map[string]string) field.ErrorList {
 	}
 	return errs
 }
-
-func deepCopy(v any) any { return jsonvalue.DeepCopy(v) }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // DefaultTimeout is how long the apiserver waits for a conversion webhook
@@ -59,18 +61,17 @@ func (c *Converter) Convert(ctx context.Context, objects []map[string]any, desir
 		return out, nil
 	}
 	if len(objects) == 1 && isEmpty(objects[0]) {
-		o := copyMap(objects[0])
+		o, err := copyMap(objects[0])
+		if err != nil {
+			return nil, jsonvalue.InputError(err, requestObject(0))
+		}
 		o["apiVersion"] = desiredAPIVersion
 		out[0] = o
 		return out, nil
 	}
-	var send []map[string]any
-	var at []int
-	for i, o := range objects {
-		if str(o["apiVersion"]) != desiredAPIVersion {
-			send = append(send, copyMap(o))
-			at = append(at, i)
-		}
+	send, originals, at, err := toSend(objects, desiredAPIVersion)
+	if err != nil {
+		return nil, err
 	}
 	if len(send) == 0 {
 		return out, nil
@@ -88,7 +89,7 @@ func (c *Converter) Convert(ctx context.Context, objects []map[string]any, desir
 		return nil, failed("response.convertedObjects", "conversion webhook for %s returned %d objects, expected %d", ck.gvk, len(answer), len(send))
 	}
 	for j, i := range at {
-		o, err := ck.object(j, objects[i], answer[j])
+		o, err := ck.object(j, originals[j], answer[j])
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +153,35 @@ func isEmpty(obj map[string]any) bool {
 	return len(obj) == 2 && hasKind && hasAV
 }
 
-func copyMap(m map[string]any) map[string]any {
-	out, _ := deepCopy(m).(map[string]any)
-	return out
+// copyMap is a copy of m that shares nothing with it, holding the JSON
+// forms of its Go values that are not plain JSON (see the package doc);
+// err is the jsonvalue.Plain error of a value with none.
+func copyMap(m map[string]any) (map[string]any, error) {
+	p, err := jsonvalue.Plain(m, jsonvalue.MaxDepth)
+	out, _ := p.(map[string]any)
+	return out, err
 }
+
+// toSend picks the objects that are not at desired: send holds copies of
+// them for the webhook, originals the objects as its answers are checked
+// against (their JSON forms), at their indices among objects.
+func toSend(objects []map[string]any, desired string) (send, originals []map[string]any, at []int, _ *field.Error) {
+	for i, o := range objects {
+		if str(o["apiVersion"]) == desired {
+			continue
+		}
+		if !jsonvalue.IsPlain(o, jsonvalue.MaxDepth) {
+			var err error
+			if o, err = copyMap(o); err != nil {
+				return nil, nil, nil, jsonvalue.InputError(err, requestObject(len(send)))
+			}
+		}
+		c, _ := copyMap(o)
+		send, originals = append(send, c), append(originals, o)
+		at = append(at, i)
+	}
+	return send, originals, at, nil
+}
+
+// requestObject is the path of the object i sent in a ConversionReview.
+func requestObject(i int) *field.Path { return field.NewPath("request", "objects").Index(i) }

@@ -187,7 +187,7 @@ func answer(ctx context.Context, f Func, objects []map[string]any, desired, uid 
 	}()
 	copies := make([]map[string]any, len(objects))
 	for i, o := range objects {
-		copies[i] = copyMap(o)
+		copies[i], _ = copyMap(o) // decoded from JSON: every value has a JSON form
 	}
 	converted, err := f(ctx, copies, desired)
 	if err != nil {

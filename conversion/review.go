@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // The ConversionReview group and its two versions.
@@ -55,7 +57,7 @@ func reviewRequest(v any) ([]map[string]any, string, string, *field.Error) {
 	}
 	uid, ok := req["uid"].(string)
 	if !ok && req["uid"] != nil {
-		return nil, "", "", failed("request.uid", "want a string, got %s", jsonKind(req["uid"]))
+		return nil, "", "", failed("request.uid", "want a string, got %s", jsonvalue.DecodeWords.Of(req["uid"]))
 	}
 	list, ok := req["objects"].([]any)
 	if !ok || len(list) == 0 {
@@ -103,7 +105,7 @@ func (a reviewAnswer) converted(_ context.Context, _ []map[string]any, _, gvk st
 	}
 	resp, ok := v.(map[string]any)
 	if !ok {
-		return fail("response", "json: cannot unmarshal %s into Go struct field ConversionReview.response of type %s.ConversionResponse", jsonKind(v), a.version())
+		return fail("response", "json: cannot unmarshal %s into Go struct field ConversionReview.response of type %s.ConversionResponse", jsonvalue.DecodeWords.Of(v), a.version())
 	}
 	if err := decodable(resp, a.version()); err != "" {
 		return fail("response", "%s", err)
@@ -134,7 +136,7 @@ func (a reviewAnswer) version() string {
 // string status and message, convertedObjects a list.
 func decodable(resp map[string]any, version string) string {
 	wrong := func(v any, at, goType string) string {
-		return fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type %s", jsonKind(v), at, goType)
+		return fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type %s", jsonvalue.DecodeWords.Of(v), at, goType)
 	}
 	if v, ok := resp["uid"]; ok && v != nil {
 		if _, isStr := v.(string); !isStr {

@@ -2,11 +2,18 @@
 // object, and drops the nulls the apiserver drops before defaulting, with
 // the apiserver's results.
 //
-// Objects are plain JSON values (map[string]any, []any, string, bool,
-// int64, float64, json.Number, nil). The walkers change the object in
-// place, as the apiserver does; the schema is never changed, and every
-// default is deep-copied into the object, so defaulted objects share no
-// memory with the schema or with each other.
+// The walkers change the object in place, as the apiserver does; the
+// schema is never changed, and every default is deep-copied into the
+// object, so defaulted objects share no memory with the schema or with
+// each other. Objects are read as package prune reads them, the rule of
+// every package of this module (see there): a nil map or slice is null,
+// so it is dropped or defaulted as null is, and a Go value that is not
+// plain JSON which the walks must look into or test for null (a
+// map[string]string, a []string, a struct, a nil pointer) is replaced, in
+// the object, by its JSON form (the caller's typed value itself is not
+// changed). Scalars of other Go types, and values with no JSON form, are
+// left as they are. The value the functions are called with must be a
+// map[string]any or a []any to be changed at all.
 //
 // On a request the apiserver prunes unknown fields, drops the null values
 // of fields that are neither nullable nor have a default, then applies the
@@ -59,6 +66,9 @@ func defaultObject(x map[string]any, s *structural.Schema) {
 	for _, k := range s.DefaultingProperties() {
 		c, _ := s.Property(k)
 		v, found := x[k]
+		if found {
+			v = plainField(x, k, v)
+		}
 		if c.HasDefault && (!found || (v == nil && !c.Nullable)) {
 			v, found = jsonvalue.DeepCopy(c.Default), true
 			x[k] = v
@@ -67,6 +77,12 @@ func defaultObject(x map[string]any, s *structural.Schema) {
 			Default(v, c)
 		}
 	}
+	defaultAdditional(x, s)
+}
+
+// defaultAdditional defaults the values of x that s's additionalProperties
+// cover.
+func defaultAdditional(x map[string]any, s *structural.Schema) {
 	ap := s.AdditionalProperties
 	if ap == nil || ap.Schema == nil {
 		return
@@ -79,6 +95,7 @@ func defaultObject(x map[string]any, s *structural.Schema) {
 		if _, isProp := s.Property(k); isProp {
 			continue
 		}
+		v = plainField(x, k, v)
 		if v == nil && c.HasDefault && !c.Nullable {
 			v = jsonvalue.DeepCopy(c.Default)
 			x[k] = v
@@ -95,12 +112,33 @@ func defaultList(x []any, s *structural.Schema) {
 		return
 	}
 	for i, v := range x {
+		v = plainItem(x, i, v)
 		if v == nil && it.HasDefault && !it.Nullable {
 			v = jsonvalue.DeepCopy(it.Default)
 			x[i] = v
 		}
 		Default(v, it)
 	}
+}
+
+// plainField is the value v of key k of x as the walks read it: a value
+// that is not plain JSON is replaced, in x, by its JSON form when that is
+// an object, a list or null (see the package doc).
+func plainField(x map[string]any, k string, v any) any {
+	if n, ok, _ := jsonvalue.Container(v); ok {
+		x[k] = n
+		return n
+	}
+	return v
+}
+
+// plainItem is plainField for the item i of a list.
+func plainItem(x []any, i int, v any) any {
+	if n, ok, _ := jsonvalue.Container(v); ok {
+		x[i] = n
+		return n
+	}
+	return v
 }
 
 // DropNullsAndDefault removes, in place, every object field whose value is
@@ -148,7 +186,7 @@ func dropAndDefaultObject(x map[string]any, s *structural.Schema) {
 		} else if c.HasDefault {
 			seen++
 		}
-		switch v := v.(type) {
+		switch v := plainField(x, k, v).(type) {
 		case nil:
 			switch {
 			case c.Nullable:
@@ -184,7 +222,7 @@ func dropAndDefaultList(x []any, s *structural.Schema) {
 	}
 	it := s.Items
 	for i, v := range x {
-		switch v := v.(type) {
+		switch v := plainItem(x, i, v).(type) {
 		case nil:
 			if it.HasDefault && !it.Nullable {
 				x[i] = defaultedCopy(it)

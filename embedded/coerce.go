@@ -62,10 +62,12 @@ func coerceMeta(obj map[string]any, at objpath.Path, opts CoerceOptions, rootRul
 	// Go values that encoding/json writes as the same JSON (labels as a
 	// map[string]string, finalizers as a []string, an int generation) are
 	// taken as that JSON, as the apiserver takes the object's JSON.
-	if !jsonvalue.IsNormal(v, jsonvalue.MaxDepth) {
-		if n, err := jsonvalue.Normalize(v, jsonvalue.MaxDepth); err == nil {
-			v = n
+	if !jsonvalue.IsPlain(v, jsonvalue.MaxDepth) {
+		n, err := jsonvalue.Plain(v, jsonvalue.MaxDepth)
+		if err != nil {
+			return nil, jsonvalue.InputError(err, fieldPath(opts.Base, at.Append(objpath.Child("metadata"))))
 		}
+		v = n
 	}
 	meta, unknown, err := roundTripObjectMeta(v, opts.DropMalformed)
 	if err != nil {
@@ -110,7 +112,7 @@ func roundTripObjectMeta(v any, dropMalformed bool) (map[string]any, []objpath.P
 		if dropMalformed {
 			return nil, nil, fmt.Errorf("invalid metadata: expected object, got %T", v)
 		}
-		return nil, nil, &typeError{value: jsonKind(v), goType: "v1.ObjectMeta"}
+		return nil, nil, &typeError{value: jsonvalue.DecodeWords.Of(v), goType: "v1.ObjectMeta"}
 	}
 	r := roundTrip(m, true)
 	if r.err != nil && !dropMalformed {
@@ -147,41 +149,78 @@ func (c *coercer) walk(x any, s *structural.Schema) {
 	}
 	switch x := x.(type) {
 	case map[string]any:
-		keys := sortedKeys(x)
-		var before map[string]any
-		if s.EmbeddedResource {
-			// The apiserver walks on below apiVersion, kind and metadata
-			// with their values as they were before coercion.
-			before = map[string]any{}
-			for _, k := range [...]string{"apiVersion", "kind", "metadata"} {
-				if v, ok := x[k]; ok {
-					before[k] = v
-				}
-			}
-			c.resource(x)
-		}
-		for _, k := range keys {
-			v, ok := before[k]
-			if !ok {
-				v = x[k]
-			}
-			if p, ok := s.Properties[k]; ok {
-				c.at = c.at.Append(objpath.Child(k))
-				c.walk(v, p)
-				c.at = c.at.Parent()
-			} else if ap := s.AdditionalProperties; ap != nil {
-				c.at = c.at.Append(objpath.Key(k))
-				c.walk(v, ap.Schema)
-				c.at = c.at.Parent()
-			}
-		}
+		c.object(x, s)
 	case []any:
+		if !s.Items.HasEmbeddedResource() {
+			return
+		}
 		for i, v := range x {
 			c.at = c.at.Append(objpath.Index(i))
+			if n, ok := c.plain(v); ok {
+				x[i], v = n, n
+			}
 			c.walk(v, s.Items)
 			c.at = c.at.Parent()
 		}
 	}
+}
+
+// object is walk for an object x.
+func (c *coercer) object(x map[string]any, s *structural.Schema) {
+	keys := sortedKeys(x)
+	var before map[string]any
+	if s.EmbeddedResource {
+		// The apiserver walks on below apiVersion, kind and metadata
+		// with their values as they were before coercion.
+		before = map[string]any{}
+		for _, k := range [...]string{"apiVersion", "kind", "metadata"} {
+			if v, ok := x[k]; ok {
+				before[k] = v
+			}
+		}
+		c.resource(x)
+	}
+	for _, k := range keys {
+		v, ok := before[k]
+		if !ok {
+			v = x[k]
+		}
+		if p, found := s.Properties[k]; found {
+			c.child(x, k, v, !ok, p, objpath.Child(k))
+		} else if ap := s.AdditionalProperties; ap != nil {
+			c.child(x, k, v, !ok, ap.Schema, objpath.Key(k))
+		}
+	}
+}
+
+// child walks the value v of key k of the object x with the schema cs,
+// reached by the step e; current says v is x[k] (not a value from before
+// the coercion of x), which a Go value that is not plain JSON then
+// replaces in x by its JSON form.
+func (c *coercer) child(x map[string]any, k string, v any, current bool, cs *structural.Schema, e objpath.Element) {
+	if !cs.HasEmbeddedResource() {
+		return
+	}
+	c.at = c.at.Append(e)
+	if n, ok := c.plain(v); ok {
+		v = n
+		if current {
+			x[k] = n
+		}
+	}
+	c.walk(v, cs)
+	c.at = c.at.Parent()
+}
+
+// plain is the JSON form of the value v at c.at when it is a Go value that
+// is not plain JSON and its form is an object, a list or null (see
+// jsonvalue.Container); a value with no JSON form is an error.
+func (c *coercer) plain(v any) (any, bool) {
+	n, ok, err := jsonvalue.Container(v)
+	if err != nil {
+		c.errs = append(c.errs, jsonvalue.InputError(err, fieldPath(c.opts.Base, c.at)))
+	}
+	return n, ok
 }
 
 // resource coerces the apiVersion, kind and metadata of embedded resource x.

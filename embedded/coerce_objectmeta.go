@@ -110,27 +110,6 @@ func (e *typeError) Error() string {
 	return "json: cannot unmarshal " + e.value + " into Go value of type " + e.goType
 }
 
-// jsonKind names the JSON kind of a decoded value as encoding/json does in
-// errors ("unsupported" for values that are not JSON).
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	}
-	if _, ok := numberText(v); ok {
-		return "number"
-	}
-	return "unsupported"
-}
-
 // numberText is the JSON text of a number as encoding/json writes it.
 func numberText(v any) (string, bool) {
 	switch n := v.(type) {
@@ -273,7 +252,7 @@ func (d *metaDecoder) decodeField(v any, f *fieldSpec) (any, bool) {
 	case tBool:
 		b, ok := v.(bool)
 		if !ok {
-			d.typeErr(valueName(v), f.goType)
+			d.typeErr(jsonvalue.DecodeWords.Of(v), f.goType)
 			return nil, false
 		}
 		if !b && !f.ptr {
@@ -315,7 +294,7 @@ func (d *metaDecoder) timeField(v any, f *fieldSpec) (any, bool) {
 func (d *metaDecoder) stringMapField(v any, f *fieldSpec) (any, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.typeErr(valueName(v), f.goType)
+		d.typeErr(jsonvalue.DecodeWords.Of(v), f.goType)
 		return nil, false
 	}
 	out := make(map[string]any, len(m))
@@ -333,7 +312,7 @@ func (d *metaDecoder) stringMapField(v any, f *fieldSpec) (any, bool) {
 func (d *metaDecoder) stringListField(v any, f *fieldSpec) (any, bool) {
 	l, ok := v.([]any)
 	if !ok {
-		d.typeErr(valueName(v), f.goType)
+		d.typeErr(jsonvalue.DecodeWords.Of(v), f.goType)
 		return nil, false
 	}
 	out := make([]any, len(l))
@@ -352,7 +331,7 @@ func (d *metaDecoder) stringListField(v any, f *fieldSpec) (any, bool) {
 func (d *metaDecoder) structListField(v any, f *fieldSpec) (any, bool) {
 	l, ok := v.([]any)
 	if !ok {
-		d.typeErr(valueName(v), f.goType)
+		d.typeErr(jsonvalue.DecodeWords.Of(v), f.goType)
 		return nil, false
 	}
 	out := make([]any, 0, len(l))
@@ -370,7 +349,7 @@ func (d *metaDecoder) structListField(v any, f *fieldSpec) (any, bool) {
 			out = append(out, d.decodeStruct(e, f.elem))
 			d.strct = outer
 		default:
-			d.typeErr(valueName(e), f.elemType)
+			d.typeErr(jsonvalue.DecodeWords.Of(e), f.elemType)
 			out = append(out, d.decodeStruct(nil, f.elem))
 		}
 		d.stack = d.stack[:len(d.stack)-1]
@@ -381,9 +360,6 @@ func (d *metaDecoder) structListField(v any, f *fieldSpec) (any, bool) {
 	return out, true
 }
 
-// valueName is how encoding/json names a value's kind in a type error.
-func valueName(v any) string { return jsonKind(v) }
-
 func (d *metaDecoder) decodeString(v any, goType string) (string, bool) {
 	switch s := v.(type) {
 	case string:
@@ -391,14 +367,14 @@ func (d *metaDecoder) decodeString(v any, goType string) (string, bool) {
 	case nil:
 		return "", true
 	}
-	d.typeErr(valueName(v), goType)
+	d.typeErr(jsonvalue.DecodeWords.Of(v), goType)
 	return "", false
 }
 
 func (d *metaDecoder) decodeInt64(v any, goType string) (int64, bool) {
 	text, ok := numberText(v)
 	if !ok {
-		d.typeErr(valueName(v), goType)
+		d.typeErr(jsonvalue.DecodeWords.Of(v), goType)
 		return 0, false
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
@@ -418,7 +394,7 @@ func (d *metaDecoder) decodeTime(v any) (time.Time, bool) {
 		// gives the error the context of the field.
 		saved := d.soft
 		d.soft = nil
-		d.typeErr(valueName(v), "string")
+		d.typeErr(jsonvalue.DecodeWords.Of(v), "string")
 		d.hardErr(d.soft)
 		d.soft = saved
 		return time.Time{}, false

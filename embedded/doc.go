@@ -22,4 +22,17 @@
 // resourceVersion from the stored object) return that metadata;
 // MetaIsAsCreated and SameExceptMetadata tell when nothing needs filling in
 // or the generation stays.
+//
+// Objects and metadata are read as the JSON that encoding/json writes for
+// them, the rule of every package of this module (package prune says it
+// in full): labels given as a map[string]string are the object they are
+// written as, a nil map or slice is null. The validating functions and
+// MetaIsAsCreated, MetaForCreate, MetaForUpdate and SameExceptMetadata read
+// such values through their JSON forms and change nothing; CoerceEmbedded
+// replaces, in the object, a typed value on its way to an embedded
+// resource by its JSON form, and CoerceResourceMeta replaces the metadata
+// as always. A value with no JSON form (a channel, NaN) where they read is
+// one FieldValueInvalid error at its path naming its Go type; MetaForCreate
+// and MetaForUpdate, which return no error, then read the metadata as it
+// is.
 package embedded

@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"fmt"
-	"sort"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -22,6 +21,8 @@ import (
 // the stored resourceVersion). Both metadata maps are coerced already; they
 // are not changed, the results are shallow copies.
 func MetaForUpdate(newMeta, oldMeta map[string]any, namespaced, contentChanged bool) (newOut, oldOut map[string]any) {
+	newMeta, _ = plainMeta(newMeta)
+	oldMeta, _ = plainMeta(oldMeta)
 	oldOut = make(map[string]any, len(oldMeta)+3)
 	for k, v := range oldMeta {
 		oldOut[k] = v
@@ -87,27 +88,11 @@ func copyField(dst, src map[string]any, k string) {
 // immutable, then labels, annotations, ownerReferences and managedFields of
 // the new metadata. Errors are below fldPath.
 func ValidateObjectMetaUpdate(fldPath *field.Path, newMeta, oldMeta map[string]any) field.ErrorList {
-	var errs field.ErrorList
-	if ts, _ := oldMeta["deletionTimestamp"].(string); ts != "" {
-		old := map[string]bool{}
-		for _, f := range strList(oldMeta["finalizers"]) {
-			old[f] = true
-		}
-		extra := map[string]bool{}
-		for _, f := range strList(newMeta["finalizers"]) {
-			if !old[f] {
-				extra[f] = true
-			}
-		}
-		if len(extra) > 0 {
-			list := make([]string, 0, len(extra))
-			for f := range extra {
-				list = append(list, f)
-			}
-			sort.Strings(list)
-			errs = append(errs, field.Forbidden(fldPath.Child("finalizers"), fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", list)))
-		}
+	newMeta, oldMeta, err := plainMetas(newMeta, oldMeta)
+	if err != nil {
+		return field.ErrorList{jsonvalue.InputError(err, fldPath)}
 	}
+	errs := newFinalizersWhileDeleting(fldPath, newMeta, oldMeta)
 	if rv, _ := newMeta["resourceVersion"].(string); rv == "" {
 		errs = append(errs, field.Invalid(fldPath.Child("resourceVersion"), "", "must be specified for an update"))
 	}
@@ -138,6 +123,39 @@ func ValidateObjectMetaUpdate(fldPath *field.Path, newMeta, oldMeta map[string]a
 	m := readMeta(newMeta)
 	errs = append(errs, m.validateContent(fldPath)...)
 	return errs
+}
+
+// plainMetas is plainMeta of the new and the old metadata.
+func plainMetas(newMeta, oldMeta map[string]any) (map[string]any, map[string]any, error) {
+	newMeta, err := plainMeta(newMeta)
+	if err != nil {
+		return nil, nil, err
+	}
+	oldMeta, err = plainMeta(oldMeta)
+	return newMeta, oldMeta, err
+}
+
+// newFinalizersWhileDeleting is the error for finalizers the update adds
+// to an object being deleted.
+func newFinalizersWhileDeleting(fldPath *field.Path, newMeta, oldMeta map[string]any) field.ErrorList {
+	if ts, _ := oldMeta["deletionTimestamp"].(string); ts == "" {
+		return nil
+	}
+	old := map[string]bool{}
+	for _, f := range strList(oldMeta["finalizers"]) {
+		old[f] = true
+	}
+	extra := map[string]bool{}
+	for _, f := range strList(newMeta["finalizers"]) {
+		if !old[f] {
+			extra[f] = true
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	list := sortedKeys(extra)
+	return field.ErrorList{field.Forbidden(fldPath.Child("finalizers"), fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", list))}
 }
 
 func strList(x any) []string {

@@ -10,6 +10,7 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -64,6 +65,7 @@ const maxGeneratedNameLength = 63 - len(generatedNameSuffix)
 // generated name is checked against metadata.name's pattern or enum). meta
 // is not changed; the result is a shallow copy.
 func MetaForCreate(meta map[string]any, namespaced bool) map[string]any {
+	meta, _ = plainMeta(meta)
 	e := createEditsOf(meta, namespaced)
 	out := make(map[string]any, len(meta)+2)
 	for k, v := range meta {
@@ -85,6 +87,7 @@ func MetaForCreate(meta map[string]any, namespaced bool) map[string]any {
 // hold exactly what meta holds, so that an object can be validated with its
 // own metadata instead of a copy.
 func MetaIsAsCreated(meta map[string]any, namespaced bool) bool {
+	meta, _ = plainMeta(meta)
 	return meta != nil && createEditsOf(meta, namespaced) == createEdits{}
 }
 
@@ -132,6 +135,10 @@ func generatedName(generateName string) string {
 // ownerReferences, finalizers and managedFields are validated with the
 // apiserver's messages, at paths below metadata. meta is not changed.
 func ValidateResourceMeta(meta map[string]any, namespaced bool) field.ErrorList {
+	meta, err := plainMeta(meta)
+	if err != nil {
+		return field.ErrorList{jsonvalue.InputError(err, field.NewPath("metadata"))}
+	}
 	m := readMeta(meta)
 	if m.generateName != "" && m.name == "" {
 		m.name = generatedName(m.generateName)
@@ -150,6 +157,10 @@ func ValidateResourceMeta(meta map[string]any, namespaced bool) field.ErrorList 
 func ValidateObjectMeta(fldPath *field.Path, meta map[string]any, requiresNamespace bool, nameFn NameFunc) field.ErrorList {
 	if nameFn == nil {
 		nameFn = NameIsDNSSubdomain
+	}
+	meta, err := plainMeta(meta)
+	if err != nil {
+		return field.ErrorList{jsonvalue.InputError(err, fldPath)}
 	}
 	m := readMeta(meta)
 	return m.validate(fldPath, requiresNamespace, nameFn)
@@ -174,6 +185,24 @@ type managedField struct {
 	manager, operation, fieldsType, subresource string
 }
 
+// plainMeta is meta as the metadata functions read it: meta itself when
+// it holds only plain JSON values, else a copy holding their JSON forms
+// (a map[string]string of labels read as the object it is written as), or
+// the error for a value with no JSON form (see jsonvalue.Plain). A nil map
+// stays nil.
+func plainMeta(meta map[string]any) (map[string]any, error) {
+	if meta == nil || jsonvalue.IsPlain(meta, jsonvalue.MaxDepth) {
+		return meta, nil
+	}
+	p, err := jsonvalue.Plain(meta, jsonvalue.MaxDepth)
+	if err != nil {
+		return meta, err
+	}
+	return p.(map[string]any), nil
+}
+
+// readMeta reads the fields validation looks at from meta, which holds
+// plain JSON values (plainMeta).
 func readMeta(meta map[string]any) objectMeta {
 	var m objectMeta
 	m.name = str(meta["name"])
@@ -431,27 +460,78 @@ func validateEmbedded(fldPath *field.Path, x any, s *structural.Schema, forceEmb
 	var errs field.ErrorList
 	switch x := x.(type) {
 	case map[string]any:
-		if s.EmbeddedResource || forceEmbedded {
-			errs = append(errs, validateEmbeddedResource(fldPath, x)...)
-		}
-		for _, k := range sortedKeys(x) {
-			if c, ok := s.Properties[k]; ok {
-				errs = append(errs, validateEmbedded(fldPath.Child(k), x[k], c, false)...)
-			} else if s.AdditionalProperties != nil {
-				errs = append(errs, validateEmbedded(fldPath.Key(k), x[k], s.AdditionalProperties.Schema, false)...)
-			}
+		if x != nil { // a nil map is null
+			errs = validateEmbeddedObject(fldPath, x, s, forceEmbedded)
 		}
 	case []any:
 		for i, v := range x {
 			errs = append(errs, validateEmbedded(fldPath.Index(i), v, s.Items, false)...)
 		}
+	case nil, string, bool, int64, float64:
+	default:
+		// A Go value that is not plain JSON: its JSON form.
+		n, ok, err := jsonvalue.Container(x)
+		if err != nil {
+			return field.ErrorList{jsonvalue.InputError(err, fldPath)}
+		}
+		if ok {
+			return validateEmbedded(fldPath, n, s, forceEmbedded)
+		}
 	}
 	return errs
+}
+
+// validateEmbeddedObject is validateEmbedded for an object x.
+func validateEmbeddedObject(fldPath *field.Path, x map[string]any, s *structural.Schema, forceEmbedded bool) field.ErrorList {
+	var errs field.ErrorList
+	if s.EmbeddedResource || forceEmbedded {
+		errs = append(errs, validateEmbeddedResource(fldPath, x)...)
+	}
+	for _, k := range sortedKeys(x) {
+		if c, ok := s.Properties[k]; ok {
+			errs = append(errs, validateEmbedded(fldPath.Child(k), x[k], c, false)...)
+		} else if s.AdditionalProperties != nil {
+			errs = append(errs, validateEmbedded(fldPath.Key(k), x[k], s.AdditionalProperties.Schema, false)...)
+		}
+	}
+	return errs
+}
+
+// plainTypeMeta is x with its apiVersion, kind and metadata as validation
+// reads them: x itself when they are plain JSON values, else a shallow
+// copy with their JSON forms, or the error for one with none.
+func plainTypeMeta(fldPath *field.Path, x map[string]any) (map[string]any, *field.Error) {
+	keys := [...]string{"apiVersion", "kind", "metadata"}
+	plain := true
+	for _, k := range keys {
+		plain = plain && jsonvalue.IsPlain(x[k], jsonvalue.MaxDepth)
+	}
+	if plain {
+		return x, nil
+	}
+	out := make(map[string]any, len(x))
+	for k, v := range x {
+		out[k] = v
+	}
+	for _, k := range keys {
+		if v, ok := x[k]; ok {
+			p, err := jsonvalue.Plain(v, jsonvalue.MaxDepth)
+			if err != nil {
+				return nil, jsonvalue.InputError(err, fldPath.Child(k))
+			}
+			out[k] = p
+		}
+	}
+	return out, nil
 }
 
 // validateEmbeddedResource validates the TypeMeta and ObjectMeta of one
 // embedded resource x (at fldPath), as the apiserver does on create.
 func validateEmbeddedResource(fldPath *field.Path, x map[string]any) field.ErrorList {
+	x, err := plainTypeMeta(fldPath, x)
+	if err != nil {
+		return field.ErrorList{err}
+	}
 	var errs field.ErrorList
 	if _, ok := x["apiVersion"]; !ok {
 		errs = append(errs, field.Required(fldPath.Child("apiVersion"), ""))
@@ -483,7 +563,7 @@ func validateEmbeddedResource(fldPath *field.Path, x map[string]any) field.Error
 		p := fldPath.Child("metadata")
 		meta, isMap := v.(map[string]any)
 		if !isMap && v != nil {
-			errs = append(errs, field.Invalid(p, v, fmt.Sprintf("json: cannot unmarshal %s into Go value of type v1.ObjectMeta", metaJSONKind(v))))
+			errs = append(errs, field.Invalid(p, v, fmt.Sprintf("json: cannot unmarshal %s into Go value of type v1.ObjectMeta", jsonvalue.DecodeWords.Of(v))))
 			return errs
 		}
 		m := readMeta(meta)
@@ -493,21 +573,4 @@ func validateEmbeddedResource(fldPath *field.Path, x map[string]any) field.Error
 		errs = append(errs, m.validate(p, m.namespace != "", NameIsPathSegment)...)
 	}
 	return errs
-}
-
-// metaJSONKind names a JSON value's kind as encoding/json's errors do.
-func metaJSONKind(v any) string {
-	switch v.(type) {
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	case nil:
-		return "null"
-	}
-	return "number"
 }

@@ -1,6 +1,9 @@
 package prune
 
-import "github.com/crdschema/crdschema/structural"
+import (
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/structural"
+)
 
 // The apiserver's removal of non-nullable nulls without default, which
 // prune can do in its own walk (Options.DropNulls) and package defaulting
@@ -28,6 +31,8 @@ func fieldSchema(s *structural.Schema, k string) *structural.Schema {
 // null and whose schema is not nullable and has no default, at any depth,
 // as the apiserver does after pruning a request and before defaulting it.
 // Nulls in arrays are kept, and values without a schema are not looked at.
+// A nil map or slice is null; other Go values are read as Prune reads
+// them (see the package doc).
 func DropNulls(obj any, s *structural.Schema) {
 	switch x := obj.(type) {
 	case map[string]any:
@@ -53,16 +58,37 @@ func dropObject(x map[string]any, s *structural.Schema) {
 		if c == nil {
 			continue
 		}
-		switch v := v.(type) {
-		case nil:
-			if droppable(c) {
-				delete(x, k)
-			}
-		case map[string]any:
-			dropObject(v, c)
-		case []any:
-			dropList(v, c)
+		dropField(x, k, v, c)
+	}
+}
+
+// dropField drops the value v of key k of x, whose schema is c, when it is
+// a droppable null, and the droppable nulls inside it; a value that is not
+// plain JSON is first replaced by its JSON form when that is an object, a
+// list or null.
+func dropField(x map[string]any, k string, v any, c *structural.Schema) {
+	switch v := v.(type) {
+	case nil:
+		if droppable(c) {
+			delete(x, k)
 		}
+		return
+	case map[string]any:
+		if v != nil {
+			dropObject(v, c)
+			return
+		}
+	case []any:
+		if v != nil {
+			dropList(v, c)
+			return
+		}
+	case string, bool, int64, float64:
+		return
+	}
+	if n, ok, _ := jsonvalue.Container(v); ok {
+		x[k] = n
+		dropField(x, k, n, c)
 	}
 }
 
@@ -72,12 +98,17 @@ func dropList(x []any, s *structural.Schema) {
 		return
 	}
 	it := s.Items
-	for _, v := range x {
+	for i, v := range x {
 		switch v := v.(type) {
 		case map[string]any:
 			dropObject(v, it)
 		case []any:
 			dropList(v, it)
+		case nil, string, bool, int64, float64:
+		default:
+			if n, ok := typedItem(x, i); ok {
+				DropNulls(n, it)
+			}
 		}
 	}
 }

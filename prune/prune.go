@@ -21,9 +21,30 @@
 // fields, as the apiserver's warnings name them (spec.list[0].bar); asking
 // for nothing costs nothing: pruning an object that needs no change
 // allocates no memory.
+//
+// Objects are read as the JSON that encoding/json writes for them, the
+// rule of every package of this module: the plain JSON values
+// (map[string]any, []any, string, bool, int64, float64, nil) as they are,
+// a nil map or slice as null, and any other Go value (a map[string]string,
+// a []string, an int32, a json.Number, a nil pointer, a struct or a value
+// with a MarshalJSON method) as its JSON form. A whole float64 stays a
+// float, as the apiserver's decoder holds "2.0" (the module root, whose
+// callers decode with encoding/json, reads it as the integer "2" instead).
+// A value with no JSON form (a channel, NaN, a map with int keys) is an
+// error naming its path and Go type wherever an entry point that returns
+// errors reads it.
+//
+// Prune and DropNulls work in place: a Go value they must look into or
+// test for null is replaced, in the object, by its JSON form (a new
+// map[string]any, []any or nil, pruned as such; the caller's typed value
+// itself is not changed). Scalars of other Go types are not read and stay
+// as they are, and so does a value with no JSON form, since they return no
+// error (package validation reports it). The value they are called with
+// must be a map[string]any or a []any to be changed at all.
 package prune
 
 import (
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -48,10 +69,10 @@ type Options struct {
 // returns the paths of the removed fields when opts.ReturnPaths is set,
 // rendered as the apiserver's warnings name them (keys joined by ".", list
 // indices as "[i]") and sorted as it sorts them; nil otherwise or when
-// nothing was removed. obj is a JSON value: map[string]any, []any or a scalar. A nil
-// schema specifies nothing: everything below obj's top-level keys is
-// removed (and, unless obj is a resource root, those keys too). s is never
-// changed.
+// nothing was removed. obj is a JSON value (see the package doc for Go
+// values of other types). A nil schema specifies nothing: everything below
+// obj's top-level keys is removed (and, unless obj is a resource root,
+// those keys too). s is never changed.
 //
 // Unknown fields under the root's metadata are not pruned here; package
 // embedded coerces metadata and reports its unknown fields.
@@ -181,14 +202,44 @@ func (w *walker) field(x map[string]any, k string, v any, c *structural.Schema) 
 			delete(x, k)
 		}
 	case map[string]any:
+		if v == nil {
+			w.typedField(x, k, v, c)
+			return
+		}
 		n := w.paths.Mark()
 		w.object(v, c, isEmbedded(c), false)
 		w.paths.Up(n, objpath.Field(k))
 	case []any:
+		if v == nil {
+			w.typedField(x, k, v, c)
+			return
+		}
 		n := w.paths.Mark()
 		w.list(v, c, isEmbedded(c))
 		w.paths.Up(n, objpath.Field(k))
+	case string, bool, int64, float64:
+	default:
+		w.typedField(x, k, v, c)
 	}
+}
+
+// typedField is field for a value that is not a plain JSON value: one
+// whose JSON form is an object, a list or null replaces it in x and is
+// pruned as such (see the package doc).
+func (w *walker) typedField(x map[string]any, k string, v any, c *structural.Schema) {
+	if n, ok, _ := jsonvalue.Container(v); ok {
+		x[k] = n
+		w.field(x, k, n, c)
+	}
+}
+
+// typedItem is typedField for the item i of a list.
+func typedItem(x []any, i int) (any, bool) {
+	n, ok, _ := jsonvalue.Container(x[i])
+	if ok {
+		x[i] = n
+	}
+	return n, ok
 }
 
 // metaField handles the implicitly specified key k of an embedded resource
@@ -200,6 +251,9 @@ func (w *walker) metaField(x map[string]any, k string, v any, s *structural.Sche
 	c := fieldSchema(s, k)
 	if c == nil {
 		return
+	}
+	if n, ok, _ := jsonvalue.Container(v); ok {
+		x[k], v = n, n
 	}
 	if v == nil {
 		if droppable(c) {
@@ -225,15 +279,35 @@ func (w *walker) list(x []any, s *structural.Schema, embedded bool) {
 	}
 	emb := isEmbedded(items)
 	for i, v := range x {
-		switch v := v.(type) {
-		case map[string]any:
-			n := w.paths.Mark()
+		w.item(x, i, v, items, emb, false)
+	}
+}
+
+// item prunes the item v at index i of the list x with the schema items
+// (keeping unknown fields when keep is set), replacing a value that is not
+// plain JSON by its JSON form first when that is an object or a list.
+func (w *walker) item(x []any, i int, v any, items *structural.Schema, emb, keep bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		n := w.paths.Mark()
+		if keep {
+			w.keepObject(v, items, emb)
+		} else {
 			w.object(v, items, emb, false)
-			w.paths.Up(n, objpath.Index(i))
-		case []any:
-			n := w.paths.Mark()
+		}
+		w.paths.Up(n, objpath.Index(i))
+	case []any:
+		n := w.paths.Mark()
+		if keep {
+			w.keepList(v, items)
+		} else {
 			w.list(v, items, emb)
-			w.paths.Up(n, objpath.Index(i))
+		}
+		w.paths.Up(n, objpath.Index(i))
+	case nil, string, bool, int64, float64:
+	default:
+		if n, ok := typedItem(x, i); ok {
+			w.item(x, i, n, items, emb, keep)
 		}
 	}
 }
@@ -248,15 +322,6 @@ func (w *walker) keepList(x []any, s *structural.Schema) {
 	}
 	emb := isEmbedded(items)
 	for i, v := range x {
-		switch v := v.(type) {
-		case map[string]any:
-			n := w.paths.Mark()
-			w.keepObject(v, items, emb)
-			w.paths.Up(n, objpath.Index(i))
-		case []any:
-			n := w.paths.Mark()
-			w.keepList(v, items)
-			w.paths.Up(n, objpath.Index(i))
-		}
+		w.item(x, i, v, items, emb, true)
 	}
 }

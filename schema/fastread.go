@@ -44,10 +44,10 @@ func fastChunk(c chunk) (fastDoc, bool) {
 	return fastDoc{json: js, value: v}, true
 }
 
-// fastJSONStream reads a stream of JSON objects and arrays with
-// internal/jsonfast into r, or declines (and leaves r as it was). Each
-// document keeps a copy of its bytes.
-func fastJSONStream(r *docReader, data []byte) bool {
+// fastJSONStream decodes a stream of JSON objects and arrays with
+// internal/jsonfast, or declines (and decodes nothing). Each document
+// keeps a copy of its bytes.
+func (r *docReader) fastJSONStream(data []byte) bool {
 	values, starts, ends, ok := jsonfast.DecodeStream(data)
 	if !ok {
 		return false
@@ -57,7 +57,7 @@ func fastJSONStream(r *docReader, data []byte) bool {
 		line += bytes.Count(data[counted:starts[i]], []byte("\n"))
 		counted = starts[i]
 		js := bytes.Clone(data[starts[i]:ends[i]])
-		r.add(line, js, v, true)
+		r.add(chunk{data: js, line: line, json: true}, js, v, true, nil)
 	}
 	return true
 }

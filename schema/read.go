@@ -2,35 +2,54 @@ package schema
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
+	sjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
 // Document is one document of an input, after List expansion, as
-// ReadDocuments reads it.
+// ReadDocuments and Documents read it.
 type Document struct {
 	// Position is where the document starts: file, index and line.
 	Position
 	// JSON is the document as JSON, as kubectl would send it.
 	JSON []byte
-	// Object is the decoded document (integers as int64). It is nil when the
-	// document is not a mapping.
+	// Object is the decoded document (integers as int64, every other
+	// number as float64, as the apiserver's JSON decoder reads them). It
+	// is nil when the document is not a mapping.
 	Object map[string]any
 	// Value is the decoded document, whatever its type.
 	Value any
+	// Duplicates are the fields a JSON document holds twice (the last
+	// value is kept), as the apiserver's strict decoder names them: keys
+	// joined by ".", list indices as "[i]". The apiserver warns about
+	// them under fieldValidation=Warn and rejects the request under
+	// Strict. A YAML document never has any (kubectl sends JSON it
+	// encodes), nor does an item of a List.
+	Duplicates []string
+	// Text is the text of the input the document was read from, starting
+	// at Line: its YAML document, or its JSON value; the items of a List
+	// share the List's. It is for finding a field's line and column.
+	Text []byte
 
 	// plain is true when Value is exactly what internal/jsonfast.Decode
 	// returns for JSON (which then holds no duplicate keys): JSON was
 	// decoded by jsonfast, or encoded from a Value read by yamlfast.
 	plain bool
+	// item says where the document is in Text (see Locator): 0 for
+	// Text's whole value, i+1 for the i-th item of the List Text holds,
+	// -1 for a document that could not be read (no fields to find). An
+	// int32 beside plain keeps the Document's size.
+	item int32
 }
 
 // Plain reports whether Value is exactly the decoding of JSON (which then
@@ -61,8 +80,48 @@ var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 // cannot be split into documents (a JSON stream broken after its first
 // value) is one *InputError and no documents. Every returned Document has
 // an Object.
+//
+// ReadDocuments is Documents over an input already in memory: the same
+// documents and errors, collected.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
 	return readDocuments(name, data, true)
+}
+
+// Documents reads the stream r, the contents of the file name, one
+// document at a time, exactly as ReadDocuments reads the whole input:
+// memory holds one YAML document at a time (a JSON stream, one that
+// starts with '{', is read whole, as a JSON stream is one value in
+// practice: a List). It yields, in stream order, each document that
+// could be read with a nil error, and each document that cannot be read
+// with its *InputError (the document's Position beside it, its Object
+// nil); reading goes on after it. A failure of the stream itself (r
+// fails, or a JSON stream is broken after its first value) is an
+// *InputError yielded with a zero Document (Line 0), and the last.
+//
+// With kinds, only the documents of those kinds (the items of Lists
+// included) are yielded, and a YAML document whose text cannot spell any
+// of them is not even decoded: its error, if it has one, is not yielded.
+// Documents keep the numbers and lines they have in the whole stream.
+// This is how the CustomResourceDefinitions among many objects are found
+// at little more than the cost of reading the text.
+//
+//	for d, err := range schema.Documents("dump.yaml", f) {
+//		if err != nil {
+//			log.Print(err) // one bad document does not hide the others
+//			continue
+//		}
+//		...
+//	}
+func Documents(name string, r io.Reader, kinds ...string) iter.Seq2[Document, error] {
+	return func(yield func(Document, error) bool) {
+		rd := &docReader{name: name, fast: true, kinds: kinds}
+		rd.stream(r, func(d Document, err *InputError) bool {
+			if err != nil {
+				return yield(d, err)
+			}
+			return yield(d, nil)
+		})
+	}
 }
 
 // readDocumentsExact is ReadDocuments without the fast paths: every YAML
@@ -72,159 +131,144 @@ func readDocumentsExact(name string, data []byte) ([]Document, error) {
 	return readDocuments(name, data, false)
 }
 
-// docReader collects the documents of one file and their errors.
+// readDocuments collects the documents of data and their errors.
+func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
+	rd := &docReader{name: name, fast: fast, collect: true}
+	if err := rd.whole(data); err != nil {
+		return nil, err
+	}
+	if len(rd.errs) > 0 {
+		return rd.docs, rd.errs
+	}
+	return rd.docs, nil
+}
+
+// docReader decodes the chunks of one input into its documents, numbering
+// them.
 type docReader struct {
 	name string
-	docs []Document
-	errs InputErrors
+	fast bool
+	// kinds, when set, are the only kinds handed out (see Documents).
+	kinds []string
 	// index is the number of the next document.
 	index int
+	// collect is set to gather every document in docs and every error in
+	// errs; otherwise out holds the documents and errors of the chunk
+	// being decoded, in order.
+	collect bool
+	docs    []Document
+	errs    InputErrors
+	out     []item
 }
 
-func (r *docReader) result() ([]Document, error) {
-	if len(r.errs) > 0 {
-		return r.docs, r.errs
+// item is a document, or the error of a document that cannot be read.
+type item struct {
+	doc Document
+	err *InputError
+}
+
+// emit records a document, or the error of one.
+func (r *docReader) emit(d Document, err *InputError) {
+	switch {
+	case !r.collect:
+		r.out = append(r.out, item{d, err})
+	case err != nil:
+		r.errs = append(r.errs, err)
+	case r.wanted(d.Object):
+		r.docs = append(r.docs, d)
 	}
-	return r.docs, nil
 }
 
-func (r *docReader) fail(line int, err error) {
-	r.errs = append(r.errs, documentError(r.name, line, r.index, err))
-	r.index++
-}
-
-func readDocuments(name string, data []byte, fast bool) ([]Document, error) {
-	r := &docReader{name: name}
-	chunks := []chunk(nil)
-	trimmed := bytes.TrimLeftFunc(data, unicode.IsSpace)
-	if bytes.HasPrefix(trimmed, []byte("{")) {
-		if fast && fastJSONStream(r, data) {
-			return r.result()
-		}
-		js, rest, restLine, err := splitJSON(data)
-		switch {
-		case err == nil:
-		case len(js) > 1:
-			return nil, &InputError{File: name, Line: restLine, Err: err}
-		default:
-			// Ambiguous (e.g. a YAML flow mapping): the rest is read as YAML.
-			for _, c := range splitStream(rest) {
-				c.line += restLine - 1
-				chunks = append(chunks, c)
-			}
-		}
-		chunks = append(js, chunks...)
-	} else {
-		chunks = splitStream(data)
+// chunk decodes one chunk, unless it can be passed over (see passOver).
+func (r *docReader) chunk(c chunk) {
+	if len(r.kinds) > 0 && r.passOver(c) {
+		return
 	}
-	for _, c := range chunks {
-		js := c.data
-		if fast {
-			if d, ok := fastChunk(c); ok {
-				if !d.skip {
-					r.add(c.line, d.json, d.value, true)
-				}
-				continue
-			}
-		}
-		if !c.json {
-			var err error
-			js, err = yaml.YAMLToJSON(c.data)
-			if err != nil {
-				r.fail(yamlErrorLine(err, c.line), err)
-				continue
-			}
-			if err := keyCollision(c.data); err != nil {
-				r.fail(c.line, err)
-				continue
-			}
-		}
-		t := bytes.TrimSpace(js)
-		if len(t) == 0 || string(t) == "null" {
+	if c.borrowed {
+		c.data, c.borrowed = bytes.Clone(c.data), false
+	}
+	r.decode(c)
+}
+
+// visitOut hands the documents and errors in r.out to visit (the
+// documents of r.kinds only), and reports whether visit wants more.
+func (r *docReader) visitOut(visit func(Document, *InputError) bool) bool {
+	for _, it := range r.out {
+		if it.err == nil && !r.wanted(it.doc.Object) {
 			continue
 		}
-		var v any
-		if err := kjson.Unmarshal(js, &v); err != nil {
-			r.fail(c.line, err)
-			continue
+		if !visit(it.doc, it.err) {
+			return false
 		}
-		r.add(c.line, js, v, false)
 	}
-	return r.result()
+	return true
 }
 
-// splitJSON reads a stream of JSON values. On error it returns the values
-// read so far, the unread rest of the input and the rest's first line.
-func splitJSON(data []byte) ([]chunk, []byte, int, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var out []chunk
-	var consumed int64
-	// Lines are counted incrementally: counting from the start for every
-	// value would make long streams quadratic.
-	line, counted := 1, int64(0)
-	lineAt := func(off int64) int {
-		line += bytes.Count(data[counted:off], []byte("\n"))
-		counted = off
-		return line
-	}
-	for {
-		var raw json.RawMessage
-		err := dec.Decode(&raw)
-		if err == io.EOF {
-			return out, nil, 0, nil
+// decode decodes one chunk, emitting its documents and errors.
+func (r *docReader) decode(c chunk) {
+	if r.fast {
+		if d, ok := fastChunk(c); ok {
+			if !d.skip {
+				r.add(c, d.json, d.value, true, nil)
+			}
+			return
 		}
+	}
+	js := c.data
+	if !c.json {
+		var err error
+		js, err = yaml.YAMLToJSON(c.data)
 		if err != nil {
-			rest := data[consumed:]
-			// Skip blanks up to and including the first newline.
-			i := 0
-			for i < len(rest) && unicode.IsSpace(rune(rest[i])) {
-				i++
-				if rest[i-1] == '\n' {
-					break
-				}
-			}
-			return out, rest[i:], lineAt(consumed + int64(i)), err
+			r.fail(c, yamlErrorLine(err, c.line), err)
+			return
 		}
-		off := dec.InputOffset()
-		start := off - int64(len(raw))
-		out = append(out, chunk{data: raw, line: lineAt(start), json: true})
-		consumed = off
+		if err := keyCollision(c.data); err != nil {
+			r.fail(c, c.line, err)
+			return
+		}
 	}
+	t := bytes.TrimSpace(js)
+	if len(t) == 0 || string(t) == "null" {
+		return
+	}
+	v, dups, err := decodeExact(js, c.json)
+	if err != nil {
+		r.fail(c, c.line, err)
+		return
+	}
+	r.add(c, js, v, false, dups)
 }
 
-type chunk struct {
-	data []byte
-	line int  // 1-based line of the chunk's first line
-	json bool // a JSON value, not YAML
+// decodeExact decodes JSON with apimachinery's decoder. JSON text (isJSON)
+// is decoded strictly in the same pass, which names the keys it holds
+// twice without changing the value; the JSON of a YAML document has none.
+func decodeExact(js []byte, isJSON bool) (any, []string, error) {
+	var v any
+	if !isJSON {
+		err := kjson.Unmarshal(js, &v)
+		return v, nil, err
+	}
+	// Every strict check (no options, which would allocate): unknown
+	// fields exist only for typed targets.
+	strictErrs, err := sjson.UnmarshalStrict(js, &v)
+	if err != nil {
+		return nil, nil, err
+	}
+	var dups []string
+	for _, se := range strictErrs {
+		fp, ok := se.(interface{ FieldPath() string })
+		if ok && strings.HasPrefix(se.Error(), "duplicate field ") {
+			dups = append(dups, fp.FieldPath())
+		}
+	}
+	return v, dups, nil
 }
 
-// splitStream splits a YAML stream at lines that start with "---" followed
-// by nothing but blanks or a comment, as kubectl's YAML reader does.
-func splitStream(data []byte) []chunk {
-	var out []chunk
-	start, startLine, line := 0, 1, 1
-	for pos := 0; pos < len(data); line++ {
-		end := bytes.IndexByte(data[pos:], '\n')
-		next := len(data)
-		if end >= 0 {
-			next = pos + end + 1
-		}
-		l := data[pos:next]
-		if bytes.HasPrefix(l, []byte("---")) {
-			rest := bytes.TrimSpace(l[3:])
-			if len(rest) == 0 || rest[0] == '#' {
-				if pos > start {
-					out = append(out, chunk{data: data[start:pos], line: startLine})
-				}
-				start, startLine = next, line+1
-			}
-		}
-		pos = next
-	}
-	if start < len(data) {
-		out = append(out, chunk{data: data[start:], line: startLine})
-	}
-	return out
+// fail records the error of the next document of chunk c.
+func (r *docReader) fail(c chunk, line int, err error) {
+	d := Document{Position: Position{File: r.name, Index: r.index, Line: line}, Text: c.data, item: -1}
+	r.emit(d, documentError(r.name, line, r.index, err))
+	r.index++
 }
 
 func yamlErrorLine(err error, start int) int {
@@ -236,14 +280,15 @@ func yamlErrorLine(err error, start int) int {
 	return start + n - 1
 }
 
-// add adds the document (js, v) starting at line, or the items of a List
+// add adds the document (js, v) of chunk c, or the items of a List
 // document. plain says whether v is exactly jsonfast's decoding of js; the
-// items of a List are re-encoded and never count as plain. A document or
-// item that is not a mapping is an error.
-func (r *docReader) add(line int, js []byte, v any, plain bool) {
+// items of a List are re-encoded and never count as plain, nor have
+// duplicates. A document or item that is not a mapping is an error.
+func (r *docReader) add(c chunk, js []byte, v any, plain bool, dups []string) {
+	line := c.line
 	obj, ok := v.(map[string]any)
 	if !ok {
-		r.fail(line, fmt.Errorf("expected a mapping, got %s", jsonKind(v)))
+		r.fail(c, line, fmt.Errorf("expected a mapping, got %s", jsonvalue.ReaderWords.Of(v)))
 		return
 	}
 	if kind, _ := obj["kind"].(string); strings.HasSuffix(kind, "List") {
@@ -251,39 +296,20 @@ func (r *docReader) add(line int, js []byte, v any, plain bool) {
 			for i, it := range items {
 				m, ok := it.(map[string]any)
 				if !ok {
-					r.fail(line, fmt.Errorf("items[%d]: expected a mapping, got %s", i, jsonKind(it)))
+					r.fail(c, line, fmt.Errorf("items[%d]: expected a mapping, got %s", i, jsonvalue.ReaderWords.Of(it)))
 					continue
 				}
 				b, err := kjson.Marshal(m)
 				if err != nil {
-					r.fail(line, fmt.Errorf("items[%d]: %w", i, err))
+					r.fail(c, line, fmt.Errorf("items[%d]: %w", i, err))
 					continue
 				}
-				r.docs = append(r.docs, Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m})
+				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m, Text: c.data, item: int32(i) + 1}, nil)
 				r.index++
 			}
 			return
 		}
 	}
-	r.docs = append(r.docs, Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, plain: plain})
+	r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, Duplicates: dups, Text: c.data, plain: plain}, nil)
 	r.index++
-}
-
-// jsonKind names the JSON type of v as the contract's messages do.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case int64, float64, json.Number:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "a mapping"
-	}
-	return fmt.Sprintf("%T", v)
 }

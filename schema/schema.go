@@ -1,13 +1,15 @@
 // Package schema is an OpenAPI v3 schema as a CustomResourceDefinition
 // carries it, as written: the parsed model (Props, every keyword the
 // apiserver decodes), the readers that decode it from YAML 1.1 or JSON the
-// way kubectl and the apiserver do (Parse, Decode, ReadDocuments), and the
-// positions and errors of those inputs.
+// way kubectl and the apiserver do (Parse, Decode, ReadDocuments,
+// Documents), and the positions and errors of those inputs.
 //
-// It is the bottom of the light chain: package structural builds the
-// structural model from a Props (structural.New), and prune, defaulting,
-// embedded and validation walk objects with that model; none of them needs
-// the root package or links CEL.
+// It is the bottom of the light chain: Document.VersionSchema reads the
+// schema of one version from a CRD document, package structural builds
+// the structural model from a Props (structural.New) and checks rules 1–4,
+// and prune, defaulting, embedded and validation walk objects with that
+// model; none of them needs the root package or links CEL (see the
+// example of VersionSchema).
 //
 //	p, err := schema.Parse(data) // YAML or JSON, one mapping document
 //	var bad *schema.InputError
@@ -21,6 +23,9 @@
 //	docs, err := schema.ReadDocuments("crds.yaml", data)
 //	var errs schema.InputErrors // the unreadable documents, beside docs
 //	errors.As(err, &errs)
+//
+// Documents reads the same from an io.Reader one document at a time
+// (memory holds one document), with the same positions and errors.
 package schema
 
 import (

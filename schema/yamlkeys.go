@@ -27,38 +27,12 @@ func keyCollision(data []byte) error {
 	return findCollision(v, "")
 }
 
+// findCollision is keyCollision for the value v at path at (keys joined
+// by ".", indices in brackets, "" at the top).
 func findCollision(v any, at string) error {
 	switch x := v.(type) {
 	case map[any]any:
-		seen := make(map[string]any, len(x))
-		var keys []string
-		for k := range x {
-			s, ok := jsonKey(k)
-			if !ok {
-				continue
-			}
-			if other, dup := seen[s]; dup {
-				a, b := describeKey(other), describeKey(k)
-				if a > b {
-					a, b = b, a
-				}
-				where := "the top-level mapping"
-				if at != "" {
-					where = "the mapping at " + at
-				}
-				return fmt.Errorf("keys %s and %s of %s both become the JSON key %q, and sigs.k8s.io/yaml (so kubectl and the apiserver) keeps either one at random; give each key once (quote numbers and booleans meant as strings)", a, b, where, s)
-			}
-			seen[s] = k
-			keys = append(keys, s)
-		}
-		// In key order, so that the error reported is always the same.
-		sort.Strings(keys)
-		for _, s := range keys {
-			k := seen[s]
-			if err := findCollision(x[k], joinKey(at, s)); err != nil {
-				return err
-			}
-		}
+		return mappingCollision(x, at)
 	case []any:
 		for i, e := range x {
 			if err := findCollision(e, at+"["+strconv.Itoa(i)+"]"); err != nil {
@@ -67,6 +41,46 @@ func findCollision(v any, at string) error {
 		}
 	}
 	return nil
+}
+
+// mappingCollision is findCollision for a mapping: first among its own
+// keys, then in its values in key order, so that the error reported is
+// always the same.
+func mappingCollision(x map[any]any, at string) error {
+	seen := make(map[string]any, len(x))
+	var keys []string
+	for k := range x {
+		s, ok := jsonKey(k)
+		if !ok {
+			continue
+		}
+		if other, dup := seen[s]; dup {
+			return collisionError(other, k, s, at)
+		}
+		seen[s] = k
+		keys = append(keys, s)
+	}
+	sort.Strings(keys)
+	for _, s := range keys {
+		if err := findCollision(x[seen[s]], joinKey(at, s)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// collisionError is the error for the YAML keys k1 and k2 of the mapping
+// at that both become the JSON key s; it names them in a fixed order.
+func collisionError(k1, k2 any, s, at string) error {
+	a, b := describeKey(k1), describeKey(k2)
+	if a > b {
+		a, b = b, a
+	}
+	where := "the top-level mapping"
+	if at != "" {
+		where = "the mapping at " + at
+	}
+	return fmt.Errorf("keys %s and %s of %s both become the JSON key %q, and sigs.k8s.io/yaml (so kubectl and the apiserver) keeps either one at random; give each key once (quote numbers and booleans meant as strings)", a, b, where, s)
 }
 
 func joinKey(at, k string) string {

@@ -185,16 +185,7 @@ func setTypes(out map[string]any, p *schema.Props, nullOK bool) {
 // jsValueKeywords sets the value validations JSON Schema states as the
 // apiserver does (draft-04 and OpenAPI 3.0 share them).
 func jsValueKeywords(out map[string]any, p *schema.Props, nullOK bool) {
-	setString(out, "pattern", p.Pattern)
-	setFloat(out, "maximum", p.Maximum)
-	setFloat(out, "minimum", p.Minimum)
-	setFloat(out, "multipleOf", p.MultipleOf)
-	setInt(out, "maxLength", p.MaxLength)
-	setInt(out, "minLength", p.MinLength)
-	setInt(out, "maxItems", p.MaxItems)
-	setInt(out, "minItems", p.MinItems)
-	setInt(out, "maxProperties", p.MaxProperties)
-	setInt(out, "minProperties", p.MinProperties)
+	setBounds(out, p)
 	setBool(out, "exclusiveMaximum", p.ExclusiveMaximum && p.Maximum != nil)
 	setBool(out, "exclusiveMinimum", p.ExclusiveMinimum && p.Minimum != nil)
 	setBool(out, "uniqueItems", p.UniqueItems || p.XListType != nil && *p.XListType == "set")

@@ -22,23 +22,10 @@ func node(p *schema.Props, v2 bool) map[string]any {
 		delete(out, "nullable")
 	}
 	if !dropSubtree {
-		if p.Items != nil && p.Items.Schema != nil {
-			out["items"] = node(p.Items.Schema, v2)
-		}
-		if len(p.Properties) > 0 {
-			props := make(map[string]any, len(p.Properties))
-			for k, c := range p.Properties {
-				props[k] = node(c, v2)
-			}
-			out["properties"] = props
-		}
+		subtree(out, p, v2)
 	}
 	if ap := p.AdditionalProperties; ap != nil {
-		if ap.Schema != nil {
-			out["additionalProperties"] = node(ap.Schema, v2)
-		} else {
-			out["additionalProperties"] = ap.Allows
-		}
+		out["additionalProperties"] = additionalNode(ap, v2)
 	}
 	if v2 {
 		v2Adjust(out, p, dropSubtree)
@@ -50,6 +37,29 @@ func node(p *schema.Props, v2 bool) map[string]any {
 		addEmbedded(out, v2)
 	}
 	return out
+}
+
+// subtree adds to out the published items and properties of p.
+func subtree(out map[string]any, p *schema.Props, v2 bool) {
+	if p.Items != nil && p.Items.Schema != nil {
+		out["items"] = node(p.Items.Schema, v2)
+	}
+	if len(p.Properties) > 0 {
+		props := make(map[string]any, len(p.Properties))
+		for k, c := range p.Properties {
+			props[k] = node(c, v2)
+		}
+		out["properties"] = props
+	}
+}
+
+// additionalNode is the published form of additionalProperties: its
+// schema's node, or the boolean.
+func additionalNode(ap *schema.PropsOrBool, v2 bool) any {
+	if ap.Schema != nil {
+		return node(ap.Schema, v2)
+	}
+	return ap.Allows
 }
 
 // v2Adjust does what ToStructuralOpenAPIV2 does to a node beyond dropping
@@ -208,16 +218,7 @@ func genericKeywords(out map[string]any, p *schema.Props, withDefault bool) {
 
 func valueKeywords(out map[string]any, p *schema.Props) {
 	setString(out, "format", p.Format)
-	setString(out, "pattern", p.Pattern)
-	setFloat(out, "maximum", p.Maximum)
-	setFloat(out, "minimum", p.Minimum)
-	setFloat(out, "multipleOf", p.MultipleOf)
-	setInt(out, "maxLength", p.MaxLength)
-	setInt(out, "minLength", p.MinLength)
-	setInt(out, "maxItems", p.MaxItems)
-	setInt(out, "minItems", p.MinItems)
-	setInt(out, "maxProperties", p.MaxProperties)
-	setInt(out, "minProperties", p.MinProperties)
+	setBounds(out, p)
 	setBool(out, "exclusiveMaximum", p.ExclusiveMaximum)
 	setBool(out, "exclusiveMinimum", p.ExclusiveMinimum)
 	setBool(out, "uniqueItems", p.UniqueItems)
@@ -282,6 +283,21 @@ func anyList(in []string) []any {
 		out[i] = s
 	}
 	return out
+}
+
+// setBounds sets the pattern and the numeric bounds of p, which the
+// OpenAPI and the JSON Schema exports write alike.
+func setBounds(out map[string]any, p *schema.Props) {
+	setString(out, "pattern", p.Pattern)
+	setFloat(out, "maximum", p.Maximum)
+	setFloat(out, "minimum", p.Minimum)
+	setFloat(out, "multipleOf", p.MultipleOf)
+	setInt(out, "maxLength", p.MaxLength)
+	setInt(out, "minLength", p.MinLength)
+	setInt(out, "maxItems", p.MaxItems)
+	setInt(out, "minItems", p.MinItems)
+	setInt(out, "maxProperties", p.MaxProperties)
+	setInt(out, "minProperties", p.MinProperties)
 }
 
 func setString(out map[string]any, key, v string) {

@@ -5,6 +5,13 @@
 //
 // The package stands on the light chain (schema, structural): it does not
 // link CEL. The root package's CRD methods are the usual front door.
+//
+// Objects (Scale, Table.Row) are never changed, and are read as the JSON
+// that encoding/json writes for them, the rule of every package of this
+// module (package prune says it in full): labels as a map[string]string,
+// replicas as an int32 or a []any(nil) read as the JSON they are written
+// as; a value with no JSON form is one FieldValueInvalid error at its path
+// naming its Go type.
 package serving
 
 import (

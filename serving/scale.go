@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema/internal/objpath"
 )
 
 // Scale returns the autoscaling/v1 Scale that GET .../NAME/scale returns
@@ -16,8 +18,13 @@ import (
 // counts are truncated to int32 as the apiserver does. Errors (one
 // InternalError at a path without its leading dot): a value of the wrong
 // type on a path (a float included), checked in the order spec, status,
-// selector; a missing spec replicas value. obj is not changed.
+// selector; a missing spec replicas value; a value with no JSON form (see
+// the package doc). obj is not changed.
 func Scale(obj map[string]any, specReplicasPath, statusReplicasPath, labelSelectorPath string) (map[string]any, *field.Error) {
+	obj, ferr := plainObject(obj)
+	if ferr != nil {
+		return nil, ferr
+	}
 	paths := scalePaths{specReplicasPath, statusReplicasPath, labelSelectorPath}
 	spec, foundSpec, err := nestedInt64(obj, paths.SpecReplicas)
 	if err != nil {
@@ -29,15 +36,11 @@ func Scale(obj map[string]any, specReplicasPath, statusReplicasPath, labelSelect
 	}
 	var selector string
 	if paths.LabelSelector != "" {
-		v, found, err := nestedField(obj, paths.LabelSelector)
+		s, _, err := objpath.NestedString(obj, paths.LabelSelector)
 		if err != nil {
-			return nil, err
+			return nil, field.InternalError(pathField(paths.LabelSelector), err)
 		}
-		if s, ok := v.(string); ok {
-			selector = s
-		} else if found {
-			return nil, accessorError(paths.LabelSelector, v, "string")
-		}
+		selector = s
 	}
 	if !foundSpec {
 		return nil, field.InternalError(pathField(paths.SpecReplicas), fmt.Errorf("the spec replicas field %q does not exist", paths.SpecReplicas))
@@ -79,40 +82,11 @@ func scaleMetadata(obj map[string]any) map[string]any {
 
 // nestedInt64 is the int64 at path; found is false when it is missing.
 func nestedInt64(obj map[string]any, path string) (int64, bool, *field.Error) {
-	v, found, err := nestedField(obj, path)
-	if err != nil || !found {
-		return 0, false, err
+	i, found, err := objpath.NestedInt64(obj, path)
+	if err != nil {
+		return 0, false, field.InternalError(pathField(path), err)
 	}
-	i, ok := v.(int64)
-	if !ok {
-		return 0, false, accessorError(path, v, "int64")
-	}
-	return i, true, nil
-}
-
-// nestedField is the value at path, split at dots; a null on the way
-// counts as missing, anything else that is not an object is an error.
-func nestedField(obj map[string]any, path string) (any, bool, *field.Error) {
-	keys := strings.Split(strings.TrimPrefix(path, "."), ".")
-	var v any = obj
-	for i, k := range keys {
-		if v == nil {
-			return nil, false, nil
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false, field.InternalError(pathField(path), fmt.Errorf(".%s accessor error: %v is of the type %T, expected map[string]interface{}", strings.Join(keys[:i+1], "."), v, v))
-		}
-		if v, ok = m[k]; !ok {
-			return nil, false, nil
-		}
-	}
-	return v, true, nil
-}
-
-func accessorError(path string, v any, want string) *field.Error {
-	keys := strings.TrimPrefix(path, ".")
-	return field.InternalError(pathField(path), fmt.Errorf(".%s accessor error: %v is of the type %T, expected %s", keys, v, v, want))
+	return i, found, nil
 }
 
 // pathField is the error field of a scale path: the path without its

@@ -87,6 +87,10 @@ func (t *Table) Row(obj map[string]any, now time.Time) (cells []any, err error) 
 			cells, err = nil, fmt.Errorf("the table code panics: %v", p)
 		}
 	}()
+	obj, ferr := plainObject(obj)
+	if ferr != nil {
+		return nil, ferr
+	}
 	if _, ok := obj["items"].([]any); ok {
 		return nil, errList
 	}

@@ -214,40 +214,54 @@ func fill(s *Schema, p *schema.Props, check bool) bool {
 	if p.XMapType != nil {
 		s.MapType = *p.XMapType
 	}
-	ok := true
 	if p.Items != nil && p.Items.Schema != nil {
+		var ok bool
 		if s.Items, ok = build(p.Items.Schema, check); !ok {
 			return false
 		}
 	}
-	if len(p.Properties) > 0 {
-		// Each child points to the property's Props in p (shared, never
-		// changed); the children share one allocation.
-		s.Properties = make(map[string]*Schema, len(p.Properties))
-		nodes := make([]Schema, len(p.Properties))
-		i := 0
-		for k, prop := range p.Properties {
-			n := &nodes[i]
-			i++
-			if prop == nil {
-				prop = &schema.Props{} // a null property, as the apiserver decodes it
-			}
-			if !fill(n, prop, check) {
-				return false
-			}
-			s.Properties[k] = n
-		}
+	if len(p.Properties) > 0 && !fillProperties(s, p.Properties, check) {
+		return false
 	}
-	if ap := p.AdditionalProperties; ap != nil {
-		s.AdditionalProperties = &AdditionalProperties{Allows: ap.Allows}
-		if ap.Schema != nil {
-			if s.AdditionalProperties.Schema, ok = build(ap.Schema, check); !ok {
-				return false
-			}
-			s.AdditionalProperties.Allows = true
-		}
+	if ap := p.AdditionalProperties; ap != nil && !fillAdditional(s, ap, check) {
+		return false
 	}
 	s.summarize()
+	return true
+}
+
+// fillProperties is fill for the properties of s.
+func fillProperties(s *Schema, props map[string]*schema.Props, check bool) bool {
+	// Each child points to the property's Props in p (shared, never
+	// changed); the children share one allocation.
+	s.Properties = make(map[string]*Schema, len(props))
+	nodes := make([]Schema, len(props))
+	i := 0
+	for k, prop := range props {
+		n := &nodes[i]
+		i++
+		if prop == nil {
+			prop = &schema.Props{} // a null property, as the apiserver decodes it
+		}
+		if !fill(n, prop, check) {
+			return false
+		}
+		s.Properties[k] = n
+	}
+	return true
+}
+
+// fillAdditional is fill for the additionalProperties of s.
+func fillAdditional(s *Schema, ap *schema.PropsOrBool, check bool) bool {
+	s.AdditionalProperties = &AdditionalProperties{Allows: ap.Allows}
+	if ap.Schema == nil {
+		return true
+	}
+	var ok bool
+	if s.AdditionalProperties.Schema, ok = build(ap.Schema, check); !ok {
+		return false
+	}
+	s.AdditionalProperties.Allows = true
 	return true
 }
 
@@ -262,15 +276,8 @@ func buildable(p *schema.Props) error {
 	if err := unsupported(p); err != nil {
 		return err
 	}
-	if err := buildable(p.Not); err != nil {
+	if err := buildableJunctors(p); err != nil {
 		return err
-	}
-	for _, l := range [][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
-		for i := range l {
-			if err := buildable(&l[i]); err != nil {
-				return err
-			}
-		}
 	}
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
 		return errors.New("internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined")
@@ -283,18 +290,29 @@ func buildable(p *schema.Props) error {
 			return err
 		}
 	}
-	keys := make([]string, 0, len(p.Properties))
-	for k := range p.Properties {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedPropKeys(p.Properties) {
 		if err := buildable(p.Properties[k]); err != nil {
 			return err
 		}
 	}
 	if p.AdditionalProperties != nil {
 		return buildable(p.AdditionalProperties.Schema)
+	}
+	return nil
+}
+
+// buildableJunctors is buildable for the logical junctors of p: not, then
+// allOf, anyOf and oneOf.
+func buildableJunctors(p *schema.Props) error {
+	if err := buildable(p.Not); err != nil {
+		return err
+	}
+	for _, l := range [][]schema.Props{p.AllOf, p.AnyOf, p.OneOf} {
+		for i := range l {
+			if err := buildable(&l[i]); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -256,49 +256,50 @@ func validateNested(p *schema.Props, skipAnyOf bool, fldPath *field.Path) field.
 		errs = append(errs, validateNested(p.Properties[k], false, fldPath.Child("properties").Key(k))...)
 	}
 
-	if p.Type != "" {
-		errs = append(errs, field.Forbidden(fldPath.Child("type"), "must be empty to be structural"))
-	}
-	if ap := p.AdditionalProperties; ap != nil && (ap.Schema != nil || ap.Allows) {
-		errs = append(errs, field.Forbidden(fldPath.Child("additionalProperties"), "must be undefined to be structural"))
-	}
-	if p.Default != nil && p.Default.Value != nil {
-		errs = append(errs, field.Forbidden(fldPath.Child("default"), "must be undefined to be structural"))
-	}
-	if p.Title != "" {
-		errs = append(errs, field.Forbidden(fldPath.Child("title"), "must be empty to be structural"))
-	}
-	if p.Description != "" {
-		errs = append(errs, field.Forbidden(fldPath.Child("description"), "must be empty to be structural"))
-	}
-	if p.Nullable {
-		errs = append(errs, field.Forbidden(fldPath.Child("nullable"), "must be false to be structural"))
-	}
-	if p.XPreserveUnknownFields != nil && *p.XPreserveUnknownFields {
-		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-preserve-unknown-fields"), "must be false to be structural"))
-	}
-	if p.XEmbeddedResource {
-		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must be false to be structural"))
-	}
-	if p.XIntOrString {
-		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-int-or-string"), "must be false to be structural"))
-	}
-	if len(p.XListMapKeys) > 0 {
-		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-list-map-keys"), "must be empty to be structural"))
-	}
-	if p.XListType != nil {
-		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-list-type"), "must be undefined to be structural"))
-	}
-	if p.XMapType != nil {
-		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-map-type"), "must be undefined to be structural"))
-	}
-	if len(p.XValidations) > 0 {
-		errs = append(errs, field.Forbidden(fldPath.Child("x-kubernetes-validations"), "must be empty to be structural"))
+	for _, f := range nestedForbidden {
+		if f.has(p) {
+			errs = append(errs, field.Forbidden(fldPath.Child(f.keyword), f.detail))
+		}
 	}
 	if _, ok := p.Properties["metadata"]; ok {
 		errs = append(errs, field.Forbidden(fldPath.Child("properties").Key("metadata"), "must not be specified in a nested context"))
 	}
 	return errs
+}
+
+// The details of nestedForbidden's errors.
+const (
+	mustBeEmpty     = "must be empty to be structural"
+	mustBeFalse     = "must be false to be structural"
+	mustBeUndefined = "must be undefined to be structural"
+)
+
+// nestedForbidden lists, in the apiserver's order, the keywords a node
+// inside a logical junctor must not have: the keyword, whether p has it,
+// and the error's detail.
+var nestedForbidden = [...]struct {
+	keyword string
+	has     func(p *schema.Props) bool
+	detail  string
+}{
+	{"type", func(p *schema.Props) bool { return p.Type != "" }, mustBeEmpty},
+	{"additionalProperties", func(p *schema.Props) bool {
+		ap := p.AdditionalProperties
+		return ap != nil && (ap.Schema != nil || ap.Allows)
+	}, mustBeUndefined},
+	{"default", func(p *schema.Props) bool { return p.Default != nil && p.Default.Value != nil }, mustBeUndefined},
+	{"title", func(p *schema.Props) bool { return p.Title != "" }, mustBeEmpty},
+	{"description", func(p *schema.Props) bool { return p.Description != "" }, mustBeEmpty},
+	{"nullable", func(p *schema.Props) bool { return p.Nullable }, mustBeFalse},
+	{"x-kubernetes-preserve-unknown-fields", func(p *schema.Props) bool {
+		return p.XPreserveUnknownFields != nil && *p.XPreserveUnknownFields
+	}, mustBeFalse},
+	{"x-kubernetes-embedded-resource", func(p *schema.Props) bool { return p.XEmbeddedResource }, mustBeFalse},
+	{"x-kubernetes-int-or-string", func(p *schema.Props) bool { return p.XIntOrString }, mustBeFalse},
+	{"x-kubernetes-list-map-keys", func(p *schema.Props) bool { return len(p.XListMapKeys) > 0 }, mustBeEmpty},
+	{"x-kubernetes-list-type", func(p *schema.Props) bool { return p.XListType != nil }, mustBeUndefined},
+	{"x-kubernetes-map-type", func(p *schema.Props) bool { return p.XMapType != nil }, mustBeUndefined},
+	{"x-kubernetes-validations", func(p *schema.Props) bool { return len(p.XValidations) > 0 }, mustBeEmpty},
 }
 
 // validateCompleteness checks that every field and item mentioned in the

@@ -32,7 +32,16 @@
 //
 // What this package does not do: it does not evaluate x-kubernetes-validations
 // (CEL) rules, and it does not validate ObjectMeta/TypeMeta of the resource
-// root or of embedded resources (package embedded does). Objects are plain JSON
-// values (map[string]any, []any, string, bool, int64, float64, json.Number,
-// nil) and are never changed.
+// root or of embedded resources (package embedded does).
+//
+// Objects are never changed, and are read as the JSON that encoding/json
+// writes for them, the rule of every package of this module (package prune
+// says it in full): plain JSON values (map[string]any, []any, string, bool,
+// int64, float64, nil) as they are, a nil map or slice as null, any other
+// Go value (a map[string]string, a []string, an int32, a json.Number, a
+// struct with a MarshalJSON method) as its JSON form, in the new and in
+// the old object of an update. A value with no JSON form (a channel, NaN)
+// is one FieldValueInvalid error at its path naming its Go type; in an old
+// object it makes nothing correlate (no ratcheting). The walks find such
+// values where they meet them, so plain objects cost nothing more.
 package validation

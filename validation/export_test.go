@@ -4,6 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/structural"
 )
 
@@ -16,7 +17,13 @@ func NewFromProps(p *model.Props) *Validator { return newFromProps(p) }
 // list no item appears twice, in a map list every item is an object (or
 // null) and no two items have the same key values.
 func ValidateListSetsAndMaps(fldPath *field.Path, s *structural.Schema, obj map[string]any) field.ErrorList {
-	return listTypeErrors(fldPath, s, obj, nil)
+	if s == nil || obj == nil {
+		return nil
+	}
+	var buf [64]objpath.Element
+	w := listWalker{base: fldPath}
+	w.object(s, obj, buf[:0])
+	return w.errs
 }
 
 // Structural is the structural schema the validator was built from (nil for

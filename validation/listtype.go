@@ -21,6 +21,9 @@ type listWalker struct {
 	relevant map[*structural.Schema]bool
 	// hashOnly disables the item-by-item comparison (tests compare both).
 	hashOnly bool
+	// typed is set when the walk meets a Go value that is not plain JSON
+	// where it looks for lists: the caller walks its JSON form instead.
+	typed bool
 }
 
 // path is the field path of the value at steps below base: a Key step
@@ -65,6 +68,9 @@ func (w *listWalker) value(s *structural.Schema, x any, steps objpath.Steps) {
 		if x != nil {
 			w.object(s, x, steps)
 		}
+	case nil, string, bool, int64, float64:
+	default:
+		w.typed = true
 	}
 }
 
@@ -292,30 +298,40 @@ func jsonEqual(a, b any) bool {
 			return intEncodesAsFloat(y, x)
 		}
 	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
+		return jsonEqualList(x, b)
 	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !jsonEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
+		return jsonEqualObject(x, b)
 	}
 	return false
+}
+
+// jsonEqualList is jsonEqual for a non-null array x.
+func jsonEqualList(x []any, b any) bool {
+	y, ok := b.([]any)
+	if !ok || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !jsonEqual(x[i], y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonEqualObject is jsonEqual for a non-null object x.
+func jsonEqualObject(x map[string]any, b any) bool {
+	y, ok := b.(map[string]any)
+	if !ok || len(x) != len(y) {
+		return false
+	}
+	for k, xv := range x {
+		yv, ok := y[k]
+		if !ok || !jsonEqual(xv, yv) {
+			return false
+		}
+	}
+	return true
 }
 
 // intEncodesAsFloat reports whether i and the (jsonComparable) float f have

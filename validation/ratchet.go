@@ -41,11 +41,17 @@ import (
 type ratchet struct {
 	newRoot, oldRoot any
 	s                *structural.Schema
+	// oldRead is set once oldRoot is read as its JSON form (plainOld),
+	// which is done only when an error asks for ratcheting.
+	oldRead bool
 }
 
 // unchanged reports whether the node at p is correlated with an old value
 // that equals its new value.
 func (r *ratchet) unchanged(p path) bool {
+	if !r.oldRead {
+		r.oldRoot, r.oldRead = plainOld(r.oldRoot), true
+	}
 	nv, ov, s := r.newRoot, r.oldRoot, r.s
 	if s == nil {
 		return false
@@ -260,13 +266,8 @@ func (v *Validator) ValidateUpdate(obj, old any) field.ErrorList {
 	}
 	errs := v.ValidateValueUpdate(nil, obj, old)
 	if v != nil && v.lists[v.structural] {
-		if m, ok := obj.(map[string]any); ok && m != nil {
-			lerrs := v.listErrors(m)
-			if len(lerrs) > 0 {
-				if om, ok := old.(map[string]any); !ok || len(v.listErrors(om)) == 0 {
-					errs = append(errs, lerrs...)
-				}
-			}
+		if lerrs := v.listErrors(obj); len(lerrs) > 0 && len(v.listErrors(old)) == 0 {
+			errs = append(errs, lerrs...)
 		}
 	}
 	return errs
@@ -287,20 +288,25 @@ func (v *Validator) ValidateListsUpdate(obj, old map[string]any) field.ErrorList
 	return errs
 }
 
-func (v *Validator) listErrors(m map[string]any) field.ErrorList {
-	return listTypeErrors(nil, v.structural, m, v.lists)
-}
-
-// listTypeErrors walks obj, whose schema is s, for list-type violations,
-// reporting them below base; relevant, when set, holds the nodes with a
-// list type at or below them, and the walk skips the others.
-func listTypeErrors(base *field.Path, s *structural.Schema, obj map[string]any, relevant map[*structural.Schema]bool) field.ErrorList {
-	if s == nil || obj == nil {
+// listErrors is the list-type violations of x, an object read as its
+// JSON form when it holds Go values that are not plain JSON (none for a
+// value that is no object or has no JSON form).
+func (v *Validator) listErrors(x any) field.ErrorList {
+	m, ok := x.(map[string]any)
+	if !ok || m == nil {
+		m = plainObject(x)
+	}
+	if v.structural == nil || m == nil {
 		return nil
 	}
 	var buf [64]objpath.Element
-	w := listWalker{base: base, relevant: relevant}
-	w.object(s, obj, buf[:0])
+	w := listWalker{relevant: v.lists}
+	w.object(v.structural, m, buf[:0])
+	if w.typed {
+		if p := plainObject(m); p != nil {
+			return v.listErrors(p)
+		}
+	}
 	return w.errs
 }
 
@@ -331,6 +337,13 @@ func (v *Validator) ValidateValueUpdate(fldPath *field.Path, value, old any) (er
 			}
 			return toFieldErrors(fldPath, dedupErrors(w.errs))
 		}
+	}
+	read, changed, errs := readPlain(fldPath, value)
+	switch {
+	case errs != nil:
+		return errs
+	case changed:
+		return v.ValidateValueUpdate(fldPath, read, old)
 	}
 	// The engine alone: only an unchanged whole is ratcheted.
 	errs = v.validateValue(fldPath, value, false)

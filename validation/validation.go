@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -27,9 +26,10 @@ import (
 // itself instead: a schema using keywords the compiler does not implement
 // (patternProperties, dependencies, items given as an array,
 // additionalItems, $ref; possible only on a
-// non-structural schema) is validated by the engine entirely, and so is any
-// value holding Go types other than map[string]any, []any, string, int64,
-// float64, bool and nil (int, json.Number, typed maps or slices, …).
+// non-structural schema) is validated by the engine entirely; a value
+// holding Go types other than map[string]any, []any, string, int64,
+// float64, bool and nil (int, json.Number, typed maps or slices, …) is
+// validated as its JSON form (see the package doc).
 type Validator struct {
 	openapi    *spec.Schema
 	structural *structural.Schema
@@ -127,14 +127,9 @@ func NewForDefaults(s *structural.Schema) *Validator {
 // x-kubernetes-list-type set/map uniqueness. Errors have paths relative to
 // the root (spec.replicas). The object is not changed.
 func (v *Validator) Validate(obj any) field.ErrorList {
-	errs := v.ValidateValue(nil, obj)
+	errs, obj := v.validateRead(nil, obj, true)
 	if v != nil && v.lists[v.structural] {
-		if m, ok := obj.(map[string]any); ok && m != nil {
-			var buf [64]objpath.Element
-			w := listWalker{relevant: v.lists}
-			w.object(v.structural, m, buf[:0])
-			errs = append(errs, w.errs...)
-		}
+		errs = append(errs, v.listErrors(obj)...)
 	}
 	return errs
 }
@@ -154,9 +149,17 @@ func (v *Validator) ValidateValue(fldPath *field.Path, value any) field.ErrorLis
 // validateValue is ValidateValue, by the compiled walk when useCompiled is
 // set and the schema and value allow it, by the engine otherwise. A panic
 // becomes an internal error, as in the apiserver.
-func (v *Validator) validateValue(fldPath *field.Path, value any, useCompiled bool) (errs field.ErrorList) {
+func (v *Validator) validateValue(fldPath *field.Path, value any, useCompiled bool) field.ErrorList {
+	errs, _ := v.validateRead(fldPath, value, useCompiled)
+	return errs
+}
+
+// validateRead is validateValue, returning also the value it validated:
+// value, or its JSON form when value holds Go values that are not plain
+// JSON (nil when one has none; the error then says so).
+func (v *Validator) validateRead(fldPath *field.Path, value any, useCompiled bool) (errs field.ErrorList, read any) {
 	if v == nil || v.engine == nil {
-		return nil
+		return nil, value
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -169,12 +172,19 @@ func (v *Validator) validateValue(fldPath *field.Path, value any, useCompiled bo
 		w.node(v.compiled, buf[:0], value)
 		if !w.unsupported {
 			if len(w.errs) == 0 {
-				return nil
+				return nil, value
 			}
-			return toFieldErrors(fldPath, dedupErrors(w.errs))
+			return toFieldErrors(fldPath, dedupErrors(w.errs)), value
 		}
 	}
-	return v.validateWithEngine(fldPath, value)
+	read, changed, errs := readPlain(fldPath, value)
+	switch {
+	case errs != nil:
+		return errs, nil
+	case changed:
+		return v.validateRead(fldPath, read, useCompiled)
+	}
+	return v.validateWithEngine(fldPath, value), value
 }
 
 // validateWithEngine is ValidateValue by kube-openapi's engine.
@@ -228,53 +238,50 @@ func toFieldErrors(fldPath *field.Path, result []error) field.ErrorList {
 	var errs field.ErrorList
 	var enums enumDetails
 	for _, err := range result {
-		if ee, ok := err.(*enumError); ok {
-			p := fldPath
-			if ee.name != "" && ee.name != "." {
-				p = p.Child(strings.TrimPrefix(ee.name, "."))
-			}
-			errs = append(errs, enums.notSupported(p, ee))
-			continue
-		}
-		verr, ok := err.(*openapierrors.Validation)
-		if !ok {
-			errs = append(errs, field.Invalid(fldPath, "", err.Error()))
-			continue
-		}
-		p := fldPath
-		if verr.Name != "" && verr.Name != "." {
-			p = p.Child(strings.TrimPrefix(verr.Name, "."))
-		}
-		value := any("")
-		if verr.Value != nil {
-			value = verr.Value
-		}
-		switch verr.Code() {
-		case openapierrors.RequiredFailCode:
-			errs = append(errs, field.Required(p, ""))
-		case openapierrors.EnumFailCode:
-			values := []string{}
-			for _, allowed := range verr.Values {
-				if s, ok := allowed.(string); ok {
-					values = append(values, s)
-				} else {
-					b, _ := json.Marshal(allowed)
-					values = append(values, string(b))
-				}
-			}
-			errs = append(errs, field.NotSupported(p, verr.Value, values))
-		case openapierrors.TooLongFailCode:
-			errs = append(errs, field.TooLong(p, "", int(int64Or(verr.Valid))))
-		case openapierrors.MaxItemsFailCode, openapierrors.TooManyPropertiesCode:
-			errs = append(errs, field.TooMany(p, int(int64Or(verr.Value)), int(int64Or(verr.Valid))))
-		case openapierrors.InvalidTypeCode:
-			errs = append(errs, field.TypeInvalid(p, value, verr.Error()))
+		switch e := err.(type) {
+		case *enumError:
+			errs = append(errs, enums.notSupported(childPath(fldPath, e.name), e))
+		case *openapierrors.Validation:
+			errs = append(errs, validationFieldError(fldPath, e))
 		default:
-			errs = append(errs, field.Invalid(p, value, verr.Error()))
+			errs = append(errs, field.Invalid(fldPath, "", err.Error()))
 		}
 	}
 	errorsort.Sort(errs)
 	return errs
+}
+
+// childPath is fldPath followed by an engine error's name (".a.b", with
+// "" and "." naming the value itself).
+func childPath(fldPath *field.Path, name string) *field.Path {
+	if name == "" || name == "." {
+		return fldPath
+	}
+	return fldPath.Child(strings.TrimPrefix(name, "."))
+}
+
+// validationFieldError is the field error the apiserver makes of one of
+// the engine's validation errors, by its code.
+func validationFieldError(fldPath *field.Path, verr *openapierrors.Validation) *field.Error {
+	p := childPath(fldPath, verr.Name)
+	value := any("")
+	if verr.Value != nil {
+		value = verr.Value
+	}
+	switch verr.Code() {
+	case openapierrors.RequiredFailCode:
+		return field.Required(p, "")
+	case openapierrors.EnumFailCode:
+		return field.NotSupported(p, verr.Value, enumStrings(verr.Values))
+	case openapierrors.TooLongFailCode:
+		return field.TooLong(p, "", int(int64Or(verr.Valid)))
+	case openapierrors.MaxItemsFailCode, openapierrors.TooManyPropertiesCode:
+		return field.TooMany(p, int(int64Or(verr.Value)), int(int64Or(verr.Valid)))
+	case openapierrors.InvalidTypeCode:
+		return field.TypeInvalid(p, value, verr.Error())
+	default:
+		return field.Invalid(p, value, verr.Error())
+	}
 }
 
 func int64Or(x any) int64 {

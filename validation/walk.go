@@ -125,7 +125,9 @@ func (w *walker) node(n *cnode, p path, v any) int {
 		kind, f = kindFloat, x
 	case bool:
 		kind = kindBool
-	default:
+	}
+	if !isPlainKind(kind, m == nil, l == nil, f) {
+		// The caller reads the value's JSON form instead.
 		w.unsupported = true
 		return 0
 	}
@@ -169,6 +171,21 @@ func (w *walker) node(n *cnode, p path, v any) int {
 		}
 	}
 	return mc
+}
+
+// isPlainKind reports whether a non-null value of kind, as node's switch
+// found it, is plain JSON: not when no case matched (kindNull), for a nil
+// map or slice (null) and for NaN and the infinities (no JSON form).
+func isPlainKind(kind valueKind, nilMap, nilList bool, f float64) bool {
+	switch kind {
+	case kindNull:
+		return false
+	case kindObject:
+		return !nilMap
+	case kindArray:
+		return !nilList
+	}
+	return f-f == 0
 }
 
 // null is node for a null value: the engine runs only its type and enum
@@ -222,35 +239,44 @@ func (w *walker) typeCheck(n *cnode, p path, kind valueKind, f float64) int {
 	case kindInt:
 		ok = ok || n.hasNumber
 		if n.format != "" && !ok && n.format != "int64" {
-			if w.failed() {
-				w.add(openapierrors.InvalidType(p.String(), in, n.format, "int64"))
-			}
-			return 0
+			return w.formatMismatch(n, p, "int64")
 		}
 	case kindFloat:
 		// An integral float is an integer.
 		ok = ok || (n.hasInteger && isJSONInteger(f))
 		if n.format != "" && !ok && n.format != "float64" {
-			if w.failed() {
-				w.add(openapierrors.InvalidType(p.String(), in, n.format, "float64"))
-			}
-			return 0
+			return w.formatMismatch(n, p, "float64")
 		}
 	default: // bool, object
 		if n.format != "" && !ok {
-			if w.failed() {
-				w.add(openapierrors.InvalidType(p.String(), in, n.format, ""))
-			}
-			return 0
+			return w.formatMismatch(n, p, "")
 		}
 	}
 	if !ok {
-		if w.failed() {
-			w.add(openapierrors.InvalidType(p.String(), in, n.typesJoined, kindTypeName[kind]))
-		}
-		return 0
+		return w.typeMismatch(n, p, kind)
 	}
 	return 1
+}
+
+// formatMismatch records the engine's type error for a value (got, the
+// type name the engine gives it) that the node's format does not allow,
+// and returns 0, the count of a failed type validator. Callers pass
+// constants: they convert to the interface without an allocation.
+func (w *walker) formatMismatch(n *cnode, p path, got any) int {
+	if w.failed() {
+		w.add(openapierrors.InvalidType(p.String(), in, n.format, got))
+	}
+	return 0
+}
+
+// typeMismatch records the engine's type error for a value of a kind none
+// of the node's types admits, and returns 0, the count of a failed type
+// validator. The kind's name is boxed only when the error is built.
+func (w *walker) typeMismatch(n *cnode, p path, kind valueKind) int {
+	if w.failed() {
+		w.add(openapierrors.InvalidType(p.String(), in, n.typesJoined, kindTypeName[kind]))
+	}
+	return 0
 }
 
 // stringCheck is the engine's string validator: the first failing of
@@ -521,11 +547,24 @@ func enumMatches(v, e any) bool {
 	return rv.Type().ConvertibleTo(t) && reflect.DeepEqual(rv.Convert(t).Interface(), e)
 }
 
-// object is the engine's object validator; it returns the validator's own
-// count (the sum of its children's).
+// object is the engine's object validator (minProperties, maxProperties,
+// properties and additionalProperties, required); it returns the
+// validator's own count (the sum of its children's).
 func (w *walker) object(n *cnode, p path, m map[string]any) int {
+	w.propertyCount(n, p, int64(len(m)))
 	mc := 0
-	size := int64(len(m))
+	if n.hasObjectChildren {
+		mc = w.members(n, p, m)
+	}
+	if len(n.required) > 0 {
+		w.requiredKeys(n, p, m)
+	}
+	return mc
+}
+
+// propertyCount checks an object's size against minProperties and
+// maxProperties.
+func (w *walker) propertyCount(n *cnode, p path, size int64) {
 	if n.minProps != nil && size < *n.minProps {
 		if w.failed() {
 			w.add(openapierrors.TooFewProperties(p.String(), in, *n.minProps, size))
@@ -536,21 +575,31 @@ func (w *walker) object(n *cnode, p path, m map[string]any) int {
 			w.add(openapierrors.TooManyProperties(p.String(), in, *n.maxProps, size))
 		}
 	}
-	if n.hasObjectChildren {
-		for k, x := range m {
-			if c, ok := n.props[k]; ok {
-				mc += w.child(c, append(p, objpath.Field(k)), x)
-				continue
+}
+
+// members validates each member of an object against its property's node,
+// else against additionalProperties (or reports it when they are
+// forbidden); it returns the sum of the children's counts.
+func (w *walker) members(n *cnode, p path, m map[string]any) int {
+	mc := 0
+	for k, x := range m {
+		if c, ok := n.props[k]; ok {
+			mc += w.child(c, append(p, objpath.Field(k)), x)
+			continue
+		}
+		if n.additionalForbidden {
+			if w.failed() {
+				w.add(openapierrors.PropertyNotAllowed(p.String(), in, k))
 			}
-			if n.additionalForbidden {
-				if w.failed() {
-					w.add(openapierrors.PropertyNotAllowed(p.String(), in, k))
-				}
-			} else if n.additional != nil {
-				mc += w.child(n.additional, append(p, objpath.Dotted(k)), x)
-			}
+		} else if n.additional != nil {
+			mc += w.child(n.additional, append(p, objpath.Dotted(k)), x)
 		}
 	}
+	return mc
+}
+
+// requiredKeys reports each required key the object lacks.
+func (w *walker) requiredKeys(n *cnode, p path, m map[string]any) {
 	for _, k := range n.required {
 		if _, ok := m[k]; !ok {
 			if w.failed() {
@@ -558,5 +607,4 @@ func (w *walker) object(n *cnode, p path, m map[string]any) int {
 			}
 		}
 	}
-	return mc
 }

@@ -94,7 +94,7 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 		rd.inputErr = !ok
 	}
 	found := false
-	err = rd.each(files, func(d crdschema.Document, text *docText) error {
+	err = rd.each(files, func(d crdschema.Document) error {
 		if o.skipNonCRDs {
 			if reason := nonCRDReason(&d); reason != "" {
 				rd.counts.skip(skipNotCRD, d.File)
@@ -112,7 +112,7 @@ func checkInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
 		rd.counts.checked(len(errs))
 		oc := outcome{file: r.File, document: r.Document, line: r.Line, kind: r.Kind, name: r.Name, errs: errs, notes: r.Warnings, update: r.Operation == "UPDATE",
 			lint: r.Lint, lintFails: o.lintFail}
-		return p.print(oc, place(&oc, r, d, text))
+		return p.print(oc, place(&oc, r, d))
 	})
 	if err == nil {
 		err = rd.finish()

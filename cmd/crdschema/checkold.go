@@ -52,8 +52,9 @@ func checkCRD(crd *crdschema.CRD, stored map[string]*crdschema.CRD, r *checkResu
 	switch {
 	case old != nil:
 		r.Operation = "UPDATE"
-		r.Warnings = crd.UpdateWarnings(old)
-		return crd.UpdateErrors(old)
+		errs, warnings := crdschema.CheckUpdate(old, crd)
+		r.Warnings = warnings
+		return errs
 	case stored != nil:
 		r.Operation = "CREATE"
 	}

@@ -17,11 +17,14 @@ import (
 
 // columnsLine is one line of `crdschema columns -o json`.
 type columnsLine struct {
-	File     string           `json:"file"`
-	Document int              `json:"document"`
-	Columns  []serving.Column `json:"columns"`
-	Cells    []any            `json:"cells"`
-	Errors   []jsonError      `json:"errors"`
+	File     string `json:"file"`
+	Document int    `json:"document"`
+	// Line is where the object starts (an addition to the contract's
+	// third edition, as the errors' line and column).
+	Line    int              `json:"line"`
+	Columns []serving.Column `json:"columns"`
+	Cells   []any            `json:"cells"`
+	Errors  []jsonError      `json:"errors"`
 }
 
 func runColumns(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -49,8 +52,8 @@ func runColumns(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	out := &columnsOutput{format: *output, stdout: stdout, emit: lineWriter("json", stdout)}
-	status := storedRun(crds, operands, stdin, stderr, func(c *crdschema.CRD, d *crdschema.Document, routeErr *field.Error) (bool, error) {
-		line := columnsLine{File: d.File, Document: d.Index}
+	return storedRun(crds, operands, stdin, stderr, out, func(c *crdschema.CRD, d crdschema.Document, routeErr *field.Error) (any, int) {
+		line := columnsLine{File: d.File, Document: d.Index, Line: d.Line}
 		errs := field.ErrorList{}
 		if routeErr != nil {
 			errs = append(errs, routeErr)
@@ -59,14 +62,9 @@ func runColumns(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			line.Columns, line.Cells, fe = c.Columns(d.Object, now)
 			errs = append(errs, fe...)
 		}
-		line.Errors = toJSONErrors(errs)
-		return len(errs) > 0, out.write(line, d.Line)
+		line.Errors = located(errs, d)
+		return line, len(errs)
 	})
-	if err := out.flush(); err != nil && status != 2 {
-		fmt.Fprintf(stderr, "crdschema: %v\n", err)
-		return 2
-	}
-	return status
 }
 
 // storedOptions checks the flags of the verbs reading stored objects.
@@ -82,44 +80,32 @@ func storedOptions(output string, formats, crds, operands []string) error {
 	return stdinOnce(crds, operands)
 }
 
-// storedRun reads the CRDs and the stored objects and calls line for
-// every object with the CRD it routes to, or its routing error. The
-// status is 2 for unreadable input, else 1 when some line has errors.
-func storedRun(crdPaths, objectPaths []string, stdin io.Reader, stderr io.Writer, line func(*crdschema.CRD, *crdschema.Document, *field.Error) (bool, error)) int {
+// storedRun reads the CRDs, then the stored objects one at a time, and
+// prints the line that line makes of every object with the CRD it routes
+// to, or its routing error, and its number of errors. The status is 2 for
+// unreadable input, else 1 when some line has errors.
+func storedRun(crdPaths, objectPaths []string, stdin io.Reader, stderr io.Writer, p printer, line func(*crdschema.CRD, crdschema.Document, *field.Error) (any, int)) int {
 	in := &inputs{stdin: stdin, max: defaultMaxInput}
 	crds, ok, err := loadCRDs(crdPaths, in, stderr)
 	if err != nil {
 		reportError(stderr, err)
 		return 2
 	}
-	files, err := expandPaths(objectPaths)
+	names, err := expandPaths(objectPaths)
 	if err != nil {
 		reportError(stderr, err)
 		return 2
 	}
-	status := 0
-	for _, f := range files {
-		docs, readOK := readInput(f, in, stderr)
-		ok = ok && readOK
-		for i := range docs {
-			d := &docs[i]
-			// As the apiserver's decoder, which keeps 3.0 a float.
-			crdschema.KeepFloats(d.Object)
-			c, routeErr := routeStored(crds, d.Object)
-			failed, err := line(c, d, routeErr)
-			if err != nil {
-				fmt.Fprintf(stderr, "crdschema: %v\n", err)
-				return 2
-			}
-			if failed {
-				status = 1
-			}
-		}
-	}
-	if !ok {
-		return 2
-	}
-	return status
+	rd := &docReader{in: in, p: p, stderr: stderr, inputErr: !ok}
+	found := false
+	err = rd.each(namedFiles(names), func(d crdschema.Document) error {
+		c, routeErr := routeStored(crds, d.Object)
+		l, n := line(c, d, routeErr)
+		rd.counts.checked(n)
+		found = found || n > 0
+		return p.print(outcome{}, l)
+	})
+	return servedStatus(rd, found, err)
 }
 
 // routeStored finds the CRD a stored object belongs to (columns, scale,
@@ -159,14 +145,24 @@ type columnsOutput struct {
 	table  *tabwriter.Writer
 	header string
 	errs   []string
+	// summaryText is the summary line, written last.
+	summaryText string
 }
 
-func (o *columnsOutput) write(line columnsLine, lineNo int) error {
+// print writes a line as JSON, or as a row of the table (its errors are
+// printed after the table).
+func (o *columnsOutput) print(_ outcome, l any) error {
+	line := l.(columnsLine)
 	if o.format == "json" {
 		return o.emit(line)
 	}
 	for _, e := range line.Errors {
-		o.errs = append(o.errs, fmt.Sprintf("%s:%d: %s: %s", escapeControl(line.File), lineNo, e.Field, e.Detail))
+		// The error's line and column, as the other verbs' text has them.
+		where := fmt.Sprintf("%s:%d", escapeControl(line.File), e.Line)
+		if e.Column > 0 {
+			where += fmt.Sprintf(":%d", e.Column)
+		}
+		o.errs = append(o.errs, fmt.Sprintf("%s: %s: %s", where, e.Field, e.Detail))
 	}
 	if line.Columns == nil {
 		return nil
@@ -209,8 +205,9 @@ func (o *columnsOutput) flushTable() error {
 	return err
 }
 
-// flush ends the last table and prints the errors after it.
-func (o *columnsOutput) flush() error {
+// finish ends the last table and prints the errors, then the summary,
+// after it.
+func (o *columnsOutput) finish() error {
 	if err := o.flushTable(); err != nil {
 		return err
 	}
@@ -218,6 +215,15 @@ func (o *columnsOutput) flush() error {
 		if _, err := fmt.Fprintln(o.stdout, e); err != nil {
 			return err
 		}
+	}
+	_, err := io.WriteString(o.stdout, o.summaryText)
+	return err
+}
+
+// summary is the table's last line, after the errors; -o json has none.
+func (o *columnsOutput) summary(c *counts) error {
+	if o.format != "json" {
+		o.summaryText = summaryLine(c)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -85,30 +86,11 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return convertObjects(o, in, stdout, stderr)
 }
 
-// readDocs reads the documents of paths, reporting unreadable parts on
-// stderr (ok false).
-func readDocs(paths []string, in *inputs, stderr io.Writer) (docs []crdschema.Document, ok bool, err error) {
-	files, err := expandPaths(paths)
-	if err != nil {
-		return nil, false, err
-	}
-	ok = true
-	for _, f := range files {
-		ds, readOK := readInput(f, in, stderr)
-		ok = ok && readOK
-		docs = append(docs, ds...)
-	}
-	return docs, ok, nil
-}
-
-// convertObjects reads every object at --to.
+// convertObjects reads every object at --to, one at a time.
 func convertObjects(o *convertOptions, in *inputs, stdout, stderr io.Writer) int {
 	p := newPrinter(o.output, "convert", stdout, stderr)
 	stderr = withInputErrors(p, stderr, stdout, "convert")
-	docs, inputOK, err := readDocs(o.operands, in, stderr)
-	if err == nil && len(docs) == 0 && inputOK {
-		return noObjects("convert", stderr)
-	}
+	names, err := expandPaths(o.operands)
 	var crds []*crdschema.CRD
 	crdsOK := true
 	if err == nil {
@@ -118,25 +100,22 @@ func convertObjects(o *convertOptions, in *inputs, stdout, stderr io.Writer) int
 		reportError(stderr, err)
 		return 2
 	}
-	status := 0
-	for _, d := range docs {
+	rd := &docReader{in: in, p: p, stderr: stderr, inputErr: !crdsOK}
+	found := false
+	err = rd.each(namedFiles(names), func(d crdschema.Document) error {
 		oc, line := convertDocument(crds, d, o.to)
-		if len(oc.errs) > 0 {
-			status = 1
-		}
-		if err := p.print(oc, line); err != nil {
-			fmt.Fprintf(stderr, "crdschema: %v\n", err)
-			return 2
-		}
+		found = found || len(oc.errs) > 0
+		rd.counts.checked(len(oc.errs))
+		return p.print(oc, place(&oc, line, d))
+	})
+	if err == nil {
+		err = rd.finish()
 	}
-	if err := p.finish(); err != nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
 	}
-	if !inputOK || !crdsOK {
-		return 2
-	}
-	return status
+	return rd.status("convert", found)
 }
 
 // convertDocument routes one stored object to its CRD and reads it at to.
@@ -148,8 +127,7 @@ func convertDocument(crds []*crdschema.CRD, d crdschema.Document, to string) (ou
 	if routeErr != nil {
 		r.Errors = field.ErrorList{routeErr}
 	} else {
-		crdschema.KeepFloats(d.Object) // as the object verbs do
-		r = crd.Read(d.Object, to)
+		r = crd.Read(context.Background(), d.Object, to)
 	}
 	var object any
 	if r.Object != nil {
@@ -172,35 +150,32 @@ type reviewLine struct {
 	Errors   []jsonError `json:"errors"`
 }
 
-// runReviews checks every ConversionReview document (convert --review).
+// runReviews checks every ConversionReview document (convert --review),
+// one at a time.
 func runReviews(o *convertOptions, in *inputs, stdout, stderr io.Writer) int {
 	p := newPrinter("json", "convert", stdout, stderr)
-	docs, inputOK, err := readDocs(o.operands, in, stderr)
+	names, err := expandPaths(o.operands)
 	if err != nil {
 		reportError(stderr, err)
 		return 2
 	}
-	if len(docs) == 0 && inputOK {
-		return noObjects("convert --review", stderr)
-	}
-	status := 0
-	for _, d := range docs {
-		crdschema.KeepFloats(d.Object)
+	rd := &docReader{in: in, p: p, stderr: stderr}
+	found := false
+	err = rd.each(namedFiles(names), func(d crdschema.Document) error {
 		objects, ferr := conversion.CheckReview(d.Object)
 		line := reviewLine{File: d.File, Document: d.Index, Line: d.Line, Errors: []jsonError{}}
 		if ferr != nil {
-			status = 1
-			line.Errors = toJSONErrors(field.ErrorList{ferr})
+			found = true
+			line.Errors = located(field.ErrorList{ferr}, d)
 		} else {
 			line.Objects = objects
 		}
-		if err := p.print(outcome{}, line); err != nil {
-			fmt.Fprintf(stderr, "crdschema: %v\n", err)
-			return 2
-		}
-	}
-	if !inputOK {
+		rd.counts.checked(len(line.Errors))
+		return p.print(outcome{}, line)
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
 	}
-	return status
+	return rd.status("convert --review", found)
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -79,47 +78,6 @@ func expandPaths(paths []string) ([]string, error) {
 		out = append(out, found...)
 	}
 	return out, nil
-}
-
-// readFile reads the documents of one file; name "-" reads stdin.
-func (in *inputs) readFile(name string) ([]crdschema.Document, error) {
-	data, err := in.readAll(name)
-	if err != nil {
-		return nil, &schema.InputError{File: name, Err: err}
-	}
-	return crdschema.ReadDocuments(name, data)
-}
-
-// readAll reads the bytes of one input, refusing more than in.max.
-func (in *inputs) readAll(name string) ([]byte, error) {
-	var r io.Reader
-	if name == "-" {
-		r = in.stdin
-		if r == nil {
-			r = os.Stdin
-		}
-	} else {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && in.max > 0 && st.Size() > in.max {
-			return nil, in.tooLarge()
-		}
-		r = f
-	}
-	if in.max <= 0 {
-		return io.ReadAll(r)
-	}
-	data, err := io.ReadAll(io.LimitReader(r, in.max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > in.max {
-		return nil, in.tooLarge()
-	}
-	return data, nil
 }
 
 func (in *inputs) tooLarge() error {

@@ -49,20 +49,24 @@ func runJSONSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // jsonschemaRun computes every schema first and writes only when every CRD
 // was read and accepted: a rejected CRD leaves --out untouched.
 func jsonschemaRun(paths []string, out string, in *inputs, stdout, stderr io.Writer) int {
-	cs, ok, err := loadCRDs(paths, in, stderr)
+	names, err := expandPaths(paths)
 	if err != nil {
 		reportError(stderr, err)
 		return 2
 	}
-	if !ok {
-		return 2
+	// The summary of the CRDs read goes to stderr, last: stdout lists the
+	// files written.
+	rd := &docReader{in: in, p: linePrinter{stderr: stderr}, stderr: stderr}
+	cs, err := rd.crds(namedFiles(names))
+	if err != nil || rd.inputErr {
+		return servedStatus(rd, false, err)
 	}
 	var files []schemaFile
 	status := 0
 	for _, c := range cs {
 		fs, err := crdSchemaFiles(c)
 		if err != nil {
-			fmt.Fprintf(stderr, "crdschema: %s: %v\n", c.Position().File, err)
+			fmt.Fprintf(stderr, "crdschema: %s:%d: %v\n", c.Position().File, c.Position().Line, err)
 			status = 1
 			continue
 		}
@@ -70,7 +74,7 @@ func jsonschemaRun(paths []string, out string, in *inputs, stdout, stderr io.Wri
 	}
 	if status != 0 {
 		fmt.Fprintf(stderr, "crdschema jsonschema: nothing written to %s\n", out)
-		return status
+		return servedStatus(rd, true, nil)
 	}
 	if err := writeSchemaFiles(out, files); err != nil {
 		fmt.Fprintf(stderr, "crdschema jsonschema: %v\n", err)
@@ -79,7 +83,7 @@ func jsonschemaRun(paths []string, out string, in *inputs, stdout, stderr io.Wri
 	for _, f := range files {
 		fmt.Fprintln(stdout, filepath.Join(out, f.name))
 	}
-	return 0
+	return servedStatus(rd, false, nil)
 }
 
 // crdSchemaFiles are a CRD's schema files: GROUP/KIND_VERSION.json and its

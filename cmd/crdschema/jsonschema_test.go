@@ -17,6 +17,9 @@ func TestJSONSchemaWritesTheCatalogLayout(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
+	if want := "crdschema: 1 file, 1 document: 1 checked, 0 with errors (0 errors)\n"; errOut != want {
+		t.Errorf("stderr %q, want the summary line %q", errOut, want)
+	}
 	for _, name := range []string{"crontab_v1.json", "crontab_v1-strict.json"} {
 		path := filepath.Join(dir, "stable.example.com", name)
 		if !strings.Contains(out, path) {

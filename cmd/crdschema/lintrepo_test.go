@@ -82,7 +82,7 @@ func checkAnnotation(t *testing.T, got, want, verb string) {
 	_, rest, _ := strings.Cut(m[4], ": ")
 	path, _, _ := strings.Cut(rest, ": ")
 	path, _, _ = strings.Cut(path, " (apiserver")
-	segs := splitPath(path)
+	segs := pathNames(path)
 	last := segs[len(segs)-1]
 	if strings.Contains(m[4], ": Required value") {
 		last = segs[len(segs)-2] // a missing field is placed on its parent

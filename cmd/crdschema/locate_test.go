@@ -9,8 +9,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/internal/shareddata"
 )
+
+// pathNames are the keys and indices of a field path, as the library's
+// locator reads it: "spec.list[2].m[a.b]" is spec, list, 2, m, a.b.
+func pathNames(p string) []string {
+	var out []string
+	for _, e := range objpath.ParseField(p) {
+		out = append(out, e.Name())
+	}
+	return out
+}
 
 // TestPositionsOnCorpus: every error of every corpus CRD (check) and of
 // every corpus example (apply) carries a line and a column, and the text
@@ -120,7 +131,7 @@ func placedOn(t *testing.T, l posLine, e struct {
 	if e.Column >= 3 && text[e.Column-3:e.Column-1] == "- " {
 		return "field" // a list item's mapping: its first key
 	}
-	for _, seg := range splitPath(path) {
+	for _, seg := range pathNames(path) {
 		if strings.HasPrefix(at, seg) {
 			return "field"
 		}

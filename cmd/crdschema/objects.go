@@ -13,17 +13,6 @@ import (
 	"github.com/crdschema/crdschema/schema"
 )
 
-// result is what a verb makes of one object.
-type result struct {
-	object any // nil when the object was rejected or could not be routed
-	pruned []string
-	errs   field.ErrorList
-	// update is set when the object updated a stored one (--old).
-	update bool
-	// deprecation is the warning of a request to a deprecated version.
-	deprecation string
-}
-
 // objectResult is one line of the object verbs' -o json output.
 type objectResult struct {
 	File     string `json:"file"`
@@ -111,14 +100,9 @@ func objectInputs(verb string, o *options, in *inputs, stdout, stderr io.Writer)
 	}
 	rd := &docReader{in: in, lint: lint, p: p, stderr: stderr, inputErr: status == 2}
 	found := false
-	err = rd.each(files, func(d crdschema.Document, text *docText) error {
+	err = rd.each(files, func(d crdschema.Document) error {
 		oc, line, failed := run.document(d)
-		if verb == "apply" && !o.strict && oc.object != nil && isJSONText(text) {
-			// Only a JSON text can hold a key twice: YAML documents reach
-			// the apiserver as JSON kubectl writes.
-			oc.duplicates = duplicatePaths(d)
-		}
-		line = place(&oc, line, d, text)
+		line = place(&oc, line, d)
 		found = found || failed
 		if oc.skipped != "" {
 			rd.counts.skip(oc.skipClass, d.File)
@@ -154,9 +138,8 @@ func (run *objectRun) load(files []inputFile, in *inputs, lint bool, stderr io.W
 		if err = in.bufferStdin(files); err != nil {
 			break
 		}
-		var n int
-		run.crds, n, crdsOK = crdsAmongFiles(files, in, lint, stderr)
-		if n == 0 {
+		run.crds, crdsOK = crdsAmongFiles(files, in, lint, stderr)
+		if len(run.crds) == 0 && crdsOK && !anyDocument(files, in, lint) {
 			// Nothing to route: the second pass reports what it cannot read.
 			return 0, true
 		}
@@ -168,9 +151,6 @@ func (run *objectRun) load(files []inputFile, in *inputs, lint bool, stderr io.W
 	}
 	if err == nil && len(o.olds) > 0 {
 		run.stored, err = loadStored(run.crds, o.olds, in)
-		for _, old := range run.stored {
-			crdschema.KeepFloats(old) // as the objects' below
-		}
 	}
 	if err != nil {
 		reportError(stderr, err)
@@ -205,7 +185,6 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 		oc.skipped, oc.skipClass = "CustomResourceDefinition: a definition, not an object", skipCRD
 		return oc, skippedLine(oc), false
 	}
-	var r result
 	s, routeErr := run.bare, run.bareErr
 	if s == nil && routeErr == nil {
 		s, routeErr = crdschema.Route(run.crds, d.Object)
@@ -214,38 +193,41 @@ func (run *objectRun) document(d crdschema.Document) (outcome, any, bool) {
 			return oc, skippedLine(oc), false
 		}
 	}
-	if routeErr != nil {
-		r.errs = field.ErrorList{routingError(routeErr)}
-	} else {
-		// d.Object comes from the apiserver's JSON decoder: a whole
-		// float64 in it was written "3.0", and stays a float in the
-		// apiserver, where the library would take a whole float64 from
-		// encoding/json for an integer.
-		crdschema.KeepFloats(d.Object)
-		if run.stored != nil {
-			r = runUpdate(s, d, run.stored, o.subresourceSet)
-		} else {
-			r = runVerb(run.verb, s, d)
-		}
+	var r crdschema.Result
+	update := false
+	switch {
+	case routeErr != nil:
+		r.Errors = field.ErrorList{routingError(routeErr)}
+	case run.stored != nil:
+		r, update = runUpdate(s, d, run.stored, o.subresourceSet)
+	default:
+		r = runVerb(run.verb, s, d)
+	}
+	if run.verb == "apply" && routeErr == nil {
+		// A request: the keys its JSON holds twice are warned about, or
+		// with --strict rejected with the unknown fields.
+		r.Duplicates = d.Duplicates
 		if o.strict {
-			update := r.update
-			r = strictResult(r, d)
-			r.update = update
+			r = r.Strict()
 		}
 	}
-	pruned := r.pruned // sorted and unique, from the root pipeline
+	var object any
+	if r.Object != nil {
+		object = r.Object
+	}
+	pruned := r.Pruned // sorted and unique, from the root pipeline
 	if pruned == nil {
 		pruned = []string{} // the contract's JSON has "pruned": []
 	}
-	oc.object, oc.pruned, oc.errs, oc.deprecation = r.object, pruned, r.errs, r.deprecation
-	res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: r.object, Pruned: pruned, Errors: toJSONErrors(r.errs), Warnings: deprecationWarnings(r.deprecation)}
+	oc.object, oc.pruned, oc.errs, oc.deprecation, oc.duplicates = object, pruned, r.Errors, r.Deprecation, r.Duplicates
+	res := objectResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Object: object, Pruned: pruned, Errors: toJSONErrors(r.Errors), Warnings: deprecationWarnings(r.Deprecation)}
 	if run.stored != nil {
 		res.Operation = "CREATE"
-		if r.update {
+		if update {
 			res.Operation = "UPDATE"
 		}
 	}
-	return oc, res, len(r.errs) > 0
+	return oc, res, len(r.Errors) > 0
 }
 
 // deprecationWarnings is the warnings field of a line: the deprecation

@@ -15,8 +15,11 @@ import (
 // openapiLine is one line of `crdschema openapi -o json`: the definitions
 // published for one served version of one CRD.
 type openapiLine struct {
-	File     string         `json:"file"`
-	Document int            `json:"document"`
+	File     string `json:"file"`
+	Document int    `json:"document"`
+	// Line is where the CRD document starts (an addition to the
+	// contract's third edition, as the errors' line and column).
+	Line     int            `json:"line"`
 	Name     string         `json:"name"`
 	Group    string         `json:"group"`
 	Version  string         `json:"version"`
@@ -59,49 +62,46 @@ func openapiOptions(output string, paths []string) error {
 }
 
 func openapiRun(paths []string, output string, in *inputs, stdout, stderr io.Writer) int {
-	files, err := expandPaths(paths)
+	names, err := expandPaths(paths)
 	if err != nil {
 		reportError(stderr, err)
 		return 2
 	}
-	status := 0
-	emit := lineWriter(output, stdout)
-	for _, f := range files {
-		docs, ok := readInput(f, in, stderr)
-		if !ok {
-			status = 2
+	p := newLinePrinter(output, stdout, stderr)
+	rd := &docReader{in: in, p: p, stderr: stderr}
+	found := false
+	err = rd.each(namedFiles(names), func(d crdschema.Document) error {
+		if !d.IsCRD() {
+			rd.counts.skip(skipNotCRD, d.File)
+			return nil
 		}
-		for i := range docs {
-			if !docs[i].IsCRD() {
-				continue
-			}
-			c, err := docs[i].CRD()
-			if err != nil {
-				reportError(stderr, err)
-				status = 2
-				continue
-			}
-			for _, line := range openapiLines(c, &docs[i]) {
-				if len(line.Errors) > 0 && status == 0 {
-					status = 1
-				}
-				if err := emit(line); err != nil {
-					fmt.Fprintf(stderr, "crdschema: %v\n", err)
-					return 2
-				}
+		c, err := d.CRD()
+		if err != nil {
+			reportError(stderr, err)
+			rd.inputErr = true
+			return nil
+		}
+		n := 0
+		for _, line := range openapiLines(c, d) {
+			n += len(line.Errors)
+			if err := p.print(outcome{}, line); err != nil {
+				return err
 			}
 		}
-	}
-	return status
+		rd.counts.checked(n)
+		found = found || n > 0
+		return nil
+	})
+	return servedStatus(rd, found, err)
 }
 
 // openapiLines are the lines of one CRD: one per served version, or one
 // with the errors of a CRD the apiserver rejects.
-func openapiLines(c *crdschema.CRD, d *crdschema.Document) []openapiLine {
+func openapiLines(c *crdschema.CRD, d crdschema.Document) []openapiLine {
 	gk := c.GroupKind()
-	base := openapiLine{File: d.File, Document: d.Index, Name: c.Name(), Group: gk.Group, Kind: gk.Kind, ListKind: listKind(d.Object, gk.Kind), Errors: []jsonError{}}
+	base := openapiLine{File: d.File, Document: d.Index, Line: d.Line, Name: c.Name(), Group: gk.Group, Kind: gk.Kind, ListKind: listKind(d.Object, gk.Kind), Errors: []jsonError{}}
 	if errs := c.Errors(); len(errs) > 0 {
-		base.Errors = toJSONErrors(errs)
+		base.Errors = located(errs, d)
 		return []openapiLine{base}
 	}
 	var out []openapiLine
@@ -114,9 +114,40 @@ func openapiLines(c *crdschema.CRD, d *crdschema.Document) []openapiLine {
 		line := base
 		line.Version, line.V3, line.V2 = v, v3, v2
 		if err != nil {
-			line.Errors = toJSONErrors(field.ErrorList{field.InternalError(nil, err)})
+			line.Errors = located(field.ErrorList{field.InternalError(nil, err)}, d)
 		}
 		out = append(out, line)
+	}
+	return out
+}
+
+// servedStatus ends the run of a verb reading CRDs or stored objects
+// (openapi, columns, scale, sample, jsonschema): the summary, and the exit
+// status: 2 for an input that could not be read or an output that could
+// not be written (err), 1 when found (some line has errors), else 0 (also
+// for inputs without a document, as the contract's third edition has it).
+func servedStatus(rd *docReader, found bool, err error) int {
+	if err == nil {
+		err = rd.finish()
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(rd.stderr, "crdschema: %v\n", err)
+		return 2
+	case rd.inputErr:
+		return 2
+	case found:
+		return 1
+	}
+	return 0
+}
+
+// namedFiles are files named on the command line or found in a directory
+// given there, read without a lint's skips.
+func namedFiles(names []string) []inputFile {
+	out := make([]inputFile, len(names))
+	for i, n := range names {
+		out[i] = inputFile{name: n}
 	}
 	return out
 }

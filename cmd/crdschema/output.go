@@ -637,6 +637,35 @@ func withInputErrors(p printer, stderr, stdout io.Writer, verb string) io.Writer
 	return stderr
 }
 
+// linePrinter writes the lines of the verbs whose output is one JSON line
+// or YAML document per result (openapi, scale), as they come. The summary
+// goes to stderr, beside the input errors, with -o yaml; -o json's output
+// is its lines only, as the object verbs' is.
+type linePrinter struct {
+	emit func(any) error
+	// stderr is where the summary goes; nil for none.
+	stderr io.Writer
+}
+
+func newLinePrinter(format string, stdout, stderr io.Writer) linePrinter {
+	p := linePrinter{emit: lineWriter(format, stdout)}
+	if format == "yaml" {
+		p.stderr = stderr
+	}
+	return p
+}
+
+func (p linePrinter) print(_ outcome, line any) error { return p.emit(line) }
+func (linePrinter) finish() error                     { return nil }
+
+func (p linePrinter) summary(c *counts) error {
+	if p.stderr == nil {
+		return nil
+	}
+	_, err := io.WriteString(p.stderr, summaryLine(c))
+	return err
+}
+
 // summaryLine is the summary as the human formats end with it.
 func summaryLine(c *counts) string { return "crdschema: " + c.String() + "\n" }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"io"
 
@@ -30,7 +29,7 @@ func (e outputError) Error() string { return e.err.Error() }
 // each reads files in order and calls fn with each document that is not
 // skipped and its text. It returns only an error writing the output (fn's
 // or the printer's); input errors are reported and recorded.
-func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document, text *docText) error) error {
+func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document) error) error {
 	for _, f := range files {
 		rd.counts.files++
 		if rd.lint {
@@ -42,7 +41,9 @@ func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document, text 
 				continue
 			}
 		}
-		err := rd.in.streamFile(f.name, func(ev docEvent) error { return rd.event(f, ev, fn) })
+		err := rd.in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
+			return rd.event(f, d, derr, fn)
+		})
 		var oe outputError
 		if errors.As(err, &oe) {
 			return oe.err
@@ -55,28 +56,28 @@ func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document, text 
 	return nil
 }
 
-func (rd *docReader) event(f inputFile, ev docEvent, fn func(crdschema.Document, *docText) error) error {
+// event handles one document of file f (or derr, the error of one that
+// cannot be read): counted, reported or skipped, or handed to fn.
+func (rd *docReader) event(f inputFile, d crdschema.Document, derr *schema.InputError, fn func(crdschema.Document) error) error {
 	rd.counts.documents++
-	if ev.err != nil {
+	if derr != nil {
 		if rd.lint {
-			if class, reason := unreadableReason(ev.err, f.walked); class != "" {
+			if class, reason := unreadableReason(derr, f.walked); class != "" {
 				rd.counts.skip(class, f.name)
-				n, _ := documentNumber(ev.err)
-				return rd.skipped(skippedOutcome(f.name, n, ev.err.Line, nil, reason))
+				return rd.skipped(skippedOutcome(f.name, d.Index, d.Line, nil, reason))
 			}
 		}
-		reportError(rd.stderr, ev.err)
+		reportError(rd.stderr, derr)
 		rd.inputErr = true
 		return nil
 	}
-	d := ev.doc
 	if rd.lint {
 		if reason := notObjectReason(d.Object); reason != "" {
 			rd.counts.skip(skipNotObject, f.name)
 			return rd.skipped(skippedOutcome(d.File, d.Index, d.Line, d.Object, reason))
 		}
 	}
-	if err := fn(d, ev.text); err != nil {
+	if err := fn(d); err != nil {
 		return outputError{err}
 	}
 	return nil
@@ -116,33 +117,21 @@ func (rd *docReader) status(verb string, found bool) int {
 }
 
 // crdsAmongFiles reads the CRDs among the documents of files (a first
-// pass over them, before the objects are processed). Only the YAML
-// documents that may be CRDs are decoded (see mayBeCRD), so the pass costs
-// little more than reading the files; n counts every document part. A CRD that cannot be
-// decoded is reported on stderr (ok false); the documents that cannot be
-// read are left to the second pass. n counts the documents read.
-func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) (crds []*crdschema.CRD, n int, ok bool) {
+// pass over them, before the objects are processed), decoding only the
+// documents that may be CRDs. A CRD that cannot be decoded is reported on
+// stderr (ok false); the documents that cannot be read are left to the
+// second pass.
+func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) (crds []*crdschema.CRD, ok bool) {
 	ok = true
 	for _, f := range files {
 		if lint && templateFile(f.name) != "" {
-			n++
 			continue
 		}
-		want := func(text []byte) bool {
-			if mayBeCRD(text) {
-				return true
-			}
-			if hasContent(text) {
-				n++ // a document not decoded
-			}
-			return false
-		}
-		_ = in.streamParts(f.name, want, func(ev docEvent) error {
-			n++
-			if ev.err != nil || !ev.doc.IsCRD() {
+		_ = in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
+			if derr != nil || !d.IsCRD() {
 				return nil
 			}
-			c, err := ev.doc.CRD()
+			c, err := d.CRD()
 			if err != nil {
 				reportError(stderr, err)
 				ok = false
@@ -150,9 +139,25 @@ func crdsAmongFiles(files []inputFile, in *inputs, lint bool, stderr io.Writer) 
 			}
 			crds = append(crds, c)
 			return nil
-		})
+		}, "CustomResourceDefinition")
 	}
-	return crds, n, ok
+	return crds, ok
+}
+
+// anyDocument reports whether files hold a document (a Helm template
+// counting as one, for a lint), readable or not.
+func anyDocument(files []inputFile, in *inputs, lint bool) bool {
+	errStop := errors.New("stop")
+	for _, f := range files {
+		if lint && templateFile(f.name) != "" {
+			return true
+		}
+		err := in.read(f.name, func(crdschema.Document, *schema.InputError) error { return errStop })
+		if err == errStop {
+			return true
+		}
+	}
+	return false
 }
 
 // summarizer is a printer that ends its output with the run's summary.
@@ -179,24 +184,26 @@ func (in *inputs) bufferStdin(files []inputFile) error {
 	return nil
 }
 
-// mayBeCRD reports whether a YAML document's text may decode to a
-// CustomResourceDefinition (or a List holding one): its kind must be
-// spelled out, unless an escape ("\x43...") or a tag could spell it
-// otherwise. The other documents are not decoded by the first pass.
-func mayBeCRD(text []byte) bool {
-	return bytes.Contains(text, []byte("CustomResourceDefinition")) ||
-		bytes.IndexByte(text, '\\') >= 0 || bytes.Contains(text, []byte("!!"))
-}
-
-// hasContent reports whether a YAML text has a line that is neither blank
-// nor a comment.
-func hasContent(text []byte) bool {
-	for len(text) > 0 {
-		line, rest, _ := bytes.Cut(text, []byte("\n"))
-		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
-			return true
+// crds reads the CRDs of files, for the verbs whose inputs are CRDs
+// (sample, jsonschema): each counted as checked with the errors the
+// apiserver would reject it for, the other documents as skipped; a CRD
+// that cannot be decoded is reported (and makes rd.inputErr true).
+func (rd *docReader) crds(files []inputFile) ([]*crdschema.CRD, error) {
+	var out []*crdschema.CRD
+	err := rd.each(files, func(d crdschema.Document) error {
+		if !d.IsCRD() {
+			rd.counts.skip(skipNotCRD, d.File)
+			return nil
 		}
-		text = rest
-	}
-	return false
+		c, err := d.CRD()
+		if err != nil {
+			reportError(rd.stderr, err)
+			rd.inputErr = true
+			return nil
+		}
+		rd.counts.checked(len(c.Errors()))
+		out = append(out, c)
+		return nil
+	})
+	return out, err
 }

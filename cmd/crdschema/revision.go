@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // revisionFormats are the -o values of revision (text is the default).
@@ -80,7 +81,7 @@ type revisionPair struct {
 	// oldErrs are the old revision's own errors: the apiserver would not
 	// have stored it.
 	oldErrs field.ErrorList
-	changes []crdschema.Change
+	changes []revision.Change
 	// total and versions count the replayed objects, all and by the
 	// version they are at.
 	total    replayCounts
@@ -282,8 +283,8 @@ func (run *revisionRun) compare() error {
 		case p.old == nil:
 			p.errs, p.warnings = p.new.Errors(), p.new.Warnings()
 		default:
-			p.errs, p.warnings = p.new.UpdateErrors(p.old), p.new.UpdateWarnings(p.old)
-			p.changes = p.new.Changes(p.old)
+			p.errs, p.warnings = crdschema.CheckUpdate(p.old, p.new)
+			p.changes = revision.Changes(p.old, p.new)
 		}
 		if p.old != nil {
 			p.oldErrs = p.old.Errors()
@@ -300,7 +301,7 @@ func (run *revisionRun) replayObjects(o *options, in *inputs, stderr io.Writer) 
 	if err != nil {
 		return rd, err
 	}
-	err = rd.each(files, func(d crdschema.Document, _ *docText) error {
+	err = rd.each(files, func(d crdschema.Document) error {
 		return run.replayDocument(d)
 	})
 	return rd, err
@@ -328,8 +329,7 @@ func (run *revisionRun) replayDocument(d crdschema.Document) error {
 		run.skipped[reason]++
 		return run.p.skipped(skippedResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Skipped: reason})
 	}
-	crdschema.KeepFloats(d.Object) // as the object verbs do
-	r := p.new.Replay(context.Background(), p.old, d.Object, nil)
+	r := revision.Replay(context.Background(), p.old, p.new, d.Object)
 	line := newReplayLine(d, kind, name, p, version, r)
 	if len(r.Errors) > 0 {
 		run.notReplayed++
@@ -389,7 +389,7 @@ type jsonLoss struct {
 	Changed bool   `json:"changed"`
 }
 
-func newReplayLine(d crdschema.Document, kind, name string, p *revisionPair, version string, r crdschema.Replay) *replayLine {
+func newReplayLine(d crdschema.Document, kind, name string, p *revisionPair, version string, r revision.Effect) *replayLine {
 	l := &replayLine{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, CRD: p.name, Version: version,
 		Losses: []jsonLoss{}, Update: toJSONErrors(r.Update), Create: toJSONErrors(r.Create),
 		OldUpdate: toJSONErrors(r.OldUpdate), OldCreate: toJSONErrors(r.OldCreate), Errors: toJSONErrors(r.Errors)}
@@ -435,7 +435,7 @@ type position struct {
 	Line     int    `json:"line"`
 }
 
-// jsonChange is a crdschema.Change in the contract's form.
+// jsonChange is a revision.Change in the contract's form.
 type jsonChange struct {
 	Kind    string `json:"kind"`
 	Version string `json:"version"`

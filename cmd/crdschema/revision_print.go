@@ -11,7 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // revisionPrinter writes one run of revision in one output format: the
@@ -19,7 +19,7 @@ import (
 // document, and the end (the summary).
 type revisionPrinter interface {
 	crds(run *revisionRun) error
-	object(l *replayLine, r crdschema.Replay) error
+	object(l *replayLine, r revision.Effect) error
 	skipped(s skippedResult) error
 	finish(run *revisionRun) error
 }
@@ -44,7 +44,7 @@ type revisionJSON struct{ enc *json.Encoder }
 
 func (revisionJSON) crds(*revisionRun) error { return nil }
 
-func (p revisionJSON) object(l *replayLine, _ crdschema.Replay) error { return p.enc.Encode(l) }
+func (p revisionJSON) object(l *replayLine, _ revision.Effect) error { return p.enc.Encode(l) }
 
 func (p revisionJSON) skipped(s skippedResult) error { return p.enc.Encode(s) }
 
@@ -120,7 +120,7 @@ func changeLevel(class string) string {
 }
 
 // changeText is a change as the human formats print it.
-func changeText(c crdschema.Change) string {
+func changeText(c revision.Change) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", c.Class, c.Kind)
 	if c.Version != "" {
@@ -139,7 +139,7 @@ func changeText(c crdschema.Change) string {
 }
 
 // objectFindings are the findings of one replayed object.
-func objectFindings(l *replayLine, r crdschema.Replay) []finding {
+func objectFindings(l *replayLine, r revision.Effect) []finding {
 	label := escapeControl(objectLabel(l))
 	var out []finding
 	add := func(level, text string) {
@@ -281,7 +281,7 @@ func writeCRDFindings(run *revisionRun, write func([]finding) error) error {
 	return nil
 }
 
-func (p revisionText) object(l *replayLine, r crdschema.Replay) error {
+func (p revisionText) object(l *replayLine, r revision.Effect) error {
 	return p.write(objectFindings(l, r))
 }
 
@@ -311,7 +311,7 @@ func (p *revisionGithub) write(fs []finding) error {
 
 func (p *revisionGithub) crds(run *revisionRun) error { return writeCRDFindings(run, p.write) }
 
-func (p *revisionGithub) object(l *replayLine, r crdschema.Replay) error {
+func (p *revisionGithub) object(l *replayLine, r revision.Effect) error {
 	return p.write(objectFindings(l, r))
 }
 
@@ -353,7 +353,7 @@ func (p *revisionMarkdown) crds(run *revisionRun) error {
 	return nil
 }
 
-func (p *revisionMarkdown) object(l *replayLine, r crdschema.Replay) error {
+func (p *revisionMarkdown) object(l *replayLine, r revision.Effect) error {
 	for _, f := range objectFindings(l, r) {
 		if len(p.objects) >= markdownObjectLimit {
 			p.more++

@@ -9,8 +9,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/golden"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // TestRevisionGolden runs every testdata/revision/cases/*.yaml
@@ -98,7 +98,7 @@ func TestRevisionChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := run.pairs[0]
-	p.changes = []crdschema.Change{
+	p.changes = []revision.Change{
 		{Kind: "field-removed", Version: "v1", Path: "spec.commonName", Class: "data-loss", Detail: "stored objects lose it when read"},
 		{Kind: "bounds-tightened", Version: "v1", Path: "spec.secretName", Class: "ratcheted", Detail: "maxLength 4", Static: true},
 	}

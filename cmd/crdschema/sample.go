@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // sampleOptions are the parsed arguments of sample.
@@ -70,30 +71,47 @@ func runSample(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crdschema sample: %v\n%s", err, verbUsage("sample"))
 		return 2
 	}
-	crd, err := loadOneCRD(o, &inputs{stdin: stdin, max: o.maxInput}, stderr)
-	if err != nil {
+	// The summary of the --crd input goes to stderr, after the objects;
+	// -o json's output is its lines only.
+	p := linePrinter{}
+	if o.output != "json" {
+		p.stderr = stderr
+	}
+	rd := &docReader{in: &inputs{stdin: stdin, max: o.maxInput}, p: p, stderr: stderr}
+	crd, err := loadOneCRD(o, rd)
+	status := 2
+	switch {
+	case err != nil:
 		reportError(stderr, err)
+	case o.roundTrip:
+		status = printRoundTrips(crd, o, stdout, stderr)
+	default:
+		status = printSamples(crd, o, stdout, stderr)
+	}
+	if err := rd.finish(); err != nil {
+		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
 	}
-	if o.roundTrip {
-		return printRoundTrips(crd, o, stdout, stderr)
-	}
-	return printSamples(crd, o, stdout, stderr)
+	return status
 }
 
 // loadOneCRD reads --crd, which must hold exactly one CRD the apiserver
 // accepts.
-func loadOneCRD(o *sampleOptions, in *inputs, stderr io.Writer) (*crdschema.CRD, error) {
-	crds, ok, err := loadCRDs([]string{o.crd}, in, stderr)
+func loadOneCRD(o *sampleOptions, rd *docReader) (*crdschema.CRD, error) {
+	names, err := expandPaths([]string{o.crd})
+	if err != nil {
+		return nil, err
+	}
+	crds, err := rd.crds(namedFiles(names))
 	switch {
 	case err != nil:
 		return nil, err
-	case !ok:
+	case rd.inputErr:
 		return nil, fmt.Errorf("%s: unreadable", o.crd)
 	case len(crds) != 1:
 		return nil, fmt.Errorf("%s: %d CRDs, want exactly one", o.crd, len(crds))
 	case len(crds[0].Errors()) > 0:
-		return nil, fmt.Errorf("%s: the apiserver rejects CRD %s: %v", o.crd, crds[0].Name(), crds[0].Errors().ToAggregate())
+		return nil, fmt.Errorf("%s:%d: the apiserver rejects CRD %s: %v", o.crd, crds[0].Position().Line, crds[0].Name(), crds[0].Errors().ToAggregate())
 	}
 	return crds[0], nil
 }
@@ -106,11 +124,12 @@ func printSamples(crd *crdschema.CRD, o *sampleOptions, stdout, stderr io.Writer
 	if version == "" && len(crd.ServedVersions()) > 0 {
 		version = crd.ServedVersions()[0]
 	}
-	objs, err := crd.Samples(version, o.seed, o.n)
+	s, err := crd.Version(version)
 	if err != nil {
 		reportError(stderr, err)
 		return 2
 	}
+	objs := s.Samples(o.seed, o.n)
 	for i, obj := range objs {
 		if err := writeObject(stdout, o.output, obj, i == 0); err != nil {
 			fmt.Fprintf(stderr, "crdschema: %v\n", err)
@@ -162,7 +181,7 @@ type lossLine struct {
 // fail, or one JSON line per trip. Exit 1 when anything is lost, changed
 // or rejected.
 func printRoundTrips(crd *crdschema.CRD, o *sampleOptions, stdout, stderr io.Writer) int {
-	trips, err := crd.RoundTrips(context.Background(), o.seed, o.n, nil)
+	trips, err := revision.RoundTrips(context.Background(), crd, o.seed, o.n)
 	if err != nil {
 		reportError(stderr, err)
 		return 2

@@ -11,10 +11,13 @@ import (
 
 // scaleLine is one line of `crdschema scale -o json`.
 type scaleLine struct {
-	File     string         `json:"file"`
-	Document int            `json:"document"`
-	Scale    map[string]any `json:"scale"`
-	Errors   []jsonError    `json:"errors"`
+	File     string `json:"file"`
+	Document int    `json:"document"`
+	// Line is where the object starts (an addition to the contract's
+	// third edition, as the errors' line and column).
+	Line   int            `json:"line"`
+	Scale  map[string]any `json:"scale"`
+	Errors []jsonError    `json:"errors"`
 }
 
 func runScale(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -34,9 +37,9 @@ func runScale(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "crdschema scale: %v\n%s", err, verbUsage("scale"))
 		return 2
 	}
-	emit := lineWriter(*output, stdout)
-	return storedRun(crds, operands, stdin, stderr, func(c *crdschema.CRD, d *crdschema.Document, routeErr *field.Error) (bool, error) {
-		line := scaleLine{File: d.File, Document: d.Index}
+	p := newLinePrinter(*output, stdout, stderr)
+	return storedRun(crds, operands, stdin, stderr, p, func(c *crdschema.CRD, d crdschema.Document, routeErr *field.Error) (any, int) {
+		line := scaleLine{File: d.File, Document: d.Index, Line: d.Line}
 		errs := field.ErrorList{}
 		if routeErr != nil {
 			errs = append(errs, routeErr)
@@ -45,7 +48,7 @@ func runScale(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			line.Scale, fe = c.Scale(d.Object)
 			errs = append(errs, fe...)
 		}
-		line.Errors = toJSONErrors(errs)
-		return len(errs) > 0, emit(line)
+		line.Errors = located(errs, d)
+		return line, len(errs)
 	})
 }

@@ -19,8 +19,8 @@ import (
 	"github.com/crdschema/crdschema/schema"
 )
 
-// readWhole is what the command read before streaming: every document and
-// error of the file at once, in the order streamFile visits them.
+// readWhole is a file read whole: its documents, then the errors of those
+// that cannot be read.
 func readWhole(t *testing.T, name string, data []byte) []string {
 	docs, err := crdschema.ReadDocuments(name, data)
 	var errs schema.InputErrors
@@ -33,36 +33,36 @@ func readWhole(t *testing.T, name string, data []byte) []string {
 	case err != nil:
 		t.Fatal(err)
 	}
-	byIndex := map[int]string{}
 	for _, d := range docs {
-		byIndex[d.Index] = fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON)
+		out = append(out, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON))
 	}
 	for _, e := range errs {
-		n, _ := documentNumber(e)
-		byIndex[n] = "error " + e.Error()
-	}
-	for i := 0; i < len(docs)+len(errs); i++ {
-		out = append(out, byIndex[i])
+		out = append(out, "error "+e.Error())
 	}
 	return out
 }
 
+// readStreamed is the same file read by the command, one document at a
+// time, in the same order as readWhole.
 func readStreamed(t *testing.T, name string) []string {
-	var out []string
+	var out, errs []string
 	in := &inputs{}
-	err := in.streamFile(name, func(ev docEvent) error {
-		if ev.err != nil {
-			out = append(out, "error "+ev.err.Error())
+	err := in.read(name, func(d crdschema.Document, derr *schema.InputError) error {
+		if derr == nil && len(d.Text) == 0 {
+			t.Errorf("%s: document %d at line %d has no text", name, d.Index, d.Line)
+		}
+		if derr != nil {
+			errs = append(errs, "error "+derr.Error())
 			return nil
 		}
-		out = append(out, fmt.Sprintf("%d@%d %s", ev.doc.Index, ev.doc.Line, ev.doc.JSON))
+		out = append(out, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON))
 		return nil
 	})
 	var ie *schema.InputError
 	if errors.As(err, &ie) {
-		out = append(out, "stream error: "+ie.Error())
+		return []string{"stream error: " + ie.Error()}
 	}
-	return out
+	return append(out, errs...)
 }
 
 // TestStreamMatchesWholeRead: reading a file document by document gives
@@ -208,7 +208,7 @@ func BenchmarkReadStreamed(b *testing.B) {
 	in := &inputs{}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := in.streamFile(f, func(docEvent) error { return nil }); err != nil {
+		if err := in.read(f, func(crdschema.Document, *schema.InputError) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}

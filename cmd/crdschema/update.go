@@ -61,29 +61,21 @@ func loadStored(crds []*crdschema.CRD, paths []string, in *inputs) (map[objectKe
 }
 
 // runUpdate answers one routed object with --old: an update of its stored
-// object (a status update with statusOnly), or a create when there is none.
-func runUpdate(s *crdschema.Schema, d crdschema.Document, stored map[objectKey]map[string]any, statusOnly bool) result {
+// object (a status update with statusOnly), or a create when there is none
+// (update false).
+func runUpdate(s *crdschema.Schema, d crdschema.Document, stored map[objectKey]map[string]any, statusOnly bool) (r crdschema.Result, update bool) {
 	obj := d.Object
 	old, ok := stored[keyOf(s, obj)]
-	if !ok {
-		if statusOnly {
-			if !s.HasStatusSubresource() {
-				// PUT .../status of a resource without it: not found.
-				return result{update: true, errs: s.ApplyStatusUpdate(obj, nil).Errors}
-			}
-			return result{update: true, errs: field.ErrorList{&field.Error{Type: field.ErrorTypeNotFound, Field: "metadata.name", BadValue: field.OmitValueType{}, Detail: "no stored object to update"}}}
-		}
-		return runVerb("apply", s, d)
+	switch {
+	case ok && statusOnly:
+		return s.ApplyStatusUpdate(obj, old), true
+	case ok:
+		return s.ApplyUpdate(obj, old), true
+	case !statusOnly:
+		return runVerb("apply", s, d), false
+	case !s.HasStatusSubresource():
+		// PUT .../status of a resource without it: not found.
+		return crdschema.Result{Errors: s.ApplyStatusUpdate(obj, nil).Errors}, true
 	}
-	var r crdschema.Result
-	if statusOnly {
-		r = s.ApplyStatusUpdate(obj, old)
-	} else {
-		r = s.ApplyUpdate(obj, old)
-	}
-	var object any
-	if r.Object != nil {
-		object = r.Object
-	}
-	return result{object: object, pruned: r.Pruned, errs: r.Errors, update: true, deprecation: r.Deprecation}
+	return crdschema.Result{Errors: field.ErrorList{&field.Error{Type: field.ErrorTypeNotFound, Field: "metadata.name", BadValue: field.OmitValueType{}, Detail: "no stored object to update"}}}, true
 }

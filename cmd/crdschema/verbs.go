@@ -13,11 +13,6 @@ var verbs = map[string]func(s *crdschema.Schema, obj map[string]any) crdschema.R
 }
 
 // runVerb applies verb to one routed document.
-func runVerb(verb string, s *crdschema.Schema, d crdschema.Document) result {
-	r := verbs[verb](s, d.Object)
-	var object any
-	if r.Object != nil {
-		object = r.Object
-	}
-	return result{object: object, pruned: r.Pruned, errs: r.Errors, deprecation: r.Deprecation}
+func runVerb(verb string, s *crdschema.Schema, d crdschema.Document) crdschema.Result {
+	return verbs[verb](s, d.Object)
 }

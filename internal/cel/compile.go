@@ -171,7 +171,7 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, envs ruleEnvs, 
 		}
 	}
 	if r.FieldPath != "" {
-		if p, err := ResolveFieldPath(s, r.FieldPath); err == nil {
+		if p, _, err := ResolveFieldPath(s, r.FieldPath, true); err == nil {
 			c.fieldPath = p.String()
 		}
 	}

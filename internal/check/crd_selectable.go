@@ -1,11 +1,9 @@
 package check
 
 import (
-	"errors"
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -26,7 +24,7 @@ func validateSelectableFieldsOf(root *model.Props, fields []model.SelectableFiel
 }
 
 // validateSelectableFields checks that every selectable field is a
-// dot-notation path to a string, boolean or integer field outside metadata,
+// dot-notation path (cel.ResolveFieldPath without arrays) to a string, boolean or integer field outside metadata,
 // with no duplicates and at most maxSelectableFields of them.
 func validateSelectableFields(fields []model.SelectableField, s *structural.Schema, fldPath *field.Path, allowTooMany bool) field.ErrorList {
 	errs := field.ErrorList{}
@@ -37,7 +35,7 @@ func validateSelectableFields(fields []model.SelectableField, s *structural.Sche
 			errs = append(errs, field.Required(p, ""))
 			continue
 		}
-		path, found, err := selectableFieldPath(f.JSONPath, s)
+		path, found, err := cel.ResolveFieldPath(s, f.JSONPath, false)
 		if err != nil {
 			errs = append(errs, field.Invalid(p, f.JSONPath, "is an invalid path: "+err.Error()))
 			continue
@@ -62,45 +60,4 @@ func validateSelectableFields(fields []model.SelectableField, s *structural.Sche
 		errs = append(errs, field.TooMany(fldPath, len(seen), maxSelectableFields))
 	}
 	return errs
-}
-
-var errNotAField = errors.New("does not refer to a valid field")
-
-// selectableFieldPath follows a dot-notation path (".spec.a.b", array
-// notation not allowed) through a structural schema, returning the path of
-// the field reached and its schema.
-func selectableFieldPath(jsonPath string, s *structural.Schema) (*field.Path, *structural.Schema, error) {
-	var path *field.Path
-	toks := fieldPathTokens(jsonPath)
-	for i := 0; i < len(toks); i++ {
-		switch toks[i] {
-		case "[":
-			return nil, nil, errors.New("array notation is not allowed")
-		case ".":
-			i++
-			if i >= len(toks) {
-				return nil, nil, errors.New("unexpected end of JSON path")
-			}
-			name := toks[i]
-			switch {
-			case s == nil:
-				return nil, nil, errNotAField
-			case s.Properties != nil:
-				path = path.Child(name)
-				c, ok := s.Properties[name]
-				if !ok {
-					return nil, nil, errNotAField
-				}
-				s = c
-			case s.AdditionalProperties != nil:
-				path = path.Key(name)
-				s = s.AdditionalProperties.Schema
-			default:
-				return nil, nil, errNotAField
-			}
-		default:
-			return nil, nil, fmt.Errorf("expected [ or . but got: %s", toks[i])
-		}
-	}
-	return path, s, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/golden"
 	"github.com/crdschema/crdschema/internal/model"
@@ -94,7 +95,7 @@ func TestSelectableFieldPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range tests {
-		p, found, err := selectableFieldPath(tt.path, s)
+		p, found, err := cel.ResolveFieldPath(s, tt.path, false)
 		switch {
 		case tt.wantErr != "":
 			if err == nil || err.Error() != tt.wantErr {

@@ -78,15 +78,16 @@ func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, r
 			return
 		}
 	}
-	if !s.HasDefaultsBelow() {
-		return
+	if s.HasDefaultsBelow() {
+		w.children(pth, s, resource, resourceRoot, meta, insideMeta)
 	}
+}
+
+// children walks the items and properties of s that have a default at or
+// below them (walk's arguments, for s itself).
+func (w *defaultsWalker) children(pth *field.Path, s, resource *structural.Schema, resourceRoot bool, meta []step, insideMeta bool) {
 	if s.Items != nil && (s.Items.HasDefault || s.Items.HasDefaultsBelow()) {
-		var m []step
-		if insideMeta {
-			m = append(append(m, meta...), step{index: true})
-		}
-		w.walk(pth.Child("items"), s.Items, resource, false, m, insideMeta)
+		w.walk(pth.Child("items"), s.Items, resource, false, metaPath(meta, insideMeta, step{index: true}), insideMeta)
 		if w.budget < 0 {
 			return
 		}
@@ -94,20 +95,22 @@ func (w *defaultsWalker) walk(pth *field.Path, s, resource *structural.Schema, r
 	// Only the properties with a default at or below them have anything
 	// to check; the others need no path built.
 	for _, k := range s.DefaultingProperties() {
-		sub := s.Properties[k]
-		subMeta := insideMeta
-		if resourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind") {
-			subMeta = true
-		}
-		var m []step
-		if subMeta {
-			m = append(append(m, meta...), step{key: k})
-		}
-		w.walk(pth.Child("properties").Key(k), sub, resource, false, m, subMeta)
+		subMeta := insideMeta || resourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind")
+		w.walk(pth.Child("properties").Key(k), s.Properties[k], resource, false, metaPath(meta, subMeta, step{key: k}), subMeta)
 		if w.budget < 0 {
 			return
 		}
 	}
+}
+
+// metaPath is the path from a resource through its TypeMeta or ObjectMeta
+// to the child at st of the node at meta, in a slice of its own; nil when
+// the child is not inside them.
+func metaPath(meta []step, inside bool, st step) []step {
+	if !inside {
+		return nil
+	}
+	return append(append([]step(nil), meta...), st)
 }
 
 // checkDefault checks a default outside TypeMeta and ObjectMeta.

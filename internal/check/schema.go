@@ -390,17 +390,22 @@ func (w *walker) mapType(p *model.Props, lp objpath.Lazy) {
 	if p.XMapType == nil {
 		return
 	}
-	const need = "must be object if x-kubernetes-map-type is specified"
-	switch p.Type {
-	case "object":
-	case "":
-		w.add(field.Required(lp.Field().Child("type"), need))
-	default:
-		w.add(field.Invalid(lp.Field().Child("type"), p.Type, need))
+	if p.Type != "object" {
+		w.wrongType(p.Type, lp, "must be object if x-kubernetes-map-type is specified")
 	}
 	if mt := *p.XMapType; mt != "atomic" && mt != "granular" {
 		w.add(field.NotSupported(lp.Field().Child("x-kubernetes-map-type"), mt, []string{"atomic", "granular"}))
 	}
+}
+
+// wrongType reports a node's type (typ) that must be another: Required
+// when it has none, Invalid otherwise; need says which and why.
+func (w *walker) wrongType(typ string, lp objpath.Lazy, need string) {
+	if typ == "" {
+		w.add(field.Required(lp.Field().Child("type"), need))
+		return
+	}
+	w.add(field.Invalid(lp.Field().Child("type"), typ, need))
 }
 
 // listType checks x-kubernetes-list-type, x-kubernetes-list-map-keys and
@@ -415,46 +420,51 @@ func (w *walker) listType(p *model.Props, lp objpath.Lazy) {
 		items = p.Items.Schema
 	}
 
-	const needArray = "must be array if x-kubernetes-list-type is specified"
-	const atomicItems = "must be atomic as item of a list with x-kubernetes-list-type=set"
 	switch {
 	case p.XListType != nil && p.Type != "array":
-		if p.Type == "" {
-			w.add(field.Required(lp.Field().Child("type"), needArray))
-		} else {
-			w.add(field.Invalid(lp.Field().Child("type"), p.Type, needArray))
-		}
+		w.wrongType(p.Type, lp, "must be array if x-kubernetes-list-type is specified")
 	case lt == "set" && items != nil && w.opts.requireAtomicSetType:
-		switch items.Type {
-		case "array":
-			if items.XListType != nil && *items.XListType != "atomic" {
-				w.add(field.Invalid(lp.Field().Child("items", "x-kubernetes-list-type"), *items.XListType, atomicItems))
-			}
-		case "object":
-			if items.XMapType == nil || *items.XMapType != "atomic" {
-				w.add(field.Invalid(lp.Field().Child("items", "x-kubernetes-map-type"), items.XListType, atomicItems))
-			}
-		}
+		w.setItemsAtomic(items, lp)
 	}
-
 	if p.XListType != nil && lt != "atomic" && lt != "set" && lt != "map" {
 		w.add(field.NotSupported(lp.Field().Child("x-kubernetes-list-type"), lt, []string{"atomic", "set", "map"}))
 	}
-
 	if len(p.XListMapKeys) > 0 {
-		const needMap = "must be map if x-kubernetes-list-map-keys is non-empty"
-		if p.XListType == nil {
-			w.add(field.Required(lp.Field().Child("x-kubernetes-list-type"), needMap))
-		} else if lt != "map" {
-			w.add(field.Invalid(lp.Field().Child("x-kubernetes-list-type"), lt, needMap))
-		}
+		w.mapKeysNeedMap(p.XListType, lp)
 	}
-
 	if lt == "map" {
 		w.mapListShape(p, items, lp)
 	}
 	if (lt == "set" || lt == "map") && items != nil && w.opts.requireMapListKeysMapSetValidation {
 		w.mapListKeys(p, items, lt, lp)
+	}
+}
+
+// setItemsAtomic checks that the array or object items of a list with
+// x-kubernetes-list-type=set are atomic.
+func (w *walker) setItemsAtomic(items *model.Props, lp objpath.Lazy) {
+	const atomicItems = "must be atomic as item of a list with x-kubernetes-list-type=set"
+	switch items.Type {
+	case "array":
+		if items.XListType != nil && *items.XListType != "atomic" {
+			w.add(field.Invalid(lp.Field().Child("items", "x-kubernetes-list-type"), *items.XListType, atomicItems))
+		}
+	case "object":
+		if items.XMapType == nil || *items.XMapType != "atomic" {
+			w.add(field.Invalid(lp.Field().Child("items", "x-kubernetes-map-type"), items.XListType, atomicItems))
+		}
+	}
+}
+
+// mapKeysNeedMap checks that a node with x-kubernetes-list-map-keys is a
+// list with x-kubernetes-list-type=map (listType is the node's, nil when
+// it has none).
+func (w *walker) mapKeysNeedMap(listType *string, lp objpath.Lazy) {
+	const needMap = "must be map if x-kubernetes-list-map-keys is non-empty"
+	if listType == nil {
+		w.add(field.Required(lp.Field().Child("x-kubernetes-list-type"), needMap))
+	} else if *listType != "map" {
+		w.add(field.Invalid(lp.Field().Child("x-kubernetes-list-type"), *listType, needMap))
 	}
 }
 

@@ -19,9 +19,6 @@ func fieldPathValid(p *model.Props, path string) bool {
 	if err != nil {
 		return true
 	}
-	_, err = cel.ResolveFieldPath(s, path)
+	_, _, err = cel.ResolveFieldPath(s, path, true)
 	return err == nil
 }
-
-// fieldPathTokens splits a field path into its tokens (cel.FieldPathTokens).
-func fieldPathTokens(path string) []string { return cel.FieldPathTokens(path) }

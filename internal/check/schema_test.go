@@ -172,27 +172,6 @@ func TestRelativeField(t *testing.T) {
 	}
 }
 
-func TestFieldPathTokens(t *testing.T) {
-	for in, want := range map[string][]string{
-		"":               nil,
-		".a.b":           {".", "a", ".", "b"},
-		"['a.b'].c":      {"[", "'a.b'", "]", ".", "c"},
-		`['it\'s']`:      {"[", `'it\'s'`, "]"},
-		"['open":         {"[", "'open"},
-		".a[":            {".", "a", "["},
-		"x'y.z":          {"x'y", ".", "z"},
-		`.['a\\'].b`:     {".", "[", `'a\\'].b`},
-		"..":             {".", "."},
-		"[]":             {"[", "]"},
-		".spec.x['y'][0": {".", "spec", ".", "x", "[", "'y'", "]", "[", "0"},
-	} {
-		got := fieldPathTokens(in)
-		if fmt.Sprint(got) != fmt.Sprint(want) || len(got) != len(want) {
-			t.Errorf("fieldPathTokens(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestFieldPathValid(t *testing.T) {
 	var p model.Props
 	const doc = `{"type": "object", "properties": {

@@ -293,7 +293,24 @@ func (d *decoder) array(depth int) any {
 // parse, e.g. out of range).
 func (d *decoder) number() any {
 	b, start := d.data, d.pos
-	i := start
+	end, dot, ok := numberEnd(b, start)
+	if !ok {
+		d.fail = true
+		return nil
+	}
+	d.pos = end
+	v, ok := NumberValue(b[start:end], dot)
+	if !ok {
+		d.fail = true
+	}
+	return v
+}
+
+// numberEnd scans the JSON number that starts at i of b (i < len(b)):
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?. It returns the offset
+// after it and whether it has a fraction; ok is false when the text there
+// does not match.
+func numberEnd(b []byte, i int) (end int, dot, ok bool) {
 	if b[i] == '-' {
 		i++
 	}
@@ -301,24 +318,14 @@ func (d *decoder) number() any {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i = digitsEnd(b, i+1)
 	default:
-		d.fail = true
-		return nil
+		return i, false, false
 	}
-	dot := false
 	if i < len(b) && b[i] == '.' {
 		dot = true
-		i++
-		j := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == j {
-			d.fail = true
-			return nil
+		if i, ok = someDigits(b, i+1); !ok {
+			return i, dot, false
 		}
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
@@ -326,21 +333,25 @@ func (d *decoder) number() any {
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		j := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == j {
-			d.fail = true
-			return nil
+		if i, ok = someDigits(b, i); !ok {
+			return i, dot, false
 		}
 	}
-	d.pos = i
-	v, ok := NumberValue(b[start:i], dot)
-	if !ok {
-		d.fail = true
+	return i, dot, true
+}
+
+// digitsEnd returns the offset of the first non-digit of b from i on.
+func digitsEnd(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
 	}
-	return v
+	return i
+}
+
+// someDigits is digitsEnd, with ok false when there is no digit at i.
+func someDigits(b []byte, i int) (end int, ok bool) {
+	end = digitsEnd(b, i)
+	return end, end > i
 }
 
 // NumberValue converts the text of a valid JSON number as apimachinery's

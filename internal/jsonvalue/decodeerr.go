@@ -26,6 +26,7 @@ var apiserverTypes = map[string]string{
 	"v1Column":            "CustomResourceColumnDefinition",
 	"v1beta1Column":       "CustomResourceColumnDefinition",
 	"Validation":          "CustomResourceValidation",
+	"crdValidation":       "CustomResourceValidation",
 	"Subresources":        "CustomResourceSubresources",
 	"Scale":               "CustomResourceSubresourceScale",
 	"CRDStatus":           "CustomResourceDefinitionStatus",

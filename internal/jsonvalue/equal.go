@@ -12,12 +12,39 @@ func Equal(a, b any) bool { return equal(a, b, false) }
 // equality.Semantic.DeepEqual compares the typed fields they decode to
 // (ObjectMeta's labels, finalizers, ...): like Equal, except that null, a
 // nil and an empty list or object are all equal, since each decodes to an
-// empty Go map or slice. ObjectMeta update rules compare with it, as the
+// empty Go map or slice, and that a Go value that is not plain JSON (a
+// map[string]string, an int32) is compared by its JSON form (see Plain),
+// which is what decodes. ObjectMeta update rules compare with it, as the
 // apiserver does.
 func SemanticEqual(a, b any) bool { return equal(a, b, true) }
 
-// equal is the one walker behind Equal and SemanticEqual.
-func equal(a, b any, nilIsEmpty bool) bool {
+// equal is the one walker behind Equal and SemanticEqual (semantic set).
+func equal(a, b any, semantic bool) bool {
+	eq := equalAsIs(a, b, semantic)
+	if eq || !semantic || (isPlainTop(a) && isPlainTop(b)) {
+		return eq
+	}
+	pa, errA := Plain(a, MaxDepth)
+	pb, errB := Plain(b, MaxDepth)
+	return errA == nil && errB == nil && equal(pa, pb, true)
+}
+
+// isPlainTop reports whether v is a plain JSON value at its top: a
+// scalar of the decoder's types, a non-nil map[string]any or []any.
+func isPlainTop(v any) bool {
+	switch x := v.(type) {
+	case nil, string, bool, int64, float64:
+		return true
+	case map[string]any:
+		return x != nil
+	case []any:
+		return x != nil
+	}
+	return false
+}
+
+// equalAsIs is equal with the values' Go types as they are.
+func equalAsIs(a, b any, nilIsEmpty bool) bool {
 	switch x := a.(type) {
 	case nil:
 		if nilIsEmpty {

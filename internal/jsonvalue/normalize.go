@@ -44,33 +44,38 @@ func (e *TypeError) Error() string {
 // within int64 as a float: it becomes the json.Number of its text with a
 // fraction ("3.0"), which Normalize turns back into that float64 rather
 // than the integer it would take a whole float64 for. It is for values
-// that come from the apiserver's JSON decoder (as the command's do), where
+// that come from the apiserver's JSON decoder (as the readers' do), where
 // a float64 was written with a fraction or an exponent and the apiserver
-// keeps it a float. Maps and slices are walked, never copied.
-func KeepFloats(v any) {
+// keeps it a float. Maps and slices are walked, never copied. It reports
+// whether it marked any value.
+func KeepFloats(v any) (marked bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
 			if n, ok := keepFloat(e); ok {
-				x[k] = n
+				x[k], marked = n, true
+			} else if KeepFloats(e) {
+				marked = true
 			}
 		}
 	case []any:
 		for i, e := range x {
 			if n, ok := keepFloat(e); ok {
-				x[i] = n
+				x[i], marked = n, true
+			} else if KeepFloats(e) {
+				marked = true
 			}
 		}
 	}
+	return marked
 }
 
 // keepFloat returns the json.Number that stands for e when e is a whole
-// float64; any other value it walks with KeepFloats.
+// float64.
 func keepFloat(e any) (json.Number, bool) {
 	if f, ok := e.(float64); ok {
 		return wholeNumber(f)
 	}
-	KeepFloats(e)
 	return "", false
 }
 
@@ -87,19 +92,22 @@ func wholeNumber(f float64) (json.Number, bool) {
 // decoder produces, nested at most maxDepth maps and slices deep, so that
 // Normalize would return it unchanged. It is false for a value that holds
 // itself, after at most maxDepth levels of recursion.
-func IsNormal(v any, maxDepth int) bool {
+func IsNormal(v any, maxDepth int) bool { return isDecoded(v, maxDepth, false) }
+
+// isDecoded is IsNormal, and IsPlain with wholeFloats set.
+func isDecoded(v any, maxDepth int, wholeFloats bool) bool {
 	switch x := v.(type) {
 	case nil, string, bool, int64:
 		return true
 	case float64:
 		_, isInt := floatAsInt(x)
-		return !isInt && !math.IsNaN(x) && !math.IsInf(x, 0)
+		return (wholeFloats || !isInt) && !math.IsNaN(x) && !math.IsInf(x, 0)
 	case map[string]any:
 		if maxDepth <= 0 || x == nil {
 			return false // a nil map is JSON null, as encoding/json writes it
 		}
 		for _, e := range x {
-			if !IsNormal(e, maxDepth-1) {
+			if !isDecoded(e, maxDepth-1, wholeFloats) {
 				return false
 			}
 		}
@@ -109,7 +117,7 @@ func IsNormal(v any, maxDepth int) bool {
 			return false // a nil slice is JSON null, as encoding/json writes it
 		}
 		for _, e := range x {
-			if !IsNormal(e, maxDepth-1) {
+			if !isDecoded(e, maxDepth-1, wholeFloats) {
 				return false
 			}
 		}
@@ -138,6 +146,12 @@ func IsNormal(v any, maxDepth int) bool {
 // is ErrTooDeep.
 func Normalize(v any, maxDepth int) (any, error) {
 	n, err := normalize(v, maxDepth)
+	return n, withPath(err)
+}
+
+// withPath sets the Path of a *TypeError from the steps it collected on
+// its way up.
+func withPath(err error) error {
 	if te, ok := err.(*TypeError); ok {
 		var b strings.Builder
 		for i := len(te.steps) - 1; i >= 0; i-- {
@@ -149,7 +163,7 @@ func Normalize(v any, maxDepth int) (any, error) {
 		}
 		te.Path, te.steps = b.String(), nil
 	}
-	return n, err
+	return err
 }
 
 // within adds a step to the path of a *TypeError coming up from a child;
@@ -206,46 +220,11 @@ func normalize(v any, depth int) (any, error) {
 	case int32:
 		return int64(x), nil
 	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i, nil
-		}
-		f, err := x.Float64()
-		if err != nil || math.IsInf(f, 0) {
-			return nil, &TypeError{Type: "json.Number", Why: fmt.Sprintf("%q is not a JSON number", string(x))}
-		}
-		return f, nil
+		return normalizeNumber(x)
 	case map[string]any:
-		if x == nil {
-			return nil, nil // JSON null, as encoding/json writes a nil map
-		}
-		if depth <= 0 {
-			return nil, ErrTooDeep
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			n, err := normalize(e, depth-1)
-			if err != nil {
-				return nil, within(err, k)
-			}
-			out[k] = n
-		}
-		return out, nil
+		return normalizeMap(x, depth, normalize)
 	case []any:
-		if x == nil {
-			return nil, nil // JSON null, as encoding/json writes a nil slice
-		}
-		if depth <= 0 {
-			return nil, ErrTooDeep
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			n, err := normalize(e, depth-1)
-			if err != nil {
-				return nil, within(err, indexStep(i))
-			}
-			out[i] = n
-		}
-		return out, nil
+		return normalizeSlice(x, depth, normalize)
 	}
 	if depth <= 0 {
 		return nil, ErrTooDeep
@@ -253,11 +232,62 @@ func normalize(v any, depth int) (any, error) {
 	return normalizeReflect(reflect.ValueOf(v), depth-1)
 }
 
+// normalizeNumber reads a json.Number as the decoder reads its text: an
+// int64 when it is one, else a float64.
+func normalizeNumber(x json.Number) (any, error) {
+	if i, err := x.Int64(); err == nil {
+		return i, nil
+	}
+	f, err := x.Float64()
+	if err != nil || math.IsInf(f, 0) {
+		return nil, &TypeError{Type: "json.Number", Why: fmt.Sprintf("%q is not a JSON number", string(x))}
+	}
+	return f, nil
+}
+
+// normalizeMap copies a JSON object with its members read by elem
+// (normalize, or plain).
+func normalizeMap(x map[string]any, depth int, elem func(any, int) (any, error)) (any, error) {
+	if x == nil {
+		return nil, nil // JSON null, as encoding/json writes a nil map
+	}
+	if depth <= 0 {
+		return nil, ErrTooDeep
+	}
+	out := make(map[string]any, len(x))
+	for k, e := range x {
+		n, err := elem(e, depth-1)
+		if err != nil {
+			return nil, within(err, k)
+		}
+		out[k] = n
+	}
+	return out, nil
+}
+
+// normalizeSlice copies a JSON array with its items read by elem.
+func normalizeSlice(x []any, depth int, elem func(any, int) (any, error)) (any, error) {
+	if x == nil {
+		return nil, nil // JSON null, as encoding/json writes a nil slice
+	}
+	if depth <= 0 {
+		return nil, ErrTooDeep
+	}
+	out := make([]any, len(x))
+	for i, e := range x {
+		n, err := elem(e, depth-1)
+		if err != nil {
+			return nil, within(err, indexStep(i))
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// normalizeReflect reads any other Go value as encoding/json would marshal
+// it, one case per kind.
 func normalizeReflect(rv reflect.Value, depth int) (any, error) {
 	t := rv.Type()
-	typeErr := func(why string) error {
-		return &TypeError{Type: t.String(), Why: why}
-	}
 	if t.Implements(marshalerType) && t != numberType {
 		if t.Kind() == reflect.Pointer && rv.IsNil() {
 			return nil, nil
@@ -287,46 +317,58 @@ func normalizeReflect(rv reflect.Value, depth int) (any, error) {
 		}
 		return normalize(rv.Elem().Interface(), depth)
 	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			if t.Key().Implements(reflect.TypeFor[interface{ MarshalText() ([]byte, error) }]()) {
-				return viaJSON(rv.Interface(), t)
-			}
-			return nil, typeErr("a JSON object's keys are strings")
-		}
-		if rv.IsNil() {
-			return nil, nil
-		}
-		out := make(map[string]any, rv.Len())
-		iter := rv.MapRange()
-		for iter.Next() {
-			k := iter.Key().String()
-			n, err := normalize(iter.Value().Interface(), depth)
-			if err != nil {
-				return nil, within(err, k)
-			}
-			out[k] = n
-		}
-		return out, nil
+		return reflectMap(rv, t, depth)
 	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && rv.IsNil() {
-			return nil, nil
-		}
-		if t.Elem().Kind() == reflect.Uint8 && !t.Elem().Implements(marshalerType) {
-			return viaJSON(rv.Interface(), t) // base64 text, as encoding/json writes bytes
-		}
-		out := make([]any, rv.Len())
-		for i := range out {
-			n, err := normalize(rv.Index(i).Interface(), depth)
-			if err != nil {
-				return nil, within(err, indexStep(i))
-			}
-			out[i] = n
-		}
-		return out, nil
+		return reflectList(rv, t, depth)
 	case reflect.Struct:
 		return viaJSON(rv.Interface(), t)
 	}
-	return nil, typeErr("it has no JSON form")
+	return nil, &TypeError{Type: t.String(), Why: "it has no JSON form"}
+}
+
+// reflectMap reads a Go map of type t: string keys as a JSON object's,
+// text-marshalling keys as encoding/json writes them, any other key refused.
+func reflectMap(rv reflect.Value, t reflect.Type, depth int) (any, error) {
+	if t.Key().Kind() != reflect.String {
+		if t.Key().Implements(reflect.TypeFor[interface{ MarshalText() ([]byte, error) }]()) {
+			return viaJSON(rv.Interface(), t)
+		}
+		return nil, &TypeError{Type: t.String(), Why: "a JSON object's keys are strings"}
+	}
+	if rv.IsNil() {
+		return nil, nil
+	}
+	out := make(map[string]any, rv.Len())
+	iter := rv.MapRange()
+	for iter.Next() {
+		k := iter.Key().String()
+		n, err := normalize(iter.Value().Interface(), depth)
+		if err != nil {
+			return nil, within(err, k)
+		}
+		out[k] = n
+	}
+	return out, nil
+}
+
+// reflectList reads a Go slice or array of type t as a JSON array; bytes
+// become base64 text, as encoding/json writes them.
+func reflectList(rv reflect.Value, t reflect.Type, depth int) (any, error) {
+	if t.Kind() == reflect.Slice && rv.IsNil() {
+		return nil, nil
+	}
+	if t.Elem().Kind() == reflect.Uint8 && !t.Elem().Implements(marshalerType) {
+		return viaJSON(rv.Interface(), t) // base64 text, as encoding/json writes bytes
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		n, err := normalize(rv.Index(i).Interface(), depth)
+		if err != nil {
+			return nil, within(err, indexStep(i))
+		}
+		out[i] = n
+	}
+	return out, nil
 }
 
 // viaJSON converts a value through its encoding/json form, decoded as the

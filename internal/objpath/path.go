@@ -6,8 +6,10 @@
 // (the structural rules, the CRD checks) name the nodes they visit with a
 // Lazy, a field.Path built only when an error needs it (lazy.go); value
 // validation and the list-type checks keep the path of the value they
-// visit as Steps, a slice reused depth-first (steps.go). It is the one
-// path package of the library.
+// visit as Steps, a slice reused depth-first (steps.go). ParseField and
+// ParseJSONPath read back the apiserver's two path syntaxes: the field
+// paths it writes in errors and the JSON paths of fieldPath and
+// selectableFields (parse.go). It is the one path package of the library.
 package objpath
 
 import (

@@ -24,11 +24,13 @@ func (s Steps) String() string {
 		return ""
 	}
 	var b strings.Builder
+	b.Grow(s.width())
+	var num [20]byte
 	for _, e := range s {
 		switch e.kind {
 		case indexElem:
 			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(e.index))
+			b.Write(strconv.AppendInt(num[:0], int64(e.index), 10))
 			b.WriteByte(']')
 		case dottedElem:
 			b.WriteByte('.')
@@ -41,6 +43,26 @@ func (s Steps) String() string {
 		}
 	}
 	return b.String()
+}
+
+// width is an upper bound of the length of s.String(), so that it
+// allocates once.
+func (s Steps) width() int {
+	n := 0
+	for _, e := range s {
+		if e.kind != indexElem {
+			n += 1 + len(e.name)
+			continue
+		}
+		n += 3 // the brackets and a digit
+		for i := e.index; i >= 10 || i <= -10; i /= 10 {
+			n++
+		}
+		if e.index < 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // Field returns base extended by s as field.Path writes it: Key and Dotted

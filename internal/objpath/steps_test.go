@@ -36,3 +36,20 @@ func TestSteps(t *testing.T) {
 		t.Errorf("Field(spec.l) = %q", got)
 	}
 }
+
+// TestStepsStringAllocatesOnce: width bounds the rendered length, so a
+// path is written into one allocation, whatever its indices.
+func TestStepsStringAllocatesOnce(t *testing.T) {
+	for _, s := range []Steps{
+		{Field("spec"), Index(0)},
+		{Field("a"), Index(9), Index(10), Index(99), Index(100), Index(123456789)},
+		{Index(-1), Index(-10), Dotted("x.y"), Child("z"), Key("k")},
+	} {
+		if n := len(s.String()); n > s.width() {
+			t.Errorf("%q: width %d, length %d", s.String(), s.width(), n)
+		}
+		if a := testing.AllocsPerRun(10, func() { _ = s.String() }); a != 1 {
+			t.Errorf("%q: %v allocations, want 1", s.String(), a)
+		}
+	}
+}

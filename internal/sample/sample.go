@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -110,13 +111,32 @@ func (g *gen) objectValue(s *structural.Schema, depth int) (any, bool) {
 // At the root (spec, status, …) every property is generated.
 func (g *gen) object(s *structural.Schema, depth int, skip map[string]bool) (map[string]any, bool) {
 	p := s.Source
+	m := map[string]any{}
+	if !g.properties(m, s, depth, skip) {
+		return nil, false
+	}
+	if ap := s.AdditionalProperties; ap != nil && ap.Schema != nil && depth < maxDepth {
+		g.additional(m, ap.Schema, p, depth)
+	}
+	if s.PreserveUnknownFields && len(s.Properties) == 0 && s.AdditionalProperties == nil && g.r.IntN(2) == 0 {
+		m["extra"] = "value"
+	}
+	if p != nil && p.MaxProperties != nil && int64(len(m)) > *p.MaxProperties {
+		return nil, false
+	}
+	return m, true
+}
+
+// properties generates into m the properties of s (those in skip
+// excepted), in key order: every required one, the others at random below
+// the root. It reports false when a required one cannot be generated.
+func (g *gen) properties(m map[string]any, s *structural.Schema, depth int, skip map[string]bool) bool {
 	required := map[string]bool{}
-	if p != nil {
-		for _, k := range p.Required {
+	if s.Source != nil {
+		for _, k := range s.Source.Required {
 			required[k] = true
 		}
 	}
-	m := map[string]any{}
 	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		if skip[k] {
 			continue
@@ -129,27 +149,24 @@ func (g *gen) object(s *structural.Schema, depth int, skip map[string]bool) (map
 		case ok:
 			m[k] = v
 		case required[k]:
-			return nil, false
+			return false
 		}
 	}
-	if ap := s.AdditionalProperties; ap != nil && ap.Schema != nil && depth < maxDepth {
-		n := g.r.IntN(3)
-		if p != nil && p.MinProperties != nil && int(*p.MinProperties) > n {
-			n = int(*p.MinProperties)
+	return true
+}
+
+// additional generates into m a few entries of additionalProperties (the
+// node ap), at least minProperties of p when it has one.
+func (g *gen) additional(m map[string]any, ap *structural.Schema, p *schema.Props, depth int) {
+	n := g.r.IntN(3)
+	if p != nil && p.MinProperties != nil && int(*p.MinProperties) > n {
+		n = int(*p.MinProperties)
+	}
+	for i := 0; i < n; i++ {
+		if v, ok := g.value(ap, depth+1); ok {
+			m[fmt.Sprintf("key-%d", i)] = v
 		}
-		for i := 0; i < n; i++ {
-			if v, ok := g.value(ap.Schema, depth+1); ok {
-				m[fmt.Sprintf("key-%d", i)] = v
-			}
-		}
 	}
-	if s.PreserveUnknownFields && len(s.Properties) == 0 && s.AdditionalProperties == nil && g.r.IntN(2) == 0 {
-		m["extra"] = "value"
-	}
-	if p != nil && p.MaxProperties != nil && int64(len(m)) > *p.MaxProperties {
-		return nil, false
-	}
-	return m, true
 }
 
 // enum picks one non-null value of an enum.
@@ -163,27 +180,7 @@ func (g *gen) enum(values []schema.JSON) (any, bool) {
 	if len(ok) == 0 {
 		return nil, false
 	}
-	return deepCopy(ok[g.r.IntN(len(ok))]), true
-}
-
-// deepCopy copies a JSON value so that generated objects share nothing
-// with the schema.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(v))
-		for i, e := range v {
-			l[i] = deepCopy(e)
-		}
-		return l
-	}
-	return v
+	return jsonvalue.DeepCopy(ok[g.r.IntN(len(ok))]), true // generated objects share nothing with the schema
 }
 
 // bounds are an integer range [lo, hi] from a node's minimum and maximum.

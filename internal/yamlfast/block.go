@@ -175,30 +175,32 @@ func (p *parser) sequenceFrom(col, first int) []any {
 				return nil
 			}
 		}
-		t := p.text(l, col+1)
-		i := 0
-		for i < len(t) && t[i] == ' ' {
-			i++
-		}
-		at := col + 1 + i
-		rest := t[i:]
-		switch {
-		case len(rest) > 0 && rest[0] == '-' && (len(rest) == 1 || rest[1] == ' '):
-			if i == 0 {
-				p.decline()
-				return nil
-			}
-			a = append(a, p.sequenceFrom(at, l))
-			continue
-		case len(rest) > 0 && rest[0] != '#':
-			if _, _, isKey := p.key(l, at); isKey {
-				a = append(a, p.mappingFrom(at, l, at))
-				continue
-			}
-		}
-		a = append(a, p.valueAfter(l, col+1, col, false))
+		a = append(a, p.seqEntry(l, col))
 	}
 	return a
+}
+
+// seqEntry reads the entry of a block sequence at column col whose "-"
+// is on line l: a nested sequence on the same line ("- - x"), a compact
+// mapping ("- k: v"), or any other value.
+func (p *parser) seqEntry(l, col int) any {
+	t := p.text(l, col+1)
+	i := skipSpaces(t, 0)
+	at := col + 1 + i
+	rest := t[i:]
+	switch {
+	case len(rest) > 0 && rest[0] == '-' && (len(rest) == 1 || rest[1] == ' '):
+		if i == 0 {
+			p.decline()
+			return nil
+		}
+		return p.sequenceFrom(at, l)
+	case len(rest) > 0 && rest[0] != '#':
+		if _, _, isKey := p.key(l, at); isKey {
+			return p.mappingFrom(at, l, at)
+		}
+	}
+	return p.valueAfter(l, col+1, col, false)
 }
 
 // valueAfter reads the value that follows column at of line l (after a

@@ -90,41 +90,51 @@ func resolveNonString(s string) (v any, ok bool) {
 // isYAMLFloat matches yaml.v2's float syntax:
 // [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
 func isYAMLFloat(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits := func() int {
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - j
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	} else {
-		if digits() == 0 {
-			return false
-		}
-		if i < len(s) && s[i] == '.' {
-			i++
-			digits()
-		}
+	i, ok := yamlMantissa(s, skipSign(s, 0))
+	if !ok {
+		return false
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
+		j := skipSign(s, i+1)
+		if i = skipDigits(s, j); i == j {
 			return false
 		}
 	}
 	return i == len(s)
+}
+
+// yamlMantissa returns the end of the mantissa of a YAML float that
+// starts at i of s, (\.[0-9]+|[0-9]+(\.[0-9]*)?); ok is false when there is
+// none.
+func yamlMantissa(s string, i int) (end int, ok bool) {
+	if i < len(s) && s[i] == '.' {
+		end = skipDigits(s, i+1)
+		return end, end > i+1
+	}
+	end = skipDigits(s, i)
+	if end == i {
+		return end, false
+	}
+	if end < len(s) && s[end] == '.' {
+		end = skipDigits(s, end+1)
+	}
+	return end, true
+}
+
+// skipSign returns the offset after an optional '+' or '-' at i of s.
+func skipSign(s string, i int) int {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		return i + 1
+	}
+	return i
+}
+
+// skipDigits returns the offset of the first non-digit of s from i on.
+func skipDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // floatValue is a float64 after encoding/json's encoding and the JSON

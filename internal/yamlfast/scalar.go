@@ -37,13 +37,8 @@ func (p *parser) plain(l, col, n int) any {
 		if ln.indent <= n || ln.kind == commentLine {
 			break
 		}
-		t = p.text(next, ln.indent)
-		if t[0] == '-' && (len(t) == 1 || t[1] == ' ') {
-			p.decline()
-			return nil
-		}
-		part, ok := plainLine(t)
-		if !ok || len(part) != len(trimRight(t)) {
+		part, ok := p.continuationLine(next, ln.indent)
+		if !ok {
 			p.decline()
 			return nil
 		}
@@ -51,12 +46,8 @@ func (p *parser) plain(l, col, n int) any {
 			s = append(p.buf[:0], first...)
 			multi = true
 		}
-		if breaks == 0 {
-			s = append(s, ' ')
-		}
-		for ; breaks > 0; breaks-- {
-			s = append(s, '\n')
-		}
+		s = foldBreaks(s, breaks)
+		breaks = 0
 		s = append(s, part...)
 		p.line = next + 1
 	}
@@ -65,6 +56,35 @@ func (p *parser) plain(l, col, n int) any {
 	}
 	p.buf = s
 	return p.resolveBytes(s)
+}
+
+// continuationLine returns the text of line l, indented to col, as the
+// continuation of a plain scalar; ok is false when the line is a sequence
+// entry, a mapping key or ends in a comment, which YAML does not allow
+// there or which this reader leaves to the exact one.
+func (p *parser) continuationLine(l, col int) ([]byte, bool) {
+	t := p.text(l, col)
+	if t[0] == '-' && (len(t) == 1 || t[1] == ' ') {
+		return nil, false
+	}
+	part, ok := plainLine(t)
+	if !ok || len(part) != len(trimRight(t)) {
+		return nil, false
+	}
+	return part, true
+}
+
+// foldBreaks appends to s what joins two lines of a plain scalar with
+// breaks blank lines between them: a space when there are none, else one
+// newline each.
+func foldBreaks(s []byte, breaks int) []byte {
+	if breaks == 0 {
+		return append(s, ' ')
+	}
+	for ; breaks > 0; breaks-- {
+		s = append(s, '\n')
+	}
+	return s
 }
 
 func (p *parser) resolveBytes(b []byte) any {

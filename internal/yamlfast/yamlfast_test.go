@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -131,4 +132,25 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		agree(t, data)
 	})
+}
+
+// TestIsYAMLFloatMatchesItsRegexp holds isYAMLFloat to the regular
+// expression its doc comment quotes (yaml.v2's), on every string of up to
+// five characters over the characters the expression cares about.
+func TestIsYAMLFloatMatchesItsRegexp(t *testing.T) {
+	re := regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	const alphabet = "+-.eE07x"
+	var walk func(s string)
+	walk = func(s string) {
+		if got, want := isYAMLFloat(s), re.MatchString(s); got != want {
+			t.Errorf("isYAMLFloat(%q) = %v, the expression says %v", s, got, want)
+		}
+		if len(s) == 5 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			walk(s + alphabet[i:i+1])
+		}
+	}
+	walk("")
 }

@@ -1,4 +1,4 @@
-package crdschema_test
+package revision_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // TestCorpusGeneratedRoundTrips runs RoundTrips (seed 1, 3 objects per
@@ -31,11 +32,12 @@ func TestCorpusGeneratedRoundTrips(t *testing.T) {
 			}
 			crds++
 			for _, v := range crd.ServedVersions() {
-				if objs, _ := crd.Samples(v, 1, 3); len(objs) < 3 {
+				s, _ := crd.Version(v)
+				if objs := s.Samples(1, 3); len(objs) < 3 {
 					short = append(short, fmt.Sprintf("%s %s (%d)", crd.Name(), v, len(objs)))
 				}
 			}
-			ts, err := crd.RoundTrips(context.Background(), 1, 3, nil)
+			ts, err := revision.RoundTrips(context.Background(), crd, 1, 3)
 			if err != nil {
 				t.Errorf("%s: %v", crd.Name(), err)
 				continue

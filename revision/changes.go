@@ -1,4 +1,4 @@
-package crdschema
+package revision
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/internal/revdiff"
-	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/revision/internal/revdiff"
 )
 
 // Change is one difference between two revisions of a CRD and what the
-// apiserver does about it (CRD.Changes).
+// apiserver does about it (Changes).
 type Change struct {
 	// Kind names the change. Of the whole CRD, from the apiserver's
 	// update validation (Class "rejected"): "name-changed" (another
@@ -61,11 +61,11 @@ type Change struct {
 // changesSeed fixes the probe objects of Changes.
 const changesSeed = 24
 
-// Changes returns every change from old to the receiver, a new revision
-// of the same CRD, classified by what the apiserver does about it, sorted
+// Changes returns every change from old to next, a new revision of the
+// same CRD, classified by what the apiserver does about it, sorted
 // by version, path, kind and detail (versions as strings).
 //
-// The rejected changes are the errors of UpdateErrors, one Change per
+// The rejected changes are the errors of crdschema.CheckUpdate, one Change per
 // distinct error. Every other change is classified by running probes
 // through the engine. A probe is an object the old revision accepts at
 // that version (the smallest object of its schema, else a sample), with
@@ -101,17 +101,21 @@ const changesSeed = 24
 // version) and read again shows.
 //
 // Changes is deterministic, reads neither revision's objects from
-// anywhere and changes neither CRD.
-func (c *CRD) Changes(old *CRD) []Change {
-	if old == nil {
+// anywhere (a converter given to either CRD with WithConverter is not
+// called: the probes of a version that needs one are static) and changes
+// neither CRD. A nil old or next has no changes.
+func Changes(old, next *crdschema.CRD) []Change {
+	if old == nil || next == nil {
 		return nil
 	}
 	ctx := context.Background()
-	out := c.rejectedChanges(old)
-	out = append(out, c.versionChanges(ctx, old)...)
-	for _, v := range c.crd.Spec.Versions {
-		if _, defined := old.serves(v.Name); defined {
-			out = append(out, c.schemaChanges(ctx, old, v.Name)...)
+	old, next = old.WithConverter(nil), next.WithConverter(nil)
+	out := rejectedChanges(old, next)
+	out = append(out, versionChanges(ctx, old, next)...)
+	oldVersions := old.Versions()
+	for _, v := range next.Versions() {
+		if slices.Contains(oldVersions, v) {
+			out = append(out, schemaChanges(ctx, old, next, v)...)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -133,18 +137,21 @@ func (c *CRD) Changes(old *CRD) []Change {
 }
 
 // rejectedChanges are the errors of the CRD's update validation.
-func (c *CRD) rejectedChanges(old *CRD) []Change {
+func rejectedChanges(old, next *crdschema.CRD) []Change {
 	var out []Change
-	for _, e := range c.UpdateErrors(old) {
-		kind, version := c.rejectedKind(e)
+	errs, _ := crdschema.CheckUpdate(old, next)
+	versions := next.Versions()
+	for _, e := range errs {
+		kind, version := rejectedKind(e, versions)
 		out = append(out, Change{Kind: kind, Version: version, Class: "rejected", Detail: e.Error()})
 	}
 	return out
 }
 
 // rejectedKind names the change an update error is about, and the version
-// it is in ("" for the whole CRD).
-func (c *CRD) rejectedKind(e *field.Error) (string, string) {
+// it is in ("" for the whole CRD); versions are the new revision's, in
+// spec.versions order.
+func rejectedKind(e *field.Error, versions []string) (string, string) {
 	f := e.Field
 	switch {
 	case f == "spec.scope":
@@ -162,8 +169,8 @@ func (c *CRD) rejectedKind(e *field.Error) (string, string) {
 		return "version-removed", v
 	case strings.HasPrefix(f, "spec.versions["):
 		i, err := strconv.Atoi(f[len("spec.versions["):strings.IndexByte(f, ']')])
-		if err == nil && i >= 0 && i < len(c.crd.Spec.Versions) {
-			return "invalid", c.crd.Spec.Versions[i].Name
+		if err == nil && i >= 0 && i < len(versions) {
+			return "invalid", versions[i]
 		}
 	}
 	return "invalid", ""
@@ -171,30 +178,34 @@ func (c *CRD) rejectedKind(e *field.Error) (string, string) {
 
 // versionChanges are the versions removed, unserved or added, and a
 // change of the storage version.
-func (c *CRD) versionChanges(ctx context.Context, old *CRD) []Change {
+func versionChanges(ctx context.Context, old, next *crdschema.CRD) []Change {
 	var out []Change
-	for _, v := range old.crd.Spec.Versions {
-		served, defined := c.serves(v.Name)
+	oldServed, nextServed := old.ServedVersions(), next.ServedVersions()
+	oldVersions, nextVersions := old.Versions(), next.Versions()
+	stored := old.StoredVersions()
+	for _, v := range oldVersions {
+		wasServed := slices.Contains(oldServed, v)
+		defined := slices.Contains(nextVersions, v)
 		switch {
-		case !defined && slices.Contains(old.crd.Status.StoredVersions, v.Name):
-			// rejected: UpdateErrors names it
+		case !defined && slices.Contains(stored, v):
+			// rejected: CheckUpdate names it
 		case !defined:
-			out = append(out, c.versionGone(ctx, old, v.Name, v.Served, "version-removed", "removed from spec.versions"))
-		case v.Served && !served:
-			out = append(out, c.versionGone(ctx, old, v.Name, true, "version-unserved", "no longer served"))
+			out = append(out, versionGone(ctx, old, next, v, wasServed, "version-removed", "removed from spec.versions"))
+		case wasServed && !slices.Contains(nextServed, v):
+			out = append(out, versionGone(ctx, old, next, v, true, "version-unserved", "no longer served"))
 		}
 	}
-	for _, v := range c.crd.Spec.Versions {
-		if _, defined := old.serves(v.Name); !defined {
-			out = append(out, Change{Kind: "version-added", Version: v.Name, Class: "safe",
-				Detail: fmt.Sprintf("%s added (served: %t); objects of the other versions are unaffected", v.Name, v.Served)})
+	for _, v := range nextVersions {
+		if !slices.Contains(oldVersions, v) {
+			out = append(out, Change{Kind: "version-added", Version: v, Class: "safe",
+				Detail: fmt.Sprintf("%s added (served: %t); objects of the other versions are unaffected", v, slices.Contains(nextServed, v))})
 		}
 	}
 	// A storage version the new revision drops is rejected (it is in
 	// status.storedVersions), reported as version-removed.
-	if from, to := old.StorageVersion(), c.StorageVersion(); from != to && from != "" && to != "" {
-		if _, defined := c.serves(from); defined {
-			out = append(out, c.storageChange(ctx, old, from, to))
+	if from, to := old.StorageVersion(), next.StorageVersion(); from != to && from != "" && to != "" {
+		if slices.Contains(nextVersions, from) {
+			out = append(out, storageChange(ctx, old, next, from, to))
 		}
 	}
 	return out
@@ -202,19 +213,19 @@ func (c *CRD) versionChanges(ctx context.Context, old *CRD) []Change {
 
 // versionGone classifies a version the new revision no longer serves: a
 // request the old revision accepted at it fails now.
-func (c *CRD) versionGone(ctx context.Context, old *CRD, version string, wasServed bool, kind, what string) Change {
+func versionGone(ctx context.Context, old, next *crdschema.CRD, version string, wasServed bool, kind, what string) Change {
 	ch := Change{Kind: kind, Version: version}
 	if !wasServed {
 		ch.Class, ch.Detail = "safe", version+" "+what+"; the old revision did not serve it either"
 		return ch
 	}
-	objs := old.probeObjects(version, false)
+	objs := probeObjects(old, version, false)
 	if len(objs) == 0 {
 		ch.Class, ch.Static = "breaking", true
 		ch.Detail = version + " " + what + "; static approximation: clients of " + version + " fail"
 		return ch
 	}
-	r := c.Write(ctx, objs[0], nil, nil)
+	r := next.Write(ctx, objs[0], nil)
 	if len(r.Errors) == 0 {
 		ch.Class, ch.Detail = "safe", version+" "+what+"; a create at "+version+" is still accepted"
 		return ch
@@ -227,15 +238,15 @@ func (c *CRD) versionGone(ctx context.Context, old *CRD, version string, wasServ
 // storageChange classifies a new storage version: objects stored at the
 // old one are read as before; an unchanged object written back is
 // stored at the new one, which may drop what it does not declare.
-func (c *CRD) storageChange(ctx context.Context, old *CRD, from, to string) Change {
+func storageChange(ctx context.Context, old, next *crdschema.CRD, from, to string) Change {
 	ch := Change{Kind: "storage-version-changed", Version: to, Class: "safe"}
 	base := fmt.Sprintf("storage version %s → %s: new writes are stored as %s; objects stored as %s stay so until rewritten, and %s stays in status.storedVersions (and so in spec.versions) until a storage migration removes it", from, to, to, from, from)
-	p := &prober{ctx: ctx, old: old, new: c, version: from}
+	p := &prober{ctx: ctx, old: old, new: next, version: from}
 	var stored map[string]any
-	if served, _ := c.serves(from); served {
+	if slices.Contains(next.ServedVersions(), from) {
 		// A sample holds more fields that the new storage version may
 		// drop than the smallest object does.
-		for _, obj := range old.probeObjects(from, true) {
+		for _, obj := range probeObjects(old, from, true) {
 			if st, ok := p.store(obj); ok {
 				stored = st
 				break
@@ -246,13 +257,13 @@ func (c *CRD) storageChange(ctx context.Context, old *CRD, from, to string) Chan
 		ch.Static, ch.Detail = true, base+"; static approximation: no object of "+from+" could be stored and read back"
 		return ch
 	}
-	before := c.Read(stored, from)
-	rewritten := c.Write(ctx, before.Object, stored, nil)
+	before := next.Read(ctx, stored, from)
+	rewritten := next.Write(ctx, before.Object, stored)
 	if before.Object == nil || rewritten.Object == nil {
 		ch.Static, ch.Detail = true, base+"; static approximation: the probe object could not be rewritten"
 		return ch
 	}
-	after := c.Read(rewritten.Object, from)
+	after := next.Read(ctx, rewritten.Object, from)
 	if lost, _ := readDiff(before.Object, after.Object); len(lost) > 0 {
 		ch.Class = "data-loss"
 		ch.Detail = base + "; an unchanged object of " + from + " written back loses " + strings.Join(lost, ", ")
@@ -264,27 +275,21 @@ func (c *CRD) storageChange(ctx context.Context, old *CRD, from, to string) Chan
 
 // schemaChanges are the changes of one version's schema, each classified
 // by its probes.
-func (c *CRD) schemaChanges(ctx context.Context, old *CRD, version string) []Change {
-	// The structural models alone (no CEL compiled) find the changes;
-	// the engine's schemas are compiled only for a version that has some.
-	oldStruct, err := old.structuralOf(version)
-	if err != nil {
+func schemaChanges(ctx context.Context, old, next *crdschema.CRD, version string) []Change {
+	// Version gives the schema of any version a CRD defines, with an
+	// error when it is not served or the CRD is rejected: the changes are
+	// the same. A schema that does not compile has no changes.
+	oldS, _ := old.Version(version)
+	newS, _ := next.Version(version)
+	if oldS == nil || newS == nil {
 		return nil
 	}
-	newStruct, err := c.structuralOf(version)
-	if err != nil {
-		return nil
-	}
-	diffs := revdiff.Diff(oldStruct, newStruct, changesSeed)
+	diffs := revdiff.Diff(oldS.Structural(), newS.Structural(), changesSeed)
 	if len(diffs) == 0 {
 		return nil
 	}
-	oldS, _ := old.AnyVersion(version)
-	newS, _ := c.AnyVersion(version)
-	p := &prober{ctx: ctx, old: old, new: c, version: version, oldSchema: oldS, newSchema: newS}
-	if oldS != nil {
-		p.bases[0], _ = old.smallestObject(oldS, version)
-	}
+	p := &prober{ctx: ctx, old: old, new: next, version: version, oldSchema: oldS, newSchema: newS}
+	p.bases[0], _ = smallestObject(old, oldS, version)
 	out := make([]Change, 0, len(diffs))
 	for i, d := range diffs {
 		out = append(out, p.classify(d, uint64(i)))
@@ -295,19 +300,19 @@ func (c *CRD) schemaChanges(ctx context.Context, old *CRD, version string) []Cha
 // probeObjects are objects the old revision may accept at a version it
 // serves: a sample and the smallest object, when sampleFirst; else the
 // smallest object, or a sample when there is none.
-func (c *CRD) probeObjects(version string, sampleFirst bool) []map[string]any {
+func probeObjects(crd *crdschema.CRD, version string, sampleFirst bool) []map[string]any {
 	var out []map[string]any
-	s, err := c.Version(version)
+	s, err := crd.Version(version)
 	if s == nil || err != nil {
 		return nil
 	}
-	if base, ok := c.smallestObject(s, version); ok {
+	if base, ok := smallestObject(crd, s, version); ok {
 		out = append(out, base)
 	}
 	if !sampleFirst && len(out) > 0 {
 		return out
 	}
-	if objs, _ := c.Samples(version, changesSeed, 1); len(objs) > 0 {
+	if objs := s.Samples(changesSeed, 1); len(objs) > 0 {
 		if sampleFirst {
 			return append(objs[:1], out...)
 		}
@@ -318,23 +323,11 @@ func (c *CRD) probeObjects(version string, sampleFirst bool) []map[string]any {
 
 // smallestObject is the smallest object of the version's schema s, named
 // "probe" (revdiff.Base, seeded with changesSeed).
-func (c *CRD) smallestObject(s *Schema, version string) (map[string]any, bool) {
+func smallestObject(crd *crdschema.CRD, s *crdschema.Schema, version string) (map[string]any, bool) {
+	gk := crd.GroupKind()
 	apiVersion := version
-	if g := c.crd.Spec.Group; g != "" {
-		apiVersion = g + "/" + version
+	if gk.Group != "" {
+		apiVersion = gk.Group + "/" + version
 	}
-	return revdiff.Base(s.s, apiVersion, c.crd.Spec.Names.Kind, "probe", rand.New(rand.NewPCG(changesSeed, 0)))
-}
-
-// structuralOf is the structural model of a version's schema: the
-// compiled schema's when the version is compiled already, else built
-// (without compiling its CEL rules).
-func (c *CRD) structuralOf(version string) (*structural.Schema, error) {
-	c.mu.Lock()
-	s, ok := c.versions[version]
-	c.mu.Unlock()
-	if ok {
-		return s.s, nil
-	}
-	return structural.New(c.crd.SchemaFor(version))
+	return revdiff.Base(s.Structural(), apiVersion, gk.Kind, "probe", rand.New(rand.NewPCG(changesSeed, 0)))
 }

@@ -1,10 +1,13 @@
-package crdschema
+package revision
 
 import (
+	"reflect"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/objpath"
+	"github.com/crdschema/crdschema/revision/internal/revdiff"
 	"github.com/crdschema/crdschema/schema"
 )
 
@@ -54,5 +57,38 @@ func TestCanPrune(t *testing.T) {
 		if got := canPrune(kind); got != want {
 			t.Errorf("canPrune(%s) = %t, want %t", kind, got, want)
 		}
+	}
+}
+
+// TestFieldPathSteps: the field paths of errors are read by the one
+// parser (objpath.ParseField): a map key holding ']' is one step, a
+// bracketed step matches a list's items and never a property.
+func TestFieldPathSteps(t *testing.T) {
+	list := revdiff.Path{{Kind: revdiff.Prop, Name: "spec"}, {Kind: revdiff.Prop, Name: "list"}, {Kind: revdiff.Item}, {Kind: revdiff.Prop, Name: "name"}}
+	for f, want := range map[string]bool{
+		"<nil>":               false,
+		"spec":                true,
+		"spec.list[3]":        true,
+		"spec.list[3].name":   true,
+		"spec.list[3].other":  false,
+		"spec.list.x":         false, // a name where the path has items
+		"spec[list]":          false, // a key where the path has a property
+		"spec.list[a]b].name": true,  // one key holding ']'
+		"status":              false,
+	} {
+		if got := relates(f, list); got != want {
+			t.Errorf("relates(%q) = %t, want %t", f, got, want)
+		}
+	}
+	obj := map[string]any{"spec": map[string]any{"labels": map[string]any{}, "list": []any{map[string]any{}}}}
+	if !setAt(obj, objpath.ParseField("spec.labels[a]b]"), "x") || !setAt(obj, objpath.ParseField("spec.list[0].n"), int64(1)) {
+		t.Fatal("setAt failed")
+	}
+	if setAt(obj, objpath.ParseField("spec.list[1].n"), 1) || setAt(obj, objpath.ParseField("spec.missing.n"), 1) {
+		t.Error("setAt set a value whose containers do not exist")
+	}
+	want := map[string]any{"spec": map[string]any{"labels": map[string]any{"a]b": "x"}, "list": []any{map[string]any{"n": int64(1)}}}}
+	if !reflect.DeepEqual(obj, want) {
+		t.Errorf("setAt: %v, want %v", obj, want)
 	}
 }

@@ -1,4 +1,4 @@
-package crdschema_test
+package revision_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 
 	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // mutation is one edit of a schema node that TestChangesCorpusMutations
@@ -161,7 +162,7 @@ func TestChangesCorpusMutations(t *testing.T) {
 			}
 			crds++
 			t0 := time.Now()
-			got := next.Changes(old)
+			got := revision.Changes(old, next)
 			if el := time.Since(t0); el > slowest {
 				slowest, slowestName = el, old.Name()
 			}

@@ -1,6 +1,7 @@
-package crdschema_test
+package revision_test
 
 import (
+	"github.com/crdschema/crdschema/revision"
 	"strings"
 	"testing"
 )
@@ -64,7 +65,7 @@ func TestChangesAttributionCertificate(t *testing.T) {
 		[2]string{commonName, ""},
 		[2]string{secretName, secretName + "                maxLength: 4\n                x-kubernetes-validations:\n                - message: secretName is immutable\n                  rule: self == oldSelf\n"},
 		[2]string{spec, spec + "            x-kubernetes-validations:\n            - message: wildcard DNS names are not allowed\n              rule: '!has(self.dnsNames) || self.dnsNames.all(n, !n.startsWith(\"*\"))'\n"})
-	got := next.Changes(old)
+	got := revision.Changes(old, next)
 	want := []string{
 		"v1 spec rule-added ratcheted",
 		"v1 spec.commonName field-removed data-loss",

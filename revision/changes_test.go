@@ -1,4 +1,4 @@
-package crdschema_test
+package revision_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // gadgetCRD is the old revision the unit tests edit.
@@ -86,12 +87,15 @@ func TestChangesNilOld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := next.Changes(nil); got != nil {
-		t.Errorf("Changes(nil) = %v, want nil", got)
+	if got := revision.Changes(nil, next); got != nil {
+		t.Errorf("Changes(nil, next) = %v, want nil", got)
+	}
+	if got := revision.Changes(next, nil); got != nil {
+		t.Errorf("Changes(next, nil) = %v, want nil", got)
 	}
 }
 
-func changesOf(t *testing.T, oldDoc, newDoc string) []crdschema.Change {
+func changesOf(t *testing.T, oldDoc, newDoc string) []revision.Change {
 	t.Helper()
 	old, err := crdschema.LoadCRD([]byte(oldDoc))
 	if err != nil {
@@ -101,10 +105,10 @@ func changesOf(t *testing.T, oldDoc, newDoc string) []crdschema.Change {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return next.Changes(old)
+	return revision.Changes(old, next)
 }
 
-func line(c crdschema.Change) string {
+func line(c revision.Change) string {
 	static := ""
 	if c.Static {
 		static = " (static)"
@@ -198,7 +202,7 @@ func TestChangesConcurrent(t *testing.T) {
 	next, _ := crdschema.LoadCRD([]byte(newDoc))
 	results := make(chan []string, 4)
 	for range 4 {
-		go func() { results <- lines(next.Changes(old)) }()
+		go func() { results <- lines(revision.Changes(old, next)) }()
 	}
 	for range 4 {
 		if got := <-results; strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -1,4 +1,4 @@
-package crdschema
+package revision
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/conversion"
 )
 
@@ -69,7 +70,7 @@ func widget(version string, spec map[string]any) map[string]any {
 	}
 }
 
-func loadWidget(t *testing.T, edits ...string) *CRD {
+func loadWidget(t *testing.T, edits ...string) *crdschema.CRD {
 	t.Helper()
 	doc := widgetCRD
 	for i := 0; i+1 < len(edits); i += 2 {
@@ -78,14 +79,14 @@ func loadWidget(t *testing.T, edits ...string) *CRD {
 		}
 		doc = strings.ReplaceAll(doc, edits[i], edits[i+1])
 	}
-	c, err := LoadCRD([]byte(doc))
+	c, err := crdschema.LoadCRD([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-func dumpReplay(r Replay) string {
+func dumpReplay(r Effect) string {
 	var b strings.Builder
 	for _, l := range r.Losses {
 		fmt.Fprintf(&b, "loss %s %s changed=%t\n", l.Step, l.Path, l.Changed)
@@ -194,7 +195,7 @@ var replayCases = []replayCase{
 	},
 	{
 		// The new revision renames the storage version: no read works (the
-		// apiserver also rejects the CRD update, see UpdateErrors).
+		// apiserver also rejects the CRD update, see crdschema.CheckUpdate).
 		name:  "storage version removed",
 		edits: []string{"  - name: v1\n", "  - name: v1alpha1\n"},
 		obj:   widget("v1", map[string]any{"name": "abc"}),
@@ -220,7 +221,7 @@ func TestReplay(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := loadWidget(t, tc.edits...)
 			before := fmt.Sprint(tc.obj)
-			r := c.Replay(context.Background(), old, tc.obj, nil)
+			r := Replay(context.Background(), old, c, tc.obj)
 			if got := dumpReplay(r); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
@@ -240,7 +241,7 @@ func TestReplay(t *testing.T) {
 func TestReplayStored(t *testing.T) {
 	old := loadWidget(t)
 	obj := widget("v1beta1", map[string]any{"name": "abc", "bogus": true})
-	r := loadWidget(t).Replay(context.Background(), old, obj, nil)
+	r := Replay(context.Background(), old, loadWidget(t), obj)
 	want := widget("v1", map[string]any{"name": "abc"})
 	if !reflect.DeepEqual(r.Stored, want) {
 		t.Errorf("stored %v, want %v", r.Stored, want)
@@ -278,7 +279,7 @@ func TestReplayWebhook(t *testing.T) {
 		return out, nil
 	})
 	obj := widget("v1beta1", map[string]any{"count": int64(2), "note": "x"})
-	r := c.Replay(context.Background(), old, obj, conv)
+	r := Replay(context.Background(), old.WithConverter(conv), c.WithConverter(conv), obj)
 	if got, want := dumpReplay(r), noteLost; got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
@@ -288,7 +289,7 @@ func TestReplayWebhook(t *testing.T) {
 	if calls == 0 {
 		t.Error("the converter was not called")
 	}
-	r = c.Replay(context.Background(), old, obj, nil)
+	r = Replay(context.Background(), old, c, obj)
 	if got, want := dumpReplay(r), "error: apiVersion: Internal error: store under the old revision: converting example.com/v1beta1 to example.com/v1 needs the conversion webhook of CustomResourceDefinition \"widgets.example.com\"\n"; got != want {
 		t.Errorf("without a converter: got\n%s\nwant\n%s", got, want)
 	}
@@ -303,11 +304,11 @@ func TestReplayInvalidOld(t *testing.T) {
 		t.Fatal("the old revision is valid")
 	}
 	c := loadWidget(t, dropNote...)
-	r := c.Replay(context.Background(), old, widget("v1", map[string]any{"name": "abc", "note": "x"}), nil)
+	r := Replay(context.Background(), old, c, widget("v1", map[string]any{"name": "abc", "note": "x"}))
 	if r.Errors != nil || r.Stored == nil {
 		t.Fatalf("not replayed: %v", r.Errors)
 	}
-	if got, want := dumpReplay(Replay{Losses: r.Losses, Update: r.Update, Create: r.Create}), noteLost; got != want {
+	if got, want := dumpReplay(Effect{Losses: r.Losses, Update: r.Update, Create: r.Create}), noteLost; got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	if len(r.OldUpdate) == 0 || len(r.OldCreate) == 0 {
@@ -315,8 +316,9 @@ func TestReplayInvalidOld(t *testing.T) {
 	}
 }
 
-// Bad input is an error, never a panic: no old revision, an object
-// without kind, one nested too deep.
+// Bad input is an error, never a panic: no old or new revision, an object
+// without kind, one nested too deep, one holding a value with no JSON
+// form.
 func TestReplayBadInput(t *testing.T) {
 	c := loadWidget(t)
 	deep := map[string]any{}
@@ -326,18 +328,22 @@ func TestReplayBadInput(t *testing.T) {
 		d = n
 	}
 	for name, tc := range map[string]struct {
-		old *CRD
+		old *crdschema.CRD
 		obj map[string]any
 	}{
 		"nil old":    {nil, widget("v1", nil)},
 		"nil object": {c, nil},
 		"no kind":    {c, map[string]any{"apiVersion": "example.com/v1"}},
 		"too deep":   {c, map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "spec": deep}},
+		"no JSON":    {c, map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "spec": map[string]any{"c": make(chan int)}}},
 	} {
-		r := c.Replay(context.Background(), tc.old, tc.obj, nil)
+		r := Replay(context.Background(), tc.old, c, tc.obj)
 		if len(r.Errors) != 1 || r.Stored != nil {
 			t.Errorf("%s: %+v", name, r)
 		}
+	}
+	if r := Replay(context.Background(), c, nil, widget("v1", nil)); len(r.Errors) != 1 || r.Stored != nil {
+		t.Errorf("nil next: %+v", r)
 	}
 }
 
@@ -349,11 +355,11 @@ func FuzzReplay(f *testing.F) {
 		[]byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"n":{"type":"integer","maximum":3,"x-kubernetes-validations":[{"rule":"self != oldSelf"}]}}}}}`),
 		[]byte(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","resourceVersion":"1"},"spec":{"a":"x","n":5}}`))
 	f.Fuzz(func(t *testing.T, oldSchema, newSchema, objJSON []byte) {
-		crd := func(schema []byte) *CRD {
+		crd := func(schema []byte) *crdschema.CRD {
 			doc := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},` +
 				`"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},` +
 				`"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":` + string(schema) + `}}]}}`
-			c, err := LoadCRD([]byte(doc))
+			c, err := crdschema.LoadCRD([]byte(doc))
 			if err != nil {
 				return nil
 			}
@@ -365,7 +371,7 @@ func FuzzReplay(f *testing.F) {
 			return
 		}
 		before := deepCopyMap(obj)
-		r := next.Replay(context.Background(), old, obj, nil)
+		r := Replay(context.Background(), old, next, obj)
 		if (len(r.Errors) > 0) == (r.Stored != nil) {
 			t.Fatalf("errors %v with stored %v", r.Errors, r.Stored)
 		}

@@ -1,4 +1,4 @@
-package crdschema_test
+package revision_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // TestCorpusRoundTrips runs the round trip on every corpus example of a
@@ -47,7 +48,7 @@ func TestCorpusRoundTrips(t *testing.T) {
 				if to == from {
 					continue
 				}
-				ls, errs := crd.RoundTrip(context.Background(), d.Object, to, nil)
+				ls, errs := revision.RoundTrip(context.Background(), crd, d.Object, to)
 				if len(errs) > 0 {
 					continue // a create the apiserver rejects, a Webhook CRD
 				}

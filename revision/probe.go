@@ -1,4 +1,4 @@
-package crdschema
+package revision
 
 import (
 	"context"
@@ -11,8 +11,12 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/internal/revdiff"
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objdiff"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/internal/sample"
+	"github.com/crdschema/crdschema/revision/internal/revdiff"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -22,10 +26,10 @@ import (
 // the new one.
 type prober struct {
 	ctx      context.Context
-	old, new *CRD
+	old, new *crdschema.CRD
 	version  string
 	// oldSchema and newSchema are the version's schemas.
-	oldSchema, newSchema *Schema
+	oldSchema, newSchema *crdschema.Schema
 	// bases are the objects probes start from: the smallest object of
 	// the old schema, then (built on first need) a sample of it; nil
 	// where none could be built.
@@ -40,8 +44,12 @@ type prober struct {
 func (p *prober) base(i int) map[string]any {
 	if i == 1 && !p.sampled {
 		p.sampled = true
-		if objs, _ := p.old.Samples(p.version, changesSeed, 1); len(objs) > 0 {
-			p.bases[1] = objs[0]
+		// Only a version the old revision serves (and a revision the
+		// apiserver accepts) gives samples.
+		if s, err := p.old.Version(p.version); err == nil {
+			if objs := s.Samples(changesSeed, 1); len(objs) > 0 {
+				p.bases[1] = objs[0]
+			}
 		}
 	}
 	return p.bases[i]
@@ -66,7 +74,7 @@ func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (obj
 				return obj, stored, true
 			}
 			r := rand.New(rand.NewPCG(n, i+uint64(round+1)<<40))
-			if round == repairRounds || !repairWith(p.oldSchema, obj, errs, r) || !revdiff.Set(obj, p.oldSchema.s, d.Path, probe, r) {
+			if round == repairRounds || !repairWith(p.oldSchema, obj, errs, r) || !revdiff.Set(obj, p.oldSchema.Structural(), d.Path, probe, r) {
 				break
 			}
 		}
@@ -105,37 +113,39 @@ func (p *prober) try(d revdiff.Change, probe revdiff.Probe, n, i uint64) (outcom
 
 // repairWith gives each field with one of errs a value sampled from s,
 // in place; false when it changed nothing.
-func repairWith(s *Schema, obj map[string]any, errs field.ErrorList, r *rand.Rand) bool {
-	if s == nil || s.s == nil {
+func repairWith(s *crdschema.Schema, obj map[string]any, errs field.ErrorList, r *rand.Rand) bool {
+	if s == nil || s.Structural() == nil {
 		return false
 	}
 	changed := false
 	for _, e := range errs {
-		toks := fieldTokens(e.Field)
-		node := schemaAt(s.s, toks)
-		if node == nil || len(toks) == 0 {
+		steps := objpath.ParseField(e.Field)
+		node := schemaAt(s.Structural(), steps)
+		if node == nil || len(steps) == 0 {
 			continue
 		}
 		v, ok := sample.Value(node, r)
-		if ok && setAt(obj, toks, v) {
+		if ok && setAt(obj, steps, v) {
 			changed = true
 		}
 	}
 	return changed
 }
 
-// schemaAt is the node of a field path's tokens, nil when the schema has
-// none.
-func schemaAt(s *structural.Schema, toks []string) *structural.Schema {
-	for _, t := range toks {
+// schemaAt is the node of a field path's steps, nil when the schema has
+// none: a bracketed step is an item of a list, else a map's key; a name
+// is a property, else a map's key (the OpenAPI engine writes map keys as
+// names).
+func schemaAt(s *structural.Schema, steps []objpath.Element) *structural.Schema {
+	for _, e := range steps {
 		if s == nil {
 			return nil
 		}
 		switch {
-		case strings.HasPrefix(t, "[") && s.Items != nil:
+		case e.IsKey() && s.Items != nil:
 			s = s.Items
-		case s.Properties[t] != nil:
-			s = s.Properties[t]
+		case !e.IsKey() && s.Properties[e.Name()] != nil:
+			s = s.Properties[e.Name()]
 		case s.AdditionalProperties != nil:
 			s = s.AdditionalProperties.Schema
 		default:
@@ -145,23 +155,22 @@ func schemaAt(s *structural.Schema, toks []string) *structural.Schema {
 	return s
 }
 
-// setAt sets the value at a field path's tokens inside obj, whose
+// setAt sets the value at a field path's steps inside obj, whose
 // containers must exist (the last key may be missing); false when they
 // do not.
-func setAt(obj map[string]any, toks []string, v any) bool {
+func setAt(obj map[string]any, steps []objpath.Element, v any) bool {
 	var cur any = obj
-	for i, t := range toks {
-		last := i == len(toks)-1
+	for i, e := range steps {
+		last := i == len(steps)-1
 		switch c := cur.(type) {
 		case map[string]any:
-			k := strings.TrimSuffix(strings.TrimPrefix(t, "["), "]")
 			if last {
-				c[k] = v
+				c[e.Name()] = v
 				return true
 			}
-			cur = c[k]
+			cur = c[e.Name()]
 		case []any:
-			idx, err := strconv.Atoi(strings.Trim(t, "[]"))
+			idx, err := strconv.Atoi(e.Name())
 			if err != nil || idx < 0 || idx >= len(c) {
 				return false
 			}
@@ -269,9 +278,8 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 // needs a conversion webhook (strategy Webhook, the version not the
 // storage version of both revisions).
 func (p *prober) needsWebhook() bool {
-	for _, c := range []*CRD{p.old, p.new} {
-		conv := c.crd.Spec.Conversion
-		if conv != nil && conv.Strategy == "Webhook" && p.version != c.StorageVersion() {
+	for _, c := range []*crdschema.CRD{p.old, p.new} {
+		if c.ConversionStrategy() == "Webhook" && p.version != c.StorageVersion() {
 			return true
 		}
 	}
@@ -292,12 +300,12 @@ func carveOut(d revdiff.Change) string {
 
 // probeObject is a copy of base with the probe applied.
 func (p *prober) probeObject(base map[string]any, path revdiff.Path, probe revdiff.Probe, n, i uint64) (map[string]any, bool) {
-	if base == nil || p.oldSchema == nil || p.oldSchema.s == nil {
+	if base == nil || p.oldSchema == nil || p.oldSchema.Structural() == nil {
 		return nil, false
 	}
 	obj := deepCopyMap(base)
 	r := rand.New(rand.NewPCG(n, i))
-	return obj, revdiff.Set(obj, p.oldSchema.s, path, probe, r)
+	return obj, revdiff.Set(obj, p.oldSchema.Structural(), path, probe, r)
 }
 
 // store is obj as the old revision stores it after a create at the
@@ -327,15 +335,11 @@ func (p *prober) storeErrs(obj map[string]any) (map[string]any, field.ErrorList)
 		}
 		created = r.Object
 	}
-	st, serr := p.old.storage()
-	if serr != nil {
-		return nil, field.ErrorList{field.InternalError(nil, serr)}
+	stored := p.old.Convert(p.ctx, created, p.old.StorageVersion())
+	if stored.Object == nil {
+		return nil, stored.Errors
 	}
-	stored, _, errs := st.Convert(p.ctx, created, p.old.StorageVersion(), nil)
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return stored, nil
+	return stored.Object, nil
 }
 
 // run reads stored under both revisions at the version, and creates and
@@ -345,8 +349,8 @@ func (p *prober) storeErrs(obj map[string]any) (map[string]any, field.ErrorList)
 func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 	var o outcome
 	path := d.Path
-	before := p.old.Read(stored, p.version)
-	after := p.new.Read(stored, p.version)
+	before := p.old.Read(p.ctx, stored, p.version)
+	after := p.new.Read(p.ctx, stored, p.version)
 	if before.Object == nil || after.Object == nil || len(before.Errors) > 0 || len(after.Errors) > 0 {
 		return o, false
 	}
@@ -364,8 +368,8 @@ func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 		p.attribute(&o, d, create, update)
 		return o, true
 	}
-	create := p.new.Write(p.ctx, before.Object, nil, nil).Errors
-	update := p.new.Write(p.ctx, after.Object, stored, nil).Errors
+	create := p.new.Write(p.ctx, before.Object, nil).Errors
+	update := p.new.Write(p.ctx, after.Object, stored).Errors
 	p.attribute(&o, d, create, update)
 	return o, true
 }
@@ -410,11 +414,11 @@ func isStatus(path revdiff.Path) bool {
 // readDiff returns the paths where b lacks or changes a value of a
 // (lost) and where b has a value a lacks (added), as field paths.
 func readDiff(a, b map[string]any) (lost, added []string) {
-	diffFields(a, b, "", func(path string, d fieldDiff, bv any) {
-		if d == fieldAdded {
-			added = append(added, path+" = "+compactJSON(bv))
+	objdiff.Walk(a, b, jsonvalue.Equal, func(at objpath.Steps, d objdiff.Kind, bv any) {
+		if d == objdiff.Added {
+			added = append(added, at.String()+" = "+compactJSON(bv))
 		} else {
-			lost = append(lost, path)
+			lost = append(lost, at.String())
 		}
 	})
 	return lost, added
@@ -459,52 +463,23 @@ func relatedErrors(errs field.ErrorList, path revdiff.Path, want bool) field.Err
 
 // relates reports whether the field path f (spec.list[0].name, or
 // spec.map.key as the OpenAPI engine writes map keys) is at, above or
-// below path. A field at the root relates only to the root.
+// below path: a property step matches a name, an item step a bracketed
+// step. A field at the root relates only to the root.
 func relates(f string, path revdiff.Path) bool {
-	toks := fieldTokens(f)
-	if len(toks) == 0 {
+	steps := objpath.ParseField(f)
+	if len(steps) == 0 {
 		return len(path) == 0
 	}
-	for i := 0; i < len(toks) && i < len(path); i++ {
+	for i := 0; i < len(steps) && i < len(path); i++ {
 		st := path[i]
-		if st.Kind == revdiff.Prop && toks[i] != st.Name {
+		if st.Kind == revdiff.Prop && (steps[i].IsKey() || steps[i].Name() != st.Name) {
 			return false
 		}
-		if st.Kind == revdiff.Item && !strings.HasPrefix(toks[i], "[") {
+		if st.Kind == revdiff.Item && !steps[i].IsKey() {
 			return false
 		}
 	}
 	return true
-}
-
-// fieldTokens splits a field path into its keys and its [index] or [key]
-// steps.
-func fieldTokens(f string) []string {
-	if f == "<nil>" {
-		return nil
-	}
-	var out []string
-	for len(f) > 0 {
-		switch f[0] {
-		case '.':
-			f = f[1:]
-		case '[':
-			end := strings.IndexByte(f, ']')
-			if end < 0 {
-				return append(out, f)
-			}
-			out = append(out, f[:end+1])
-			f = f[end+1:]
-		default:
-			end := strings.IndexAny(f, ".[")
-			if end < 0 {
-				end = len(f)
-			}
-			out = append(out, f[:end])
-			f = f[end:]
-		}
-	}
-	return out
 }
 
 // errText is an error for a Detail: the apiserver's message, its middle
@@ -621,7 +596,7 @@ func (p *prober) fromRule(e *field.Error) bool {
 	if p.ruleMessages == nil {
 		p.ruleMessages = map[string]bool{}
 		if p.newSchema != nil {
-			collectRuleMessages(p.newSchema.s, p.ruleMessages)
+			collectRuleMessages(p.newSchema.Structural(), p.ruleMessages)
 		}
 	}
 	return p.ruleMessages[e.Detail]

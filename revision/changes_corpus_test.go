@@ -1,4 +1,4 @@
-package crdschema_test
+package revision_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	crdschema "github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/revision"
 )
 
 // corpusCRDs loads every corpus CRD twice: two revisions with the same
@@ -48,7 +49,7 @@ func TestChangesCorpusSelf(t *testing.T) {
 	}
 	start := time.Now()
 	for i := range olds {
-		for _, c := range news[i].Changes(olds[i]) {
+		for _, c := range revision.Changes(olds[i], news[i]) {
 			t.Errorf("%s: %+v", olds[i].Name(), c)
 		}
 	}
@@ -99,7 +100,7 @@ func TestChangesRealFindings(t *testing.T) {
 	const commonName = "                  Cannot be set if the `literalSubject` field is set.\n                type: string\n"
 	old, next := corpusPair(t, "cert-manager/crds/certificates.cert-manager.io.yaml",
 		[2]string{commonName, commonName[:len(commonName)-len("type: string\n")] + "maxLength: 64\n                type: string\n"})
-	got := next.Changes(old)
+	got := revision.Changes(old, next)
 	want := `v1 spec.commonName bounds-tightened ratcheted: maxLength 64 added; a create with the old value fails (spec.commonName: Too long: may not be more than 64 bytes); an update of the unchanged stored object is accepted (ratcheting)`
 	if len(got) != 1 || line(got[0]) != want {
 		t.Errorf("cert-manager: got %q\nwant %q", lines(got), want)
@@ -108,7 +109,7 @@ func TestChangesRealFindings(t *testing.T) {
 	const values = "                          over Values.\n                        type: object\n                        x-kubernetes-preserve-unknown-fields: true\n"
 	old, next = corpusPair(t, "argo-cd/crds/applications.argoproj.io.yaml",
 		[2]string{values, strings.TrimSuffix(values, "                        x-kubernetes-preserve-unknown-fields: true\n")})
-	got = next.Changes(old)
+	got = revision.Changes(old, next)
 	want = `v1alpha1 spec.source.helm.valuesObject preserve-unknown-fields-removed data-loss: x-kubernetes-preserve-unknown-fields removed; a read at v1alpha1 of an object stored under the old revision drops spec.source.helm.valuesObject.crdschemaProbe`
 	if len(got) != 1 || line(got[0]) != want {
 		t.Errorf("argo-cd: got %q\nwant %q", lines(got), want)
@@ -123,14 +124,14 @@ func TestChangesStorageVersionPromoted(t *testing.T) {
 	old, next := corpusPair(t, "kyverno/crds/policyexceptions.policies.kyverno.io.yaml",
 		[2]string{"    served: true\n    storage: true\n", "    served: true\n    storage: false\n"},
 		[2]string{"    served: true\n    storage: false\n  - deprecated: true\n", "    served: true\n    storage: true\n  - deprecated: true\n"})
-	got := lines(next.Changes(old))
+	got := lines(revision.Changes(old, next))
 	want := "v1  storage-version-changed safe: storage version v1beta1 → v1: new writes are stored as v1; objects stored as v1beta1 stay so until rewritten, and v1beta1 stays in status.storedVersions (and so in spec.versions) until a storage migration removes it; an object of v1beta1 written back and read again is unchanged"
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
 
-func lines(cs []crdschema.Change) []string {
+func lines(cs []revision.Change) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, line(c))
@@ -165,9 +166,9 @@ func workflowEdits() [][2]string {
 // largest CRD: every change probed, none static, in well under a second.
 func TestChangesWorkflow(t *testing.T) {
 	old, next := corpusPair(t, "argo-workflows/crds/workflows.argoproj.io.yaml", workflowEdits()...)
-	next.Changes(old) // compiles both revisions' schemas
+	revision.Changes(old, next) // compiles both revisions' schemas
 	start := time.Now()
-	got := next.Changes(old)
+	got := revision.Changes(old, next)
 	elapsed := time.Since(start)
 	var short []string
 	static := 0

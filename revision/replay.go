@@ -1,0 +1,293 @@
+package revision
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/errorsort"
+	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objdiff"
+	"github.com/crdschema/crdschema/internal/objpath"
+)
+
+// Effect is what a new revision of a CRD does to one object the cluster
+// stores under the old revision (Replay).
+type Effect struct {
+	// Stored is the object as the old revision stores it: converted to
+	// the old storage version through the old revision's storage.
+	Stored map[string]any
+	// Losses are the fields a read under the new revision drops or
+	// changes, at each version the new revision serves, that a read under
+	// the old revision kept as they were; Step is "read at VERSION".
+	Losses []Loss
+	// Update are the errors the next write of the unchanged object gets
+	// under the new revision (read at its version, written back as an
+	// update of the stored object, with ratcheting); nil when accepted.
+	Update field.ErrorList
+	// Create are the errors a create of the object under the new revision
+	// gets (as `kubectl apply` of it to a cluster that does not have it);
+	// nil when accepted.
+	Create field.ErrorList
+	// OldUpdate and OldCreate are the same under the old revision: what
+	// the object already failed before the new revision.
+	OldUpdate, OldCreate field.ErrorList
+	// Errors are why the object could not be replayed (another kind, a
+	// version the old revision does not define, a failing conversion);
+	// the other fields are then empty.
+	Errors field.ErrorList
+}
+
+// Replay reports what next, a new revision of old, does to obj, an object
+// the cluster stores under old (typically from a dump of the cluster or a
+// repository's examples). Each revision converts through its own
+// converter (WithConverter) when its strategy is Webhook. obj is not
+// changed; a nil old or next is an error in Effect.Errors.
+//
+// obj is taken as stored, never validated (a dump has status, server-set
+// metadata and values older rules accepted): it is converted from the
+// version its apiVersion names to old's storage version through old's
+// storage (CRD.Convert: with strategy None apiVersion changes and the
+// storage version's schema prunes) and becomes Effect.Stored. An object
+// that is not of old's group and kind, names a version old does not
+// define, or fails that conversion is not replayed: Effect.Errors says
+// why and nothing else is filled. An old revision the apiserver would
+// reject (old.Errors) is still used for the conversion and the reads
+// losses are measured against (CRD.Decode), but its requests are
+// refused: OldUpdate and OldCreate then hold that refusal.
+//
+// Then, under next:
+//
+//   - Losses: Stored read at every version next serves (CRD.Read),
+//     against Stored decoded by old at the same version, or at old's
+//     storage version when old does not serve it (apiVersion aside):
+//     every field the old read has that the new read lacks, or holds with
+//     another value (Changed), sorted by next's version priority and
+//     path. Fields only the new read has (a new default) are not losses.
+//     A read at a version old serves that fails under next and not under
+//     old loses nothing field by field: its errors go to Update, each
+//     detail prefixed "read at VERSION: " (a client of that version can
+//     no longer get the object to write it back). A read that fails under
+//     both (a Webhook strategy without a converter) is no finding.
+//   - Update: the controller's next write of the unchanged object: Stored
+//     read at obj's own version (next's storage version when it no longer
+//     serves it), written back as an update of Stored (CRD.Write, so
+//     ratcheting applies to unchanged values); a failing read there is
+//     the write's error. OldUpdate is the same under old.
+//   - Create: obj as a fresh `kubectl apply` to a cluster that does not
+//     have it: obj without the metadata the apiserver sets itself (uid,
+//     resourceVersion, creationTimestamp, generation, managedFields,
+//     selfLink, deletionTimestamp, deletionGracePeriodSeconds), created at
+//     its apiVersion (CRD.Write with no old object: status is reset where
+//     the status subresource is on). OldCreate is the same under old.
+//
+// Errors in each list are sorted; a nil list is an accepted request.
+func Replay(ctx context.Context, old, next *crdschema.CRD, obj map[string]any) Effect {
+	if old == nil || next == nil {
+		return Effect{Errors: field.ErrorList{&field.Error{Type: field.ErrorTypeInternal, BadValue: field.OmitValueType{},
+			Detail: "no old or no new revision: an object is replayed from the revision that stores it to the next one"}}}
+	}
+	// obj as the apiserver's decoder would have it; obj itself when it is
+	// (as decoded objects are), since nothing below changes it.
+	inObj := obj
+	if !jsonvalue.IsNormal(obj, jsonvalue.MaxDepth) {
+		in, err := jsonvalue.Normalize(obj, jsonvalue.MaxDepth)
+		if err != nil {
+			// An object nested too deep, or holding a value with no JSON
+			// form: the engine words why it cannot be taken.
+			return Effect{Errors: old.Convert(ctx, obj, old.StorageVersion()).Errors}
+		}
+		inObj, _ = in.(map[string]any)
+	}
+	if inObj == nil {
+		inObj = map[string]any{}
+	}
+	stored, errs := storeAsOld(ctx, old, inObj)
+	if len(errs) > 0 {
+		return Effect{Errors: errs}
+	}
+	r := Effect{Stored: stored}
+	_, _, own, _ := typeMeta(inObj)
+	o, n := side{old, old.ServedVersions()}, side{next, next.ServedVersions()}
+	losses, readErrs, written := readLosses(ctx, o, n, stored, n.writeAt(own))
+	r.Losses = losses
+	r.Update = nonEmpty(append(n.nextWrite(ctx, stored, own, written), readErrs...))
+	errorsort.Sort(r.Update)
+	r.OldUpdate = o.nextWrite(ctx, stored, own, nil)
+	fresh := forCreate(inObj)
+	r.Create = nonEmpty(next.Write(ctx, fresh, nil).Errors)
+	r.OldCreate = nonEmpty(old.Write(ctx, fresh, nil).Errors)
+	return r
+}
+
+// side is one revision of a replay, with the versions it serves (listed
+// once).
+type side struct {
+	crd    *crdschema.CRD
+	served []string
+}
+
+func (s side) serves(version string) bool { return slices.Contains(s.served, version) }
+
+// storeAsOld converts obj, a normal JSON object of its own, to old's
+// storage version through old's storage, as old stores it; obj is not
+// changed. An object of another kind or group, or at a version old does
+// not define, is refused with errors that name the old revision; those
+// of the conversion are prefixed "store under the old revision: ".
+func storeAsOld(ctx context.Context, old *crdschema.CRD, obj map[string]any) (map[string]any, field.ErrorList) {
+	kind, group, version, ok := typeMeta(obj)
+	if !ok {
+		// A missing kind, an apiVersion with two slashes: the apiserver's
+		// decoder refuses it, and so does Convert, in its words.
+		return nil, old.Convert(ctx, obj, old.StorageVersion()).Errors
+	}
+	notFound := func(at, format string, args ...any) field.ErrorList {
+		return field.ErrorList{&field.Error{Type: field.ErrorTypeNotFound, Field: at, BadValue: field.OmitValueType{}, Detail: fmt.Sprintf(format, args...)}}
+	}
+	gk := old.GroupKind()
+	switch {
+	case kind != gk.Kind:
+		return nil, notFound("kind", "the old revision of CustomResourceDefinition %q defines kind %q, not %q", old.Name(), gk.Kind, kind)
+	case group != gk.Group:
+		return nil, notFound("apiVersion", "the old revision of CustomResourceDefinition %q defines group %q, not %q", old.Name(), gk.Group, group)
+	case !slices.Contains(old.Versions(), version):
+		return nil, notFound("apiVersion", "the old revision of CustomResourceDefinition %q does not define version %q, so the object cannot be stored under it", old.Name(), version)
+	}
+	r := old.Convert(ctx, obj, old.StorageVersion())
+	if r.Object == nil {
+		return nil, stepErrors("store under the old revision", r.Errors)
+	}
+	return r.Object, nil
+}
+
+// typeMeta is obj's kind and its apiVersion's group and version, when
+// both are non-empty strings and the apiVersion holds at most one slash
+// (what the apiserver's decoder takes).
+func typeMeta(obj map[string]any) (kind, group, version string, ok bool) {
+	kind, _ = obj["kind"].(string)
+	apiVersion, _ := obj["apiVersion"].(string)
+	if kind == "" || apiVersion == "" || strings.Count(apiVersion, "/") > 1 {
+		return "", "", "", false
+	}
+	group, version, found := strings.Cut(apiVersion, "/")
+	if !found {
+		group, version = "", apiVersion
+	}
+	return kind, group, version, true
+}
+
+// readLosses compares stored read at every version next serves with the
+// same read under old (see Replay); the second result are the errors of
+// the reads that fail under next, except at version written, whose
+// failure is the next write's; the third the read at written, for the
+// next write (nil when next does not serve it).
+func readLosses(ctx context.Context, old, next side, stored map[string]any, written string) ([]Loss, field.ErrorList, *crdschema.Result) {
+	var losses []Loss
+	var errs field.ErrorList
+	var atWritten *crdschema.Result
+	for _, v := range next.served {
+		after := next.crd.Read(ctx, stored, v)
+		if v == written {
+			read := after
+			atWritten = &read
+		}
+		before, ok := old.readAsOld(ctx, stored, v)
+		if after.Object == nil {
+			if ok && v != written && old.serves(v) {
+				errs = append(errs, stepErrors("read at "+v, after.Errors)...)
+			}
+			continue
+		}
+		delete(before, "apiVersion")
+		step := "read at " + v
+		objdiff.Walk(before, after.Object, jsonvalue.Equal, func(at objpath.Steps, d objdiff.Kind, _ any) {
+			if d != objdiff.Added { // a field only the new read has (a new default) is no loss
+				losses = append(losses, Loss{Path: at.String(), Step: step, Changed: d == objdiff.Changed})
+			}
+		})
+	}
+	return losses, errs, atWritten
+}
+
+// readAsOld is stored decoded at version v by s, an old revision (its own
+// validity and the served flags aside: CRD.Decode), at its storage
+// version when s does not serve v. When the read fails: a copy of stored
+// itself, and false.
+func (s side) readAsOld(ctx context.Context, stored map[string]any, v string) (map[string]any, bool) {
+	if !s.serves(v) {
+		v = s.crd.StorageVersion()
+	}
+	if r := s.crd.Decode(ctx, stored, v); r.Object != nil {
+		return r.Object, true
+	}
+	return deepCopyMap(stored), false
+}
+
+// nextWrite is the update a controller makes of the unchanged object
+// under s: stored read at version own (the storage version when s does
+// not serve own), written back over stored. read is that read when the
+// caller has made it (nil: made here).
+func (s side) nextWrite(ctx context.Context, stored map[string]any, own string, read *crdschema.Result) field.ErrorList {
+	at := s.writeAt(own)
+	var cur crdschema.Result
+	if read != nil {
+		cur = *read
+	} else {
+		cur = s.crd.Read(ctx, stored, at)
+	}
+	if cur.Object == nil {
+		return stepErrors("read at "+at, cur.Errors)
+	}
+	return nonEmpty(s.crd.Write(ctx, cur.Object, stored).Errors)
+}
+
+// writeAt is the version a client of version own reads and writes the
+// object at under s: own, or the storage version when s does not serve
+// own.
+func (s side) writeAt(own string) string {
+	if !s.serves(own) {
+		return s.crd.StorageVersion()
+	}
+	return own
+}
+
+// serverSet are the metadata fields the apiserver sets itself on a
+// create: a create request carrying a resourceVersion is refused, uid
+// and creationTimestamp are overwritten, deletionTimestamp and its grace
+// period are cleared, the generation restarts at 1, managedFields are
+// the field manager's.
+var serverSet = []string{
+	"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields",
+	"selfLink", "deletionTimestamp", "deletionGracePeriodSeconds",
+}
+
+// forCreate is obj without the metadata the apiserver sets itself on a
+// create (serverSet): a fresh `kubectl apply` of an object taken from a
+// dump carries none of them. obj is not changed.
+func forCreate(obj map[string]any) map[string]any {
+	out := deepCopyMap(obj)
+	if meta, ok := out["metadata"].(map[string]any); ok {
+		for _, k := range serverSet {
+			delete(meta, k)
+		}
+	}
+	return out
+}
+
+// deepCopyMap copies a JSON object so that nothing is shared with it.
+func deepCopyMap(m map[string]any) map[string]any {
+	out, _ := jsonvalue.DeepCopy(m).(map[string]any)
+	return out
+}
+
+// nonEmpty is errs, nil when empty.
+func nonEmpty(errs field.ErrorList) field.ErrorList {
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}

@@ -1,0 +1,305 @@
+package schema
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+)
+
+// chunk is one part of an input to decode: a YAML document or a JSON
+// value.
+type chunk struct {
+	data []byte
+	line int  // 1-based line of the chunk's first line
+	json bool // a JSON value, not YAML
+	// borrowed marks data as the reader's buffer, reused for the next
+	// chunk: it is copied before a document keeps it.
+	borrowed bool
+}
+
+// whole decodes an input held in memory: a stream that starts with '{'
+// as its JSON values (read by jsonfast when r.fast and it can), anything
+// else as its YAML documents. A JSON stream broken after its first value
+// is an *InputError, and nothing is decoded.
+func (r *docReader) whole(data []byte) *InputError {
+	trimmed := bytes.TrimLeftFunc(data, unicode.IsSpace)
+	if !bytes.HasPrefix(trimmed, []byte("{")) {
+		for _, c := range splitStream(data) {
+			r.chunk(c)
+		}
+		return nil
+	}
+	if r.fast && r.fastJSONStream(data) {
+		return nil
+	}
+	js, rest, restLine, err := splitJSON(data)
+	switch {
+	case err == nil:
+	case len(js) > 1:
+		return &InputError{File: r.name, Line: restLine, Err: err}
+	}
+	for _, c := range js {
+		r.chunk(c)
+	}
+	// Ambiguous (e.g. a YAML flow mapping): the rest is read as YAML.
+	for _, c := range splitStream(rest) {
+		c.line += restLine - 1
+		r.chunk(c)
+	}
+	return nil
+}
+
+// splitJSON reads a stream of JSON values. On error it returns the values
+// read so far, the unread rest of the input and the rest's first line.
+func splitJSON(data []byte) ([]chunk, []byte, int, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var out []chunk
+	var consumed int64
+	// Lines are counted incrementally: counting from the start for every
+	// value would make long streams quadratic.
+	line, counted := 1, int64(0)
+	lineAt := func(off int64) int {
+		line += bytes.Count(data[counted:off], []byte("\n"))
+		counted = off
+		return line
+	}
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			return out, nil, 0, nil
+		}
+		if err != nil {
+			rest := data[consumed:]
+			// Skip blanks up to and including the first newline.
+			i := 0
+			for i < len(rest) && unicode.IsSpace(rune(rest[i])) {
+				i++
+				if rest[i-1] == '\n' {
+					break
+				}
+			}
+			return out, rest[i:], lineAt(consumed + int64(i)), err
+		}
+		off := dec.InputOffset()
+		start := off - int64(len(raw))
+		out = append(out, chunk{data: raw, line: lineAt(start), json: true})
+		consumed = off
+	}
+}
+
+// splitStream splits a YAML stream at lines that start with "---" followed
+// by nothing but blanks or a comment, as kubectl's YAML reader does.
+func splitStream(data []byte) []chunk {
+	var out []chunk
+	start, startLine, line := 0, 1, 1
+	for pos := 0; pos < len(data); line++ {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = pos + end + 1
+		}
+		if isSeparator(data[pos:next]) {
+			if pos > start {
+				out = append(out, chunk{data: data[start:pos], line: startLine})
+			}
+			start, startLine = next, line+1
+		}
+		pos = next
+	}
+	if start < len(data) {
+		out = append(out, chunk{data: data[start:], line: startLine})
+	}
+	return out
+}
+
+// isSeparator reports whether a line separates two YAML documents.
+func isSeparator(l []byte) bool {
+	if !bytes.HasPrefix(l, []byte("---")) {
+		return false
+	}
+	rest := bytes.TrimSpace(l[3:])
+	return len(rest) == 0 || rest[0] == '#'
+}
+
+// stream reads in and visits its documents as they are decoded, in
+// order, until visit returns false: a YAML stream one document at a time,
+// as splitStream splits it whole; a JSON stream (or an input whose first
+// 64 KiB are blanks) read whole, as whole reads it. A failure of the
+// input is visited last, with a zero Document.
+func (r *docReader) stream(in io.Reader, visit func(Document, *InputError) bool) {
+	br := bufio.NewReaderSize(in, 64<<10)
+	if json, known := startsJSON(br); json || !known {
+		data, err := io.ReadAll(br)
+		if err != nil {
+			visit(Document{}, &InputError{File: r.name, Err: err})
+			return
+		}
+		if ierr := r.whole(data); ierr != nil {
+			visit(Document{}, ierr)
+			return
+		}
+		r.visitOut(visit)
+		return
+	}
+	s := &yamlSplitter{br: br}
+	for {
+		c, err := s.next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			visit(Document{}, &InputError{File: r.name, Err: err})
+			return
+		}
+		r.out = r.out[:0]
+		r.chunk(c)
+		if !r.visitOut(visit) {
+			return
+		}
+	}
+}
+
+// yamlSplitter splits a YAML stream as it is read, as splitStream splits
+// it whole.
+type yamlSplitter struct {
+	br *bufio.Reader
+	// line counts the lines read so far; eof is set after the last.
+	line int
+	eof  bool
+	// buf is the document being read, reused: each chunk borrows it.
+	buf []byte
+}
+
+// next reads the next YAML document, up to a separator line or the end
+// of the stream; empty documents are not handed out.
+func (s *yamlSplitter) next() (chunk, error) {
+	for !s.eof {
+		s.buf = s.buf[:0]
+		start := s.line + 1
+		for {
+			lineStart := len(s.buf)
+			var err error
+			s.buf, err = appendLine(s.buf, s.br)
+			if len(s.buf) > lineStart {
+				s.line++
+				if isSeparator(s.buf[lineStart:]) {
+					s.buf = s.buf[:lineStart]
+					break
+				}
+			}
+			if err == io.EOF {
+				s.eof = true
+				break
+			}
+			if err != nil {
+				return chunk{}, err
+			}
+		}
+		if len(s.buf) > 0 {
+			return chunk{data: s.buf, line: start, borrowed: true}, nil
+		}
+	}
+	return chunk{}, io.EOF
+}
+
+// appendLine appends the next line of br (with its newline) to buf.
+func appendLine(buf []byte, br *bufio.Reader) ([]byte, error) {
+	for {
+		part, err := br.ReadSlice('\n')
+		buf = append(buf, part...)
+		if err != bufio.ErrBufferFull {
+			return buf, err
+		}
+	}
+}
+
+// startsJSON reports whether the input's first character that is not a
+// blank is '{', as ReadDocuments decides between JSON and YAML. known is
+// false when the buffer holds only blanks and the input goes on: the
+// caller then reads it whole.
+func startsJSON(br *bufio.Reader) (json, known bool) {
+	for n := 512; ; n *= 2 {
+		b, err := br.Peek(n)
+		t := bytes.TrimLeftFunc(b, unicode.IsSpace)
+		// A blank rune cut at the end of the window needs a wider one.
+		if len(t) >= utf8.UTFMax || (len(t) > 0 && err != nil) {
+			return t[0] == '{', true
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			return false, false
+		case err != nil:
+			return false, true
+		}
+	}
+}
+
+// passOver counts, without decoding it, a YAML chunk that cannot hold a
+// document of r.kinds, and reports whether it did. It decodes (returns
+// false) whenever the text could spell one of the kinds or a List, could
+// spell anything through an escape or a tag, has directives or document
+// end markers, or has a single line of content or an anchor on its first
+// (a null document, which is not numbered, is one line, or an anchor and
+// a null): what is left is exactly one document, numbered as decoding
+// would number it.
+func (r *docReader) passOver(c chunk) bool {
+	if c.json {
+		return false
+	}
+	for _, k := range r.kinds {
+		if bytes.Contains(c.data, []byte(k)) {
+			return false
+		}
+	}
+	if bytes.Contains(c.data, []byte("List")) || bytes.ContainsAny(c.data, `\!`) {
+		return false
+	}
+	content := 0
+	for rest := c.data; len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if bytes.HasPrefix(line, []byte("%")) || bytes.HasPrefix(line, []byte("...")) {
+			return false
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			if content == 0 && t[0] == '&' {
+				return false
+			}
+			content++
+		}
+	}
+	if content < 2 {
+		// Blanks and comments are no document, unless a character the
+		// YAML parser refuses makes the chunk an unreadable document,
+		// which is numbered: only plain ASCII text is passed over.
+		return content == 0 && plainASCII(c.data)
+	}
+	r.index++
+	return true
+}
+
+// plainASCII reports whether text holds only printable ASCII, tabs and
+// line breaks: characters every YAML parser reads in a comment.
+func plainASCII(text []byte) bool {
+	for _, b := range text {
+		if (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// wanted reports whether a document is of one of r.kinds (any document,
+// without kinds).
+func (r *docReader) wanted(obj map[string]any) bool {
+	if len(r.kinds) == 0 {
+		return true
+	}
+	kind, _ := obj["kind"].(string)
+	return slices.Contains(r.kinds, kind)
+}
