@@ -1,0 +1,168 @@
+package revision_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/revision"
+)
+
+// pairExpectation is a release pair's expected.json
+// (testdata/revisions/README.md).
+type pairExpectation struct {
+	Changes []expectedChange `json:"changes"`
+}
+
+// expectedChange is one change of a release pair and its right class.
+type expectedChange struct {
+	CRD      string   `json:"crd"`
+	Kind     string   `json:"kind"`
+	Versions []string `json:"versions"`
+	Field    string   `json:"field"`
+	Match    string   `json:"match"`
+	Class    string   `json:"class"`
+	Reason   string   `json:"reason"`
+}
+
+// loadPairCRDs loads every CRD of a pair's side folder, by name.
+func loadPairCRDs(t *testing.T, dir string) map[string]*crdschema.CRD {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	out := map[string]*crdschema.CRD{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crds, err := crdschema.LoadCRDs(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range crds {
+			out[c.Name()] = c
+		}
+	}
+	return out
+}
+
+// pairChange is a Change with the name of its CRD.
+type pairChange struct {
+	crd string
+	revision.Change
+}
+
+// scorePair compares Changes on a release pair with its expected classes:
+// the expected changes Changes gets right, the wrong ones (with what it
+// said) and the changes it reports that no expected entry names.
+func scorePair(t *testing.T, dir string) (right int, wrong, unexpected []string, static, reported int) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp pairExpectation
+	if err := json.Unmarshal(data, &exp); err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	olds, news := loadPairCRDs(t, filepath.Join(dir, "old")), loadPairCRDs(t, filepath.Join(dir, "new"))
+	var got []pairChange
+	names := make([]string, 0, len(news))
+	for name := range news {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if olds[name] == nil {
+			continue
+		}
+		for _, c := range revision.Changes(olds[name], news[name]) {
+			got = append(got, pairChange{name, c})
+			reported++
+			if c.Static {
+				static++
+			}
+		}
+	}
+	used := make([]bool, len(got))
+	for _, e := range exp.Changes {
+		versions := e.Versions
+		if len(versions) == 0 {
+			versions = []string{""}
+		}
+		var classes []string
+		seen := map[string]bool{}
+		for i, g := range got {
+			if g.crd != e.CRD || g.Kind != e.Kind || g.Path != e.Field || !slices.Contains(versions, g.Version) || !strings.Contains(g.Detail, e.Match) {
+				continue
+			}
+			used[i] = true
+			seen[g.Version] = true
+			c := g.Class
+			if g.Static {
+				c += " (static)"
+			}
+			if !slices.Contains(classes, c) {
+				classes = append(classes, c)
+			}
+		}
+		ok := len(seen) == len(versions) && len(classes) == 1 && classes[0] == e.Class
+		if ok {
+			right++
+			continue
+		}
+		said := strings.Join(classes, ", ")
+		if said == "" {
+			said = "not reported"
+		}
+		wrong = append(wrong, fmt.Sprintf("%s %s %s %s %q: want %s, got %s", e.CRD, e.Kind, strings.Join(e.Versions, ","), e.Field, e.Match, e.Class, said))
+	}
+	for i, g := range got {
+		if !used[i] {
+			unexpected = append(unexpected, fmt.Sprintf("%s %s %s %s: %s: %s", g.crd, g.Kind, g.Version, g.Path, g.Class, g.Detail))
+		}
+	}
+	return right, wrong, unexpected, static, reported
+}
+
+// scorePairs scores every release pair under root and logs the result.
+func scorePairs(t *testing.T, root string) (right, total, static, reported int, bad []string) {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(root, "*", "expected.json"))
+	if len(dirs) == 0 {
+		t.Fatalf("no release pairs under %s", root)
+	}
+	for _, f := range dirs {
+		dir := filepath.Dir(f)
+		r, wrong, unexpected, st, rep := scorePair(t, dir)
+		right, total, static, reported = right+r, total+r+len(wrong), static+st, reported+rep
+		for _, w := range wrong {
+			bad = append(bad, filepath.Base(dir)+": "+w)
+		}
+		for _, u := range unexpected {
+			bad = append(bad, filepath.Base(dir)+": unexpected "+u)
+		}
+	}
+	t.Logf("%s: %d/%d changes classified right; %d of %d reported changes static", root, right, total, static, reported)
+	return right, total, static, reported, bad
+}
+
+// TestReleasePairs: on real consecutive releases of public projects'
+// CRDs (testdata/revisions), every change is reported with the class
+// the apiserver's code shows (README.md there), and at most 5% of the
+// reported changes are static.
+func TestReleasePairs(t *testing.T) {
+	_, _, static, reported, bad := scorePairs(t, filepath.Join("..", "testdata", "revisions"))
+	for _, b := range bad {
+		t.Error(b)
+	}
+	if static*20 > reported {
+		t.Errorf("%d of %d changes static, more than 5%%", static, reported)
+	}
+}
