@@ -197,8 +197,7 @@ func versionChanges(ctx context.Context, old, next *crdschema.CRD) []Change {
 	}
 	for _, v := range nextVersions {
 		if !slices.Contains(oldVersions, v) {
-			out = append(out, Change{Kind: "version-added", Version: v, Class: "safe",
-				Detail: fmt.Sprintf("%s added (served: %t); objects of the other versions are unaffected", v, slices.Contains(nextServed, v))})
+			out = append(out, versionAdded(ctx, old, next, v))
 		}
 	}
 	// A storage version the new revision drops is rejected (it is in
@@ -241,6 +240,18 @@ func versionGone(ctx context.Context, old, next *crdschema.CRD, version string, 
 func storageChange(ctx context.Context, old, next *crdschema.CRD, from, to string) Change {
 	ch := Change{Kind: "storage-version-changed", Version: to, Class: "safe"}
 	base := fmt.Sprintf("storage version %s → %s: new writes are stored as %s; objects stored as %s stay so until rewritten, and %s stays in status.storedVersions (and so in spec.versions) until a storage migration removes it", from, to, to, from, from)
+	if next.ConversionStrategy() == "Webhook" {
+		ch.Class = "unchecked"
+		ch.Detail = base + "; the next write of an object stored at " + from + " stores it at " + to + " through the CRD's conversion webhook: not checked (no converter)"
+		return ch
+	}
+	if lost, _ := lostBetween(ctx, old, next, from, func(stored map[string]any) (before, after map[string]any) {
+		return rewritten(ctx, next, stored, from)
+	}, to); len(lost) > 0 {
+		ch.Class = "data-loss"
+		ch.Detail = base + "; the next write of an object stored at " + from + " stores it at " + to + ", which drops " + strings.Join(lost, ", ")
+		return ch
+	}
 	p := &prober{ctx: ctx, old: old, new: next, version: from}
 	var stored map[string]any
 	if slices.Contains(next.ServedVersions(), from) {

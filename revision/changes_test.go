@@ -157,7 +157,7 @@ func TestChangesClasses(t *testing.T) {
 		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, format: no-such-format}", []string{"v1 spec.name format-changed safe"}},
 		{"            type: object\n            properties:\n              name:", "            type: object\n            x-kubernetes-preserve-unknown-fields: true\n            properties:\n              name:", nil},
 		{"  - name: v1\n    served: true\n", "  - name: v1\n    served: false\n", []string{"v1  version-unserved breaking"}},
-		{"    storage: true\n", "    storage: false\n", []string{"v2  storage-version-changed data-loss", "v2  version-added safe"}},
+		{"    storage: true\n", "    storage: false\n", []string{"v2  storage-version-changed data-loss", "v2  version-added data-loss"}},
 	}
 	for _, tt := range tests {
 		newDoc := strings.Replace(gadgetCRD, tt.from, tt.to, 1)

@@ -104,12 +104,8 @@ func scorePair(t *testing.T, dir string) (right int, wrong, unexpected []string,
 			}
 			used[i] = true
 			seen[g.Version] = true
-			c := g.Class
-			if g.Static {
-				c += " (static)"
-			}
-			if !slices.Contains(classes, c) {
-				classes = append(classes, c)
+			if !slices.Contains(classes, g.Class) {
+				classes = append(classes, g.Class)
 			}
 		}
 		ok := len(seen) == len(versions) && len(classes) == 1 && classes[0] == e.Class

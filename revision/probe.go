@@ -210,6 +210,9 @@ const maxProbes = 8
 // revision accepts when the probes were built to break the new schema;
 // statically otherwise.
 func (p *prober) classify(d revdiff.Change, n uint64) Change {
+	if d.Kind == "default-changed" {
+		return p.defaultChange(d, n)
+	}
 	ch := Change{Kind: d.Kind, Version: p.version, Path: d.Path.String()}
 	var first *outcome
 	tried := 0
@@ -232,9 +235,16 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 	if first != nil && d.Constructive {
 		return first.change(ch, d)
 	}
+	return p.static(ch, d, first != nil)
+}
+
+// static is ch classified from the schemas alone (d.StaticClass), its
+// Detail saying why no probe decided: probes ran and showed nothing
+// (ran), or none could.
+func (p *prober) static(ch Change, d revdiff.Change, ran bool) Change {
 	ch.Class, ch.Static = d.StaticClass, true
 	switch {
-	case first != nil:
+	case ran:
 		ch.Detail = d.Detail + "; static approximation: " + d.StaticWhy
 	case p.needsWebhook():
 		ch.Detail = d.Detail + "; static approximation (the CRD converts through a webhook, which Changes does not call, and " + p.version + " is not the storage version): " + d.StaticWhy
