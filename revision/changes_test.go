@@ -135,7 +135,7 @@ func TestChangesClasses(t *testing.T) {
 		{"port: {x-kubernetes-int-or-string: true}", "port: {type: string}", []string{"v1 spec.port int-or-string-changed ratcheted"}},
 		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, pattern: '^[a-z]+$'}", []string{"v1 spec.name pattern-changed ratcheted"}},
 		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self.startsWith('x')\"}]}", []string{"v1 spec.name rule-added ratcheted"}},
-		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self == oldSelf\"}]}", []string{"v1 spec.name rule-added safe"}},
+		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self == oldSelf\"}]}", []string{"v1 spec.name rule-added breaking"}},
 		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self != oldSelf\"}]}", []string{"v1 spec.name rule-added breaking"}},
 		{"            type: object\n            properties:\n              name:", "            type: object\n            required: [name]\n            properties:\n              name:", []string{"v1 spec.name required-added ratcheted"}},
 		{"phase: {type: string, enum: [Pending, Ready, Failed]}", "phase: {type: string, enum: [Pending, Ready]}", []string{"v1 status.phase enum-narrowed ratcheted"}},

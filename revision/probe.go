@@ -232,6 +232,11 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 			first = &o
 		}
 	}
+	if isRule(d.Kind) && strings.Contains(d.Rule.Rule, "oldSelf") {
+		if c, ok := p.changingUpdate(d, n); ok {
+			return c
+		}
+	}
 	if first != nil && d.Constructive {
 		return first.change(ch, d)
 	}
