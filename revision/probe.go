@@ -214,17 +214,21 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 		return p.defaultChange(d, n)
 	}
 	ch := Change{Kind: d.Kind, Version: p.version, Path: d.Path.String()}
+	probes, limit := d.Probes, maxProbes
+	if isRule(d.Kind) {
+		probes, limit = append(slices.Clip(probes), p.ruleBoundary(d, n)...), maxProbes+maxBoundaryProbes
+	}
 	var first *outcome
-	tried := 0
-	for i, probe := range d.Probes {
-		if tried == maxProbes {
+	ran := 0
+	for i, probe := range probes {
+		if i == limit {
 			break
 		}
-		tried++
 		o, ok := p.try(d, probe, n, uint64(i))
 		if !ok {
 			continue
 		}
+		ran++
 		if len(o.lost) > 0 || len(o.create) > 0 || len(o.update) > 0 {
 			return o.change(ch, d)
 		}
@@ -237,10 +241,59 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 			return c
 		}
 	}
-	if first != nil && d.Constructive {
+	switch {
+	case first != nil && d.Constructive:
 		return first.change(ch, d)
+	case first != nil && isRule(d.Kind):
+		c := first.change(ch, d)
+		c.Detail += fmt.Sprintf(" (%d probes the old revision accepts, at the rule's boundary: the fields it reads present and absent, the values it compares them with and their neighbours, their enum values)", ran)
+		return c
 	}
 	return p.static(ch, d, first != nil)
+}
+
+// ruleBoundary are the boundary probes of a rule's node (boundaryProbes)
+// for the new rule and the old node's rules, from the node's value in the
+// smallest probe object.
+func (p *prober) ruleBoundary(d revdiff.Change, n uint64) []revdiff.Probe {
+	if p.oldSchema == nil {
+		return nil
+	}
+	node := nodeOf(p.oldSchema.Structural(), d.Path)
+	if node == nil {
+		return nil
+	}
+	rules := []string{d.Rule.Rule}
+	if node.Source != nil {
+		for _, r := range node.Source.XValidations {
+			rules = append(rules, r.Rule)
+		}
+	}
+	var base any
+	if b := p.base(0); b != nil {
+		base, _ = valueAt(b, d.Path)
+	}
+	return boundaryProbes(node, base, rules, rand.New(rand.NewPCG(n, 1<<20)))
+}
+
+// nodeOf is the schema node at a change's path, nil when there is none.
+func nodeOf(s *structural.Schema, path revdiff.Path) *structural.Schema {
+	for _, st := range path {
+		if s == nil {
+			return nil
+		}
+		switch {
+		case st.Kind == revdiff.Item:
+			s = s.Items
+		case st.Kind == revdiff.Prop && s.Properties[st.Name] != nil:
+			s = s.Properties[st.Name]
+		case s.AdditionalProperties != nil:
+			s = s.AdditionalProperties.Schema
+		default:
+			return nil
+		}
+	}
+	return s
 }
 
 // static is ch classified from the schemas alone (d.StaticClass), its

@@ -3,6 +3,7 @@ package sample
 import (
 	"encoding/base64"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"regexp/syntax"
 	"strconv"
@@ -223,4 +224,15 @@ func (g *gen) classRune(ranges []rune) rune {
 	}
 	i := 2 * g.r.IntN(len(ranges)/2)
 	return ranges[i] + rune(g.r.IntN(int(min(ranges[i+1]-ranges[i], 64))+1))
+}
+
+// FromPattern returns a string the regular expression matches, built from
+// its syntax tree (as a pattern keyword's strings are); false when none
+// was found in a few tries or the expression does not compile. Probes of
+// a CEL rule's matches() use it.
+func FromPattern(pattern string, r *rand.Rand) (string, bool) {
+	g := &gen{r: r}
+	v, ok := g.fromPattern(pattern, func(string) bool { return true })
+	s, _ := v.(string)
+	return s, ok
 }
