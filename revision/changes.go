@@ -116,6 +116,7 @@ func Changes(old, next *crdschema.CRD) []Change {
 	for _, v := range next.Versions() {
 		if slices.Contains(oldVersions, v) {
 			out = append(out, schemaChanges(ctx, old, next, v)...)
+			out = append(out, presentationChanges(old, next, v)...)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -302,6 +302,9 @@ func nodeOf(s *structural.Schema, path revdiff.Path) *structural.Schema {
 func (p *prober) static(ch Change, d revdiff.Change, ran bool) Change {
 	ch.Class, ch.Static = d.StaticClass, true
 	switch {
+	case len(d.Probes) == 0 && !isRule(d.Kind):
+		// Nothing an object shows (server-side apply's merging).
+		ch.Detail = d.Detail + "; " + d.StaticWhy
 	case ran:
 		ch.Detail = d.Detail + "; static approximation: " + d.StaticWhy
 	case p.needsWebhook():
