@@ -100,6 +100,11 @@ func (c *CRD) WithConverter(conv *conversion.Converter) *CRD {
 	return &CRD{loaded: c.loaded, conv: conv}
 }
 
+// Converter is the converter c converts through (WithConverter), nil
+// when it has none: then a CRD with strategy Webhook reads and writes only
+// at its storage version.
+func (c *CRD) Converter() *conversion.Converter { return c.conv }
+
 // Name is the CRD's metadata.name.
 func (c *CRD) Name() string { return c.crd.Metadata.Name }
 

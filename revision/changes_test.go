@@ -1,11 +1,13 @@
 package revision_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/conversion"
 	"github.com/crdschema/crdschema/revision"
 )
 
@@ -62,9 +64,9 @@ func TestChangesFieldRemovedUnderPreserve(t *testing.T) {
 }
 
 // TestChangesWebhookConversion: at a version that is not the storage
-// version, a CRD converting through a webhook cannot be probed (Changes
-// calls no webhook): the change is static and says why; at the storage
-// version it is probed.
+// version, a CRD converting through a webhook it was not given a
+// converter for cannot be probed: the change is "unchecked", never a
+// guess; given one (WithConverter), the version is probed through it.
 func TestChangesWebhookConversion(t *testing.T) {
 	const v2 = "  - name: v2\n    served: true\n    storage: false\n    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {name: {type: string, maxLength: 63}}}}}}\n"
 	webhook := strings.Replace(gadgetCRD, "  scope: Namespaced\n", "  scope: Namespaced\n  conversion: {strategy: Webhook, webhook: {conversionReviewVersions: [v1], clientConfig: {url: \"https://conv.example.com/convert\"}}}\n", 1) + v2
@@ -77,8 +79,32 @@ func TestChangesWebhookConversion(t *testing.T) {
 	if c := got[0]; c.Version != "v1" || c.Static || c.Class != "ratcheted" {
 		t.Errorf("storage version: %s", line(c))
 	}
-	if c := got[1]; c.Version != "v2" || !c.Static || !strings.Contains(c.Detail, "converts through a webhook") {
+	if c := got[1]; c.Version != "v2" || c.Static || c.Class != "unchecked" || !strings.Contains(c.Detail, "conversion webhook") {
 		t.Errorf("other version: %s", line(c))
+	}
+	// A webhook that only rewrites apiVersion, as strategy None would.
+	conv := conversion.FromFunc(func(_ context.Context, objs []map[string]any, desired string) ([]any, error) {
+		out := make([]any, len(objs))
+		for i, o := range objs {
+			o["apiVersion"] = desired
+			out[i] = o
+		}
+		return out, nil
+	})
+	oldCRD, err := crdschema.LoadCRD([]byte(webhook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	newCRD, err := crdschema.LoadCRD([]byte(next))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = revision.Changes(oldCRD.WithConverter(conv), newCRD.WithConverter(conv))
+	if len(got) != 2 {
+		t.Fatalf("with a converter: got %q", lines(got))
+	}
+	if c := got[1]; c.Version != "v2" || c.Static || c.Class != "ratcheted" {
+		t.Errorf("other version, with a converter: %s", line(c))
 	}
 }
 

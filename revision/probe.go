@@ -308,7 +308,10 @@ func (p *prober) static(ch Change, d revdiff.Change, ran bool) Change {
 	case ran:
 		ch.Detail = d.Detail + "; static approximation: " + d.StaticWhy
 	case p.needsWebhook():
-		ch.Detail = d.Detail + "; static approximation (the CRD converts through a webhook, which Changes does not call, and " + p.version + " is not the storage version): " + d.StaticWhy
+		// Never a guess that may read "safe": what the webhook does is
+		// unknown.
+		ch.Class, ch.Static = "unchecked", false
+		ch.Detail = d.Detail + "; not checked: probes of " + p.version + " are stored and read through the CRD's conversion webhook, which Changes does not call (" + p.version + " is not the storage version of both revisions)"
 	case len(p.new.Errors()) > 0 || len(p.old.Errors()) > 0:
 		ch.Detail = d.Detail + "; static approximation (a revision the apiserver would not create serves no object to probe): " + d.StaticWhy
 	case p.bases[0] == nil && p.bases[1] == nil:
@@ -350,7 +353,7 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 // storage version of both revisions).
 func (p *prober) needsWebhook() bool {
 	for _, c := range []*crdschema.CRD{p.old, p.new} {
-		if c.ConversionStrategy() == "Webhook" && p.version != c.StorageVersion() {
+		if needsConverter(c) && p.version != c.StorageVersion() {
 			return true
 		}
 	}

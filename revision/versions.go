@@ -28,7 +28,7 @@ func versionAdded(ctx context.Context, old, next *crdschema.CRD, version string)
 		return ch
 	}
 	from := old.StorageVersion()
-	if next.ConversionStrategy() == "Webhook" {
+	if needsConverter(old) || needsConverter(next) {
 		ch.Class = "unchecked"
 		ch.Detail = added + "; a read at " + version + " of an object stored at " + from + " is converted by the CRD's webhook: not checked (no converter)"
 		return ch
@@ -111,4 +111,10 @@ func rewritten(ctx context.Context, next *crdschema.CRD, stored map[string]any, 
 		return nil, nil
 	}
 	return r.Object, readObject(ctx, next, w.Object, version)
+}
+
+// needsConverter reports a CRD with strategy Webhook without a converter:
+// it cannot convert between versions.
+func needsConverter(crd *crdschema.CRD) bool {
+	return crd.ConversionStrategy() == "Webhook" && crd.Converter() == nil
 }
