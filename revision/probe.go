@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/celhint"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/objdiff"
 	"github.com/crdschema/crdschema/internal/objpath"
@@ -200,6 +201,9 @@ type outcome struct {
 	// shows nothing about a rule; others are the errors elsewhere.
 	masked bool
 	others field.ErrorList
+	// status is set for a field of .status under the status subresource:
+	// a create drops it, the controller's status writes set it.
+	status bool
 }
 
 // maxProbes bounds the probes one change tries.
@@ -216,7 +220,7 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 	ch := Change{Kind: d.Kind, Version: p.version, Path: d.Path.String()}
 	probes, limit := d.Probes, maxProbes
 	if isRule(d.Kind) {
-		probes, limit = append(slices.Clip(probes), p.ruleBoundary(d, n)...), maxProbes+maxBoundaryProbes
+		probes, limit = append(slices.Clip(probes), p.ruleBoundary(d, n)...), maxProbes+celhint.MaxVariants
 	}
 	var first *outcome
 	ran := 0
@@ -325,13 +329,18 @@ func (p *prober) static(ch Change, d revdiff.Change, ran bool) Change {
 // change is the Change an outcome shows.
 func (o *outcome) change(ch Change, d revdiff.Change) Change {
 	at := " at " + ch.Version
+	create, update, accepted := "a create with the old value", "an update of the unchanged stored object", "a create is accepted"
+	if o.status {
+		create = "a status write setting the old value (the controller's next one: a create drops .status under the status subresource)"
+		update, accepted = "a status update leaving it unchanged", "a status write is accepted"
+	}
 	switch {
 	case len(o.lost) > 0:
 		ch.Class = "data-loss"
 		ch.Detail = d.Detail + "; a read" + at + " of an object stored under the old revision drops " + strings.Join(o.lost, ", ")
 	case len(o.create) == 0 && len(o.update) > 0:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; a create is accepted, but an update of the unchanged stored object fails (" + errText(o.update[0]) + ")" + carveOut(d)
+		ch.Detail = d.Detail + "; " + accepted + ", but " + update + " fails (" + errText(o.update[0]) + ")" + carveOut(d)
 	case len(o.create) == 0:
 		ch.Class = "safe"
 		ch.Detail = d.Detail + "; objects stored under the old revision read, create and update unchanged"
@@ -340,10 +349,10 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 		}
 	case len(o.update) == 0:
 		ch.Class = "ratcheted"
-		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "); an update of the unchanged stored object is accepted (ratcheting)"
+		ch.Detail = d.Detail + "; " + create + " fails (" + errText(o.create[0]) + "); " + update + " is accepted (ratcheting)"
 	default:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "), and so does an update of the unchanged stored object, not ratcheted (" + errText(o.update[0]) + ")" + carveOut(d)
+		ch.Detail = d.Detail + "; " + create + " fails (" + errText(o.create[0]) + "), and so does " + update + ", not ratcheted (" + errText(o.update[0]) + ")" + carveOut(d)
 	}
 	return ch
 }
@@ -440,6 +449,7 @@ func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 		create := p.newSchema.ApplyStatusUpdate(before.Object, without).Errors
 		update := p.newSchema.ApplyStatusUpdate(after.Object, after.Object).Errors
 		p.attribute(&o, d, create, update)
+		o.status = true
 		return o, true
 	}
 	create := p.new.Write(p.ctx, before.Object, nil).Errors
