@@ -111,20 +111,9 @@ func loadRevisionCRDs(paths []string, in *inputs, stderr io.Writer) ([]*crdschem
 	ok := true
 	for _, f := range files {
 		docs, readOK := readInput(f, in, stderr)
-		ok = ok && readOK
-		for i := range docs {
-			if !docs[i].IsCRD() {
-				continue
-			}
-			c, err := docs[i].CRD()
-			if err != nil {
-				reportError(stderr, err)
-				ok = false
-				continue
-			}
-			out = append(out, c)
-			locate[c] = docs[i].Locator()
-		}
+		cs, decodeOK := crdsAmongEach(docs, stderr, func(c *crdschema.CRD, d *crdschema.Document) { locate[c] = d.Locator() })
+		ok = ok && readOK && decodeOK
+		out = append(out, cs...)
 	}
 	return out, locate, ok, nil
 }
