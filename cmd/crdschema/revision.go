@@ -392,7 +392,11 @@ func (run *revisionRun) replayObjects(o *options, in *inputs, stderr io.Writer) 
 	rd := &docReader{in: in, p: textPrinter{w: io.Discard}, stderr: stderr}
 	files, err := expandInputs(o.operands, o.excludes)
 	if err != nil {
-		return rd, err
+		// An OBJECTS path that cannot be read: the changes are still
+		// said, the verdict incomplete (exit 2), never safe.
+		reportError(stderr, err)
+		rd.inputErr = true
+		return rd, nil
 	}
 	err = rd.each(files, func(d crdschema.Document) error {
 		return run.replayDocument(d)
