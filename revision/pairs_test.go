@@ -124,12 +124,36 @@ func scorePair(t *testing.T, dir string) (right int, wrong, unexpected []string,
 		}
 		wrong = append(wrong, fmt.Sprintf("%s %s %s %s %q: want %s, got %s", e.CRD, e.Kind, strings.Join(e.Versions, ","), e.Field, e.Match, e.Class, said))
 	}
+	bad := probesAgree(t, dir, exp.Changes)
+	wrong = append(wrong, bad...)
 	for i, g := range got {
 		if !used[i] {
 			unexpected = append(unexpected, fmt.Sprintf("%s %s %s %s: %s: %s", g.crd, g.Kind, g.Version, g.Path, g.Class, g.Detail))
 		}
 	}
 	return right, wrong, unexpected, static, reported
+}
+
+// probesAgree checks the probes of a pair (probes/*/probe.json, run with
+// the apiserver's code by conformance/oracle's TestMadeUpPairProbes)
+// against its expected changes: same kind and field, same class.
+func probesAgree(t *testing.T, dir string, changes []expectedChange) (bad []string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "probes", "*", "probe.json"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p struct{ Kind, Field, Class string }
+		if err := json.Unmarshal(data, &p); err != nil {
+			continue // the real pairs' probes have other files
+		}
+		if !slices.ContainsFunc(changes, func(e expectedChange) bool { return e.Kind == p.Kind && e.Field == p.Field && e.Class == p.Class }) {
+			bad = append(bad, fmt.Sprintf("probe %s: no expected %s %s of class %s", f, p.Kind, p.Field, p.Class))
+		}
+	}
+	return bad
 }
 
 // scorePairs scores every release pair under root and logs the result.
