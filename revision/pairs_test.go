@@ -73,65 +73,79 @@ func scorePair(t *testing.T, dir string) (right int, wrong, unexpected []string,
 	if err := json.Unmarshal(data, &exp); err != nil {
 		t.Fatalf("%s: %v", dir, err)
 	}
+	got := pairChanges(t, dir)
+	used := make([]bool, len(got))
+	for _, e := range exp.Changes {
+		if said, ok := matchExpected(e, got, used); ok {
+			right++
+		} else {
+			wrong = append(wrong, fmt.Sprintf("%s %s %s %s %q: want %s, got %s", e.CRD, e.Kind, strings.Join(e.Versions, ","), e.Field, e.Match, e.Class, said))
+		}
+	}
+	wrong = append(wrong, probesAgree(t, dir, exp.Changes)...)
+	for i, g := range got {
+		reported++
+		if g.Static {
+			static++
+		}
+		if !used[i] {
+			unexpected = append(unexpected, fmt.Sprintf("%s %s %s %s: %s: %s", g.crd, g.Kind, g.Version, g.Path, g.Class, g.Detail))
+		}
+	}
+	return right, wrong, unexpected, static, reported
+}
+
+// pairChanges are the changes Changes reports for every CRD of a pair
+// both sides have, by CRD name.
+func pairChanges(t *testing.T, dir string) []pairChange {
+	t.Helper()
 	olds, news := loadPairCRDs(t, filepath.Join(dir, "old")), loadPairCRDs(t, filepath.Join(dir, "new"))
-	var got []pairChange
 	names := make([]string, 0, len(news))
 	for name := range news {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	var got []pairChange
 	for _, name := range names {
 		if olds[name] == nil {
 			continue
 		}
 		for _, c := range revision.Changes(olds[name], news[name]) {
 			got = append(got, pairChange{name, c})
-			reported++
-			if c.Static {
-				static++
-			}
 		}
 	}
-	used := make([]bool, len(got))
-	for _, e := range exp.Changes {
-		versions := e.Versions
-		if len(versions) == 0 {
-			versions = []string{""}
-		}
-		var classes []string
-		seen := map[string]bool{}
-		for i, g := range got {
-			if g.crd != e.CRD || g.Kind != e.Kind || g.Path != e.Field || !slices.Contains(versions, g.Version) || !strings.Contains(g.Detail, e.Match) {
-				continue
-			}
-			used[i] = true
-			seen[g.Version] = true
-			if e.Static != nil && g.Static != *e.Static {
-				classes = append(classes, fmt.Sprintf("static %v", g.Static))
-			}
-			if !slices.Contains(classes, g.Class) {
-				classes = append(classes, g.Class)
-			}
-		}
-		ok := len(seen) == len(versions) && len(classes) == 1 && classes[0] == e.Class
-		if ok {
-			right++
+	return got
+}
+
+// matchExpected marks in used the reported changes e names and reports
+// whether they have its class (and its static, when given) in every one
+// of its versions; else what they said.
+func matchExpected(e expectedChange, got []pairChange, used []bool) (string, bool) {
+	versions := e.Versions
+	if len(versions) == 0 {
+		versions = []string{""}
+	}
+	var classes []string
+	seen := map[string]bool{}
+	for i, g := range got {
+		if g.crd != e.CRD || g.Kind != e.Kind || g.Path != e.Field || !slices.Contains(versions, g.Version) || !strings.Contains(g.Detail, e.Match) {
 			continue
 		}
-		said := strings.Join(classes, ", ")
-		if said == "" {
-			said = "not reported"
+		used[i], seen[g.Version] = true, true
+		if e.Static != nil && g.Static != *e.Static {
+			classes = append(classes, fmt.Sprintf("static %v", g.Static))
 		}
-		wrong = append(wrong, fmt.Sprintf("%s %s %s %s %q: want %s, got %s", e.CRD, e.Kind, strings.Join(e.Versions, ","), e.Field, e.Match, e.Class, said))
-	}
-	bad := probesAgree(t, dir, exp.Changes)
-	wrong = append(wrong, bad...)
-	for i, g := range got {
-		if !used[i] {
-			unexpected = append(unexpected, fmt.Sprintf("%s %s %s %s: %s: %s", g.crd, g.Kind, g.Version, g.Path, g.Class, g.Detail))
+		if !slices.Contains(classes, g.Class) {
+			classes = append(classes, g.Class)
 		}
 	}
-	return right, wrong, unexpected, static, reported
+	if len(seen) == len(versions) && len(classes) == 1 && classes[0] == e.Class {
+		return "", true
+	}
+	if len(classes) == 0 {
+		return "not reported", false
+	}
+	return strings.Join(classes, ", "), false
 }
 
 // probesAgree checks the probes of a pair (probes/*/probe.json, run with
