@@ -100,6 +100,11 @@ func (c *CRD) WithConverter(conv *conversion.Converter) *CRD {
 	return &CRD{loaded: c.loaded, conv: conv}
 }
 
+// Converter is the converter c converts through (WithConverter), nil
+// when it has none: then a CRD with strategy Webhook reads and writes only
+// at its storage version.
+func (c *CRD) Converter() *conversion.Converter { return c.conv }
+
 // Name is the CRD's metadata.name.
 func (c *CRD) Name() string { return c.crd.Metadata.Name }
 
@@ -350,9 +355,16 @@ const triesPerSample = 8
 // fields are preserved. Each is named sample-0, sample-1, ... and, for a
 // CRD version, carries the version's apiVersion (GROUP/VERSION) and kind;
 // a bare schema names no group, version or kind, and its samples carry
-// no apiVersion and no kind. The same seed gives the same objects. Fewer
-// than n come back when candidates keep failing validation (at most 8
-// tries per object). The objects are the caller's.
+// no apiVersion and no kind. A candidate the create refuses is repaired
+// with the engine's own errors: at an error's field (and up to two of its
+// ancestors) it is left out where the schema allows, given new values of
+// its schema, or values at the boundary of its CEL rules built from their
+// syntax (the literals they compare with, strings passing the functions
+// they apply, the fields they read present and absent); a singleton's
+// rule may name the object (metadata.name 'cluster'). The same seed gives
+// the same objects. Fewer than n come back when candidates keep failing
+// validation (at most 8 tries per object, 32 repairs each). The objects
+// are the caller's.
 func (s *Schema) Samples(seed uint64, n int) []map[string]any {
 	var apiVersion, kind string
 	if s.crd != nil {
@@ -373,7 +385,7 @@ func (s *Schema) Samples(seed uint64, n int) []map[string]any {
 			delete(obj, "apiVersion")
 			delete(obj, "kind")
 		}
-		if res := s.Apply(obj); res.Object != nil && len(res.Errors) == 0 {
+		if obj, ok := s.accepted(obj, r); ok {
 			out = append(out, obj)
 		}
 	}

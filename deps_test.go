@@ -70,7 +70,7 @@ var layers = [][]string{
 	{"conversion", "serving", "internal/sample"}, // the rooms of issues 21 and 22, on the light chain
 	{"revision/internal/revdiff"},                // the changes between two revisions' schemas (issue 24), on the light chain
 	{"internal/model"},
-	{"internal/cel"},
+	{"internal/cel", "internal/celhint"}, // internal/celhint: what a rule says about its values, from its syntax (issue 30)
 	{"internal/check"},
 	{""},         // the root: the engine's front door
 	{"revision"}, // what revisions of a CRD do to stored objects, on the root's public entries (issue 28)

@@ -146,8 +146,10 @@
 //     test them), which only package revision uses.
 //  7. internal/model (the CRD model and its fast decoders), internal/cel
 //     (CEL compilation, cost checks and evaluation; with the layers above
-//     it, the only code that links cel-go), internal/check (the CRD
-//     checks).
+//     it, the only code that links cel-go), internal/celhint (what a CEL
+//     rule says about the values it accepts, from its syntax: the values
+//     at its boundary that repair samples and probe revisions),
+//     internal/check (the CRD checks).
 //  8. this package, the engine's front door: CRDs, CEL, the pipeline,
 //     updates, reads and writes, serving, documents, errors.
 //  9. revision: what revisions of a CRD do to the objects it stores

@@ -282,6 +282,9 @@ func TestReadWithWebhook(t *testing.T) {
 		t.Errorf("%d converter calls, want 2", calls)
 	}
 	withoutConverter(crd.Read(ctx, stored, "v1")) // crd itself has none
+	if crd.Converter() != nil || withConv.Converter() != convert {
+		t.Error("Converter is not the converter given with WithConverter")
+	}
 	if crd.WithConverter(nil) != crd || withConv.WithConverter(convert) != withConv {
 		t.Error("WithConverter of the converter a CRD has must return it")
 	}

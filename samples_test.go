@@ -1,11 +1,15 @@
 package crdschema_test
 
 import (
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 func loadSampleCRD(t testing.TB) *crdschema.CRD {
@@ -85,6 +89,64 @@ func TestBareSchemaSamples(t *testing.T) {
 		}
 		if r := s.Apply(obj); len(r.Errors) > 0 {
 			t.Errorf("sample %v: %v", obj, r.Errors)
+		}
+	}
+}
+
+// TestCorpusSamples: every corpus CRD the apiserver accepts gets 3
+// samples of its preferred version with seed 7 (crdschema sample --crd F
+// -n 3 --seed 7), each accepted by a create with nothing pruned. CEL
+// rules the generator does not know are met by repairs guided by the
+// engine's errors (issue 30; 20 of 305 failed before).
+func TestCorpusSamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the corpus samples take a while")
+	}
+	corpus := shareddata.Dir(t, "corpus")
+	data, err := os.ReadFile(filepath.Join(corpus, "expected", "check.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var answer struct {
+			File   string            `json:"file"`
+			Errors []json.RawMessage `json:"errors"`
+		}
+		if err := json.Unmarshal([]byte(line), &answer); err != nil {
+			t.Fatal(err)
+		}
+		if len(answer.Errors) > 0 {
+			continue
+		}
+		n++
+		checkCorpusSamples(t, filepath.Join(corpus, answer.File))
+	}
+	t.Logf("%d accepted corpus CRDs sampled", n)
+}
+
+func checkCorpusSamples(t *testing.T, file string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd, err := crdschema.LoadCRD(data)
+	if err != nil || len(crd.ServedVersions()) == 0 {
+		t.Errorf("%s: %v", file, err)
+		return
+	}
+	s, err := crd.Version(crd.ServedVersions()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := s.Samples(7, 3)
+	if len(objs) < 3 {
+		t.Errorf("%s: %d of 3 samples", file, len(objs))
+	}
+	for _, obj := range objs {
+		if res := s.Apply(obj); len(res.Errors) > 0 || len(res.Pruned) > 0 {
+			t.Errorf("%s: a sample is refused or pruned: %v %v", file, res.Errors, res.Pruned)
 		}
 	}
 }

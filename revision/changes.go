@@ -32,9 +32,12 @@ type Change struct {
 	// maxProperties, multipleOf), "pattern-changed", "format-changed",
 	// "default-changed" (added, changed or removed), "nullable-removed",
 	// "preserve-unknown-fields-removed", "list-type-changed" (to set or
-	// map, or other map keys), "rule-added", "rule-changed" (CEL
-	// x-kubernetes-validations), "embedded-resource-changed",
-	// "int-or-string-changed". Other loosenings are not reported.
+	// map, other map keys, or from set or map to atomic),
+	// "map-type-changed" (granular to atomic), "rule-added",
+	// "rule-changed" (CEL x-kubernetes-validations),
+	// "embedded-resource-changed", "int-or-string-changed"; of what a
+	// version shows: "printer-columns-changed", "scale-changed". Other
+	// loosenings are not reported.
 	Kind string
 	// Version is the CRD version the change is in; "" for a change of the
 	// whole CRD.
@@ -46,10 +49,18 @@ type Change struct {
 	// error with the CRD's own field path.
 	Path string
 	// Class is what the apiserver does about it: "rejected" (the update of
-	// the CRD fails), "data-loss" (stored objects lose data when read),
+	// the CRD fails), "data-loss" (stored objects lose data when read, or
+	// once their next write stores them at a new storage version),
+	// "breaking" (a request the old revision accepted fails or gets
+	// another answer: clients of a version no longer served, an update
+	// changing a field a transition rule makes immutable, server-side
+	// apply of a list or map made atomic, the scale subresource moved),
 	// "ratcheted" (objects that break the new rule may keep their
-	// unchanged values), "breaking" (clients sending the old shape fail)
-	// or "safe".
+	// unchanged values; creates and changed values fail),
+	// "default-changed" (the same manifest stores another value from now
+	// on), "unchecked" (it depends on a conversion webhook the CRD was not
+	// given) or "safe" (no object or request the old revision accepts is
+	// treated differently).
 	Class string
 	// Detail says what changed and what will happen, in a sentence.
 	Detail string
@@ -89,33 +100,62 @@ const changesSeed = 24
 // effects). Fields that other changes make invalid (an ancestor's rule,
 // a blocking error that keeps the CEL rules from running, a new maxLength
 // on the field of a new rule) get sampled values and the probe runs
-// again. When no probe can be built, or none of the sampled values
-// breaks a pattern or CEL rule, the class is a static approximation
-// (Static, and said in Detail). A version the old revision does not
-// serve, or a revision the apiserver would not create, cannot be probed.
+// again.
 //
-// Loosenings are not reported, except a version added and a default
-// removed. A version removed or no longer served is "breaking" for its
-// clients (a create at it fails), a new storage version is "safe" or
-// "data-loss" as an unchanged object written back (stored at the new
-// version) and read again shows.
+// A CEL rule added or changed is also probed at its boundary: values of
+// its node built from what the rule (and the node's old rules) reads,
+// from their syntax: the fields present and absent, the literals they are
+// compared with and their neighbours, their old enum values, sizes around
+// those compared, strings passing and failing each function applied
+// (startsWith, matches, isURL, ...), and pairs of those; fields the old
+// schema lacks are never set (no stored object has them). A rule none of
+// the probes the old revision accepts breaks is "safe", computed. A
+// transition rule (oldSelf) is probed with changing updates too: each
+// pair of probe objects, one stored and the other sent as its update; an
+// update the old revision accepts and the rule refuses is "breaking" (a
+// field made immutable).
 //
-// Changes is deterministic, reads neither revision's objects from
-// anywhere (a converter given to either CRD with WithConverter is not
-// called: the probes of a version that needs one are static) and changes
-// neither CRD. A nil old or next has no changes.
+// A default changed or removed is "default-changed" when a create that
+// leaves the field out stores another value under the new revision; a
+// default added is "safe" (the field appears, no value changes).
+//
+// A version added reads objects of the old storage version: probes
+// holding the fields the storage version has and the new one lacks,
+// read at the new version (conversion None), are "data-loss" when a field
+// is lost. A new storage version is "data-loss" when such probes (and a
+// sample) written back lose a field. A version removed or no longer served
+// is "breaking" for its clients (a create at it fails). The printer
+// columns (safe: what kubectl get prints) and the scale subresource
+// (added: safe; removed or re-pathed: breaking) of every version both
+// revisions serve are compared on a marker object through CRD.Columns and
+// CRD.Scale. Server-side apply's merging (a list or map made atomic) is
+// said from the schemas (Static).
+//
+// When no probe can be built the class is a static approximation (Static,
+// and said in Detail). A version the old revision does not serve, or a
+// revision the apiserver would not create, cannot be probed. Loosenings
+// are not reported, except a version added and a default removed.
+//
+// A CRD with strategy Webhook converts its probes through the converter
+// it was given (CRD.WithConverter): without one, what needs the webhook
+// (a version added, a new storage version, the probes of a version that
+// is not the storage version) is "unchecked", never a guess.
+//
+// Changes is deterministic (as far as a converter is), reads neither
+// revision's objects from anywhere and changes neither CRD. A nil old or
+// next has no changes.
 func Changes(old, next *crdschema.CRD) []Change {
 	if old == nil || next == nil {
 		return nil
 	}
 	ctx := context.Background()
-	old, next = old.WithConverter(nil), next.WithConverter(nil)
 	out := rejectedChanges(old, next)
 	out = append(out, versionChanges(ctx, old, next)...)
 	oldVersions := old.Versions()
 	for _, v := range next.Versions() {
 		if slices.Contains(oldVersions, v) {
 			out = append(out, schemaChanges(ctx, old, next, v)...)
+			out = append(out, presentationChanges(old, next, v)...)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -197,8 +237,7 @@ func versionChanges(ctx context.Context, old, next *crdschema.CRD) []Change {
 	}
 	for _, v := range nextVersions {
 		if !slices.Contains(oldVersions, v) {
-			out = append(out, Change{Kind: "version-added", Version: v, Class: "safe",
-				Detail: fmt.Sprintf("%s added (served: %t); objects of the other versions are unaffected", v, slices.Contains(nextServed, v))})
+			out = append(out, versionAdded(ctx, old, next, v))
 		}
 	}
 	// A storage version the new revision drops is rejected (it is in
@@ -241,6 +280,18 @@ func versionGone(ctx context.Context, old, next *crdschema.CRD, version string, 
 func storageChange(ctx context.Context, old, next *crdschema.CRD, from, to string) Change {
 	ch := Change{Kind: "storage-version-changed", Version: to, Class: "safe"}
 	base := fmt.Sprintf("storage version %s → %s: new writes are stored as %s; objects stored as %s stay so until rewritten, and %s stays in status.storedVersions (and so in spec.versions) until a storage migration removes it", from, to, to, from, from)
+	if needsConverter(old) || needsConverter(next) {
+		ch.Class = "unchecked"
+		ch.Detail = base + "; the next write of an object stored at " + from + " stores it at " + to + " through the CRD's conversion webhook: not checked (no converter)"
+		return ch
+	}
+	if lost, _ := lostBetween(ctx, old, next, from, func(stored map[string]any) (before, after map[string]any) {
+		return rewritten(ctx, next, stored, from)
+	}, to); len(lost) > 0 {
+		ch.Class = "data-loss"
+		ch.Detail = base + "; the next write of an object stored at " + from + " stores it at " + to + ", which drops " + strings.Join(lost, ", ")
+		return ch
+	}
 	p := &prober{ctx: ctx, old: old, new: next, version: from}
 	var stored map[string]any
 	if slices.Contains(next.ServedVersions(), from) {

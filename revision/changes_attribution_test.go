@@ -12,8 +12,9 @@ import (
 // transition rule added on the same field, a rule added on their parent.
 // Each change is classified by what it causes: the removal alone loses
 // data, the new rule on spec is ratcheted by its own error (not by the
-// removed field lost on read), the transition rule is safe (it never
-// runs on a create, and the create error is the maxLength's).
+// removed field lost on read), the transition rule is breaking by its own
+// error on an update that changes the field (it never runs on a create,
+// and the create error is the maxLength's).
 func TestChangesAttribution(t *testing.T) {
 	next := strings.NewReplacer(
 		"              legacy: {type: string}\n", "",
@@ -25,7 +26,7 @@ func TestChangesAttribution(t *testing.T) {
 		"v1 spec rule-added ratcheted",
 		"v1 spec.legacy field-removed data-loss",
 		"v1 spec.name bounds-tightened ratcheted",
-		"v1 spec.name rule-added safe",
+		"v1 spec.name rule-added breaking",
 	}
 	var kinds []string
 	for _, c := range got {
@@ -54,9 +55,11 @@ func TestChangesAttribution(t *testing.T) {
 // TestChangesAttributionCertificate: the same four edits on the real
 // cert-manager Certificate (the revision goldens of `crdschema revision`):
 // only the removal of spec.commonName loses data; the transition rule on
-// spec.secretName is not classified by the new maxLength's create error.
-// (The rule on spec is a static approximation: no sampled dnsNames start
-// with "*"; before, it was "data-loss" by spec.commonName.)
+// spec.secretName is not classified by the new maxLength's create error
+// but by an update changing the name. (The rule on spec is found
+// ratcheted by a boundary probe, a dnsNames item built from the rule's
+// "*"; it once was "data-loss" by spec.commonName, then a static
+// approximation.)
 func TestChangesAttributionCertificate(t *testing.T) {
 	const commonName = "              commonName:\n                description: |-\n                  Requested common name X509 certificate subject attribute.\n                  More info: https://datatracker.ietf.org/doc/html/rfc5280#section-4.1.2.6\n                  NOTE: TLS clients will ignore this value when any subject alternative name is\n                  set (see https://tools.ietf.org/html/rfc6125#section-6.4.4).\n\n                  Should have a length of 64 characters or fewer to avoid generating invalid CSRs.\n                  Cannot be set if the `literalSubject` field is set.\n                type: string\n"
 	const secretName = "                  resource lives in the same namespace as the Certificate resource.\n                type: string\n"
@@ -70,7 +73,7 @@ func TestChangesAttributionCertificate(t *testing.T) {
 		"v1 spec rule-added ratcheted",
 		"v1 spec.commonName field-removed data-loss",
 		"v1 spec.secretName bounds-tightened ratcheted",
-		"v1 spec.secretName rule-added safe",
+		"v1 spec.secretName rule-added breaking",
 	}
 	var kinds []string
 	for _, c := range got {

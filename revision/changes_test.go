@@ -1,11 +1,13 @@
 package revision_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/conversion"
 	"github.com/crdschema/crdschema/revision"
 )
 
@@ -62,9 +64,9 @@ func TestChangesFieldRemovedUnderPreserve(t *testing.T) {
 }
 
 // TestChangesWebhookConversion: at a version that is not the storage
-// version, a CRD converting through a webhook cannot be probed (Changes
-// calls no webhook): the change is static and says why; at the storage
-// version it is probed.
+// version, a CRD converting through a webhook it was not given a
+// converter for cannot be probed: the change is "unchecked", never a
+// guess; given one (WithConverter), the version is probed through it.
 func TestChangesWebhookConversion(t *testing.T) {
 	const v2 = "  - name: v2\n    served: true\n    storage: false\n    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {name: {type: string, maxLength: 63}}}}}}\n"
 	webhook := strings.Replace(gadgetCRD, "  scope: Namespaced\n", "  scope: Namespaced\n  conversion: {strategy: Webhook, webhook: {conversionReviewVersions: [v1], clientConfig: {url: \"https://conv.example.com/convert\"}}}\n", 1) + v2
@@ -77,8 +79,32 @@ func TestChangesWebhookConversion(t *testing.T) {
 	if c := got[0]; c.Version != "v1" || c.Static || c.Class != "ratcheted" {
 		t.Errorf("storage version: %s", line(c))
 	}
-	if c := got[1]; c.Version != "v2" || !c.Static || !strings.Contains(c.Detail, "converts through a webhook") {
+	if c := got[1]; c.Version != "v2" || c.Static || c.Class != "unchecked" || !strings.Contains(c.Detail, "conversion webhook") {
 		t.Errorf("other version: %s", line(c))
+	}
+	// A webhook that only rewrites apiVersion, as strategy None would.
+	conv := conversion.FromFunc(func(_ context.Context, objs []map[string]any, desired string) ([]any, error) {
+		out := make([]any, len(objs))
+		for i, o := range objs {
+			o["apiVersion"] = desired
+			out[i] = o
+		}
+		return out, nil
+	})
+	oldCRD, err := crdschema.LoadCRD([]byte(webhook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	newCRD, err := crdschema.LoadCRD([]byte(next))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = revision.Changes(oldCRD.WithConverter(conv), newCRD.WithConverter(conv))
+	if len(got) != 2 {
+		t.Fatalf("with a converter: got %q", lines(got))
+	}
+	if c := got[1]; c.Version != "v2" || c.Static || c.Class != "ratcheted" {
+		t.Errorf("other version, with a converter: %s", line(c))
 	}
 }
 
@@ -135,7 +161,7 @@ func TestChangesClasses(t *testing.T) {
 		{"port: {x-kubernetes-int-or-string: true}", "port: {type: string}", []string{"v1 spec.port int-or-string-changed ratcheted"}},
 		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, pattern: '^[a-z]+$'}", []string{"v1 spec.name pattern-changed ratcheted"}},
 		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self.startsWith('x')\"}]}", []string{"v1 spec.name rule-added ratcheted"}},
-		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self == oldSelf\"}]}", []string{"v1 spec.name rule-added safe"}},
+		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self == oldSelf\"}]}", []string{"v1 spec.name rule-added breaking"}},
 		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, x-kubernetes-validations: [{rule: \"self != oldSelf\"}]}", []string{"v1 spec.name rule-added breaking"}},
 		{"            type: object\n            properties:\n              name:", "            type: object\n            required: [name]\n            properties:\n              name:", []string{"v1 spec.name required-added ratcheted"}},
 		{"phase: {type: string, enum: [Pending, Ready, Failed]}", "phase: {type: string, enum: [Pending, Ready]}", []string{"v1 status.phase enum-narrowed ratcheted"}},
@@ -157,7 +183,7 @@ func TestChangesClasses(t *testing.T) {
 		{"name: {type: string, maxLength: 63}", "name: {type: string, maxLength: 63, format: no-such-format}", []string{"v1 spec.name format-changed safe"}},
 		{"            type: object\n            properties:\n              name:", "            type: object\n            x-kubernetes-preserve-unknown-fields: true\n            properties:\n              name:", nil},
 		{"  - name: v1\n    served: true\n", "  - name: v1\n    served: false\n", []string{"v1  version-unserved breaking"}},
-		{"    storage: true\n", "    storage: false\n", []string{"v2  storage-version-changed data-loss", "v2  version-added safe"}},
+		{"    storage: true\n", "    storage: false\n", []string{"v2  storage-version-changed data-loss", "v2  version-added data-loss"}},
 	}
 	for _, tt := range tests {
 		newDoc := strings.Replace(gadgetCRD, tt.from, tt.to, 1)

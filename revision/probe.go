@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/celhint"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/objdiff"
 	"github.com/crdschema/crdschema/internal/objpath"
@@ -200,6 +201,9 @@ type outcome struct {
 	// shows nothing about a rule; others are the errors elsewhere.
 	masked bool
 	others field.ErrorList
+	// status is set for a field of .status under the status subresource:
+	// a create drops it, the controller's status writes set it.
+	status bool
 }
 
 // maxProbes bounds the probes one change tries.
@@ -210,18 +214,25 @@ const maxProbes = 8
 // revision accepts when the probes were built to break the new schema;
 // statically otherwise.
 func (p *prober) classify(d revdiff.Change, n uint64) Change {
+	if d.Kind == "default-changed" {
+		return p.defaultChange(d, n)
+	}
 	ch := Change{Kind: d.Kind, Version: p.version, Path: d.Path.String()}
+	probes, limit := d.Probes, maxProbes
+	if isRule(d.Kind) {
+		probes, limit = append(slices.Clip(probes), p.ruleBoundary(d, n)...), maxProbes+celhint.MaxVariants
+	}
 	var first *outcome
-	tried := 0
-	for i, probe := range d.Probes {
-		if tried == maxProbes {
+	ran := 0
+	for i, probe := range probes {
+		if i == limit {
 			break
 		}
-		tried++
 		o, ok := p.try(d, probe, n, uint64(i))
 		if !ok {
 			continue
 		}
+		ran++
 		if len(o.lost) > 0 || len(o.create) > 0 || len(o.update) > 0 {
 			return o.change(ch, d)
 		}
@@ -229,15 +240,82 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 			first = &o
 		}
 	}
-	if first != nil && d.Constructive {
-		return first.change(ch, d)
+	if isRule(d.Kind) && strings.Contains(d.Rule.Rule, "oldSelf") {
+		if c, ok := p.changingUpdate(d, n); ok {
+			return c
+		}
 	}
+	switch {
+	case first != nil && d.Constructive:
+		return first.change(ch, d)
+	case first != nil && isRule(d.Kind):
+		c := first.change(ch, d)
+		c.Detail += fmt.Sprintf(" (%d probes the old revision accepts, at the rule's boundary: the fields it reads present and absent, the values it compares them with and their neighbours, their enum values)", ran)
+		return c
+	}
+	return p.static(ch, d, first != nil)
+}
+
+// ruleBoundary are the boundary probes of a rule's node (boundaryProbes)
+// for the new rule and the old node's rules, from the node's value in the
+// smallest probe object.
+func (p *prober) ruleBoundary(d revdiff.Change, n uint64) []revdiff.Probe {
+	if p.oldSchema == nil {
+		return nil
+	}
+	node := nodeOf(p.oldSchema.Structural(), d.Path)
+	if node == nil {
+		return nil
+	}
+	rules := []string{d.Rule.Rule}
+	if node.Source != nil {
+		for _, r := range node.Source.XValidations {
+			rules = append(rules, r.Rule)
+		}
+	}
+	var base any
+	if b := p.base(0); b != nil {
+		base, _ = valueAt(b, d.Path)
+	}
+	return boundaryProbes(node, base, rules, rand.New(rand.NewPCG(n, 1<<20)))
+}
+
+// nodeOf is the schema node at a change's path, nil when there is none.
+func nodeOf(s *structural.Schema, path revdiff.Path) *structural.Schema {
+	for _, st := range path {
+		if s == nil {
+			return nil
+		}
+		switch {
+		case st.Kind == revdiff.Item:
+			s = s.Items
+		case st.Kind == revdiff.Prop && s.Properties[st.Name] != nil:
+			s = s.Properties[st.Name]
+		case s.AdditionalProperties != nil:
+			s = s.AdditionalProperties.Schema
+		default:
+			return nil
+		}
+	}
+	return s
+}
+
+// static is ch classified from the schemas alone (d.StaticClass), its
+// Detail saying why no probe decided: probes ran and showed nothing
+// (ran), or none could.
+func (p *prober) static(ch Change, d revdiff.Change, ran bool) Change {
 	ch.Class, ch.Static = d.StaticClass, true
 	switch {
-	case first != nil:
+	case len(d.Probes) == 0 && !isRule(d.Kind):
+		// Nothing an object shows (server-side apply's merging).
+		ch.Detail = d.Detail + "; " + d.StaticWhy
+	case ran:
 		ch.Detail = d.Detail + "; static approximation: " + d.StaticWhy
 	case p.needsWebhook():
-		ch.Detail = d.Detail + "; static approximation (the CRD converts through a webhook, which Changes does not call, and " + p.version + " is not the storage version): " + d.StaticWhy
+		// Never a guess that may read "safe": what the webhook does is
+		// unknown.
+		ch.Class, ch.Static = "unchecked", false
+		ch.Detail = d.Detail + "; not checked: probes of " + p.version + " are stored and read through the CRD's conversion webhook, which Changes does not call (" + p.version + " is not the storage version of both revisions)"
 	case len(p.new.Errors()) > 0 || len(p.old.Errors()) > 0:
 		ch.Detail = d.Detail + "; static approximation (a revision the apiserver would not create serves no object to probe): " + d.StaticWhy
 	case p.bases[0] == nil && p.bases[1] == nil:
@@ -251,13 +329,18 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 // change is the Change an outcome shows.
 func (o *outcome) change(ch Change, d revdiff.Change) Change {
 	at := " at " + ch.Version
+	create, update, accepted := "a create with the old value", "an update of the unchanged stored object", "a create is accepted"
+	if o.status {
+		create = "a status write setting the old value (the controller's next one: a create drops .status under the status subresource)"
+		update, accepted = "a status update leaving it unchanged", "a status write is accepted"
+	}
 	switch {
 	case len(o.lost) > 0:
 		ch.Class = "data-loss"
 		ch.Detail = d.Detail + "; a read" + at + " of an object stored under the old revision drops " + strings.Join(o.lost, ", ")
 	case len(o.create) == 0 && len(o.update) > 0:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; a create is accepted, but an update of the unchanged stored object fails (" + errText(o.update[0]) + ")" + carveOut(d)
+		ch.Detail = d.Detail + "; " + accepted + ", but " + update + " fails (" + errText(o.update[0]) + ")" + carveOut(d)
 	case len(o.create) == 0:
 		ch.Class = "safe"
 		ch.Detail = d.Detail + "; objects stored under the old revision read, create and update unchanged"
@@ -266,10 +349,10 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 		}
 	case len(o.update) == 0:
 		ch.Class = "ratcheted"
-		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "); an update of the unchanged stored object is accepted (ratcheting)"
+		ch.Detail = d.Detail + "; " + create + " fails (" + errText(o.create[0]) + "); " + update + " is accepted (ratcheting)"
 	default:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; a create with the old value fails (" + errText(o.create[0]) + "), and so does an update of the unchanged stored object, not ratcheted (" + errText(o.update[0]) + ")" + carveOut(d)
+		ch.Detail = d.Detail + "; " + create + " fails (" + errText(o.create[0]) + "), and so does " + update + ", not ratcheted (" + errText(o.update[0]) + ")" + carveOut(d)
 	}
 	return ch
 }
@@ -279,7 +362,7 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 // storage version of both revisions).
 func (p *prober) needsWebhook() bool {
 	for _, c := range []*crdschema.CRD{p.old, p.new} {
-		if c.ConversionStrategy() == "Webhook" && p.version != c.StorageVersion() {
+		if needsConverter(c) && p.version != c.StorageVersion() {
 			return true
 		}
 	}
@@ -366,6 +449,7 @@ func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 		create := p.newSchema.ApplyStatusUpdate(before.Object, without).Errors
 		update := p.newSchema.ApplyStatusUpdate(after.Object, after.Object).Errors
 		p.attribute(&o, d, create, update)
+		o.status = true
 		return o, true
 	}
 	create := p.new.Write(p.ctx, before.Object, nil).Errors

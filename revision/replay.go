@@ -36,6 +36,17 @@ type Effect struct {
 	// OldUpdate and OldCreate are the same under the old revision: what
 	// the object already failed before the new revision.
 	OldUpdate, OldCreate field.ErrorList
+	// Manifest is set when the object carried none of the metadata the
+	// apiserver sets (uid, resourceVersion, creationTimestamp): a
+	// manifest, not a dump, so Stored is what its create under the old
+	// revision stored (defaults persisted), not the object as given.
+	Manifest bool
+	// NotChecked are the steps that need a CRD's conversion webhook,
+	// which the revision was not given (CRD.WithConverter), each an
+	// InternalError whose detail names the step: what they do is
+	// unknown, neither a loss nor a failure. Stored is nil when storing
+	// the object under the old revision is one of them.
+	NotChecked field.ErrorList
 	// Errors are why the object could not be replayed (another kind, a
 	// version the old revision does not define, a failing conversion);
 	// the other fields are then empty.
@@ -48,11 +59,17 @@ type Effect struct {
 // converter (WithConverter) when its strategy is Webhook. obj is not
 // changed; a nil old or next is an error in Effect.Errors.
 //
-// obj is taken as stored, never validated (a dump has status, server-set
-// metadata and values older rules accepted): it is converted from the
-// version its apiVersion names to old's storage version through old's
-// storage (CRD.Convert: with strategy None apiVersion changes and the
-// storage version's schema prunes) and becomes Effect.Stored. An object
+// An object with any of the metadata the apiserver sets (uid,
+// resourceVersion, creationTimestamp) comes from a dump: it is taken as
+// stored, never validated (a dump has status, server-set metadata and
+// values older rules accepted), converted from the version its
+// apiVersion names to old's storage version through old's storage
+// (CRD.Convert: with strategy None apiVersion changes and the storage
+// version's schema prunes) and becomes Effect.Stored. An object with
+// none of them is a manifest (Effect.Manifest): it is created under old
+// first (CRD.Write), so Stored holds the defaults and pruning of that
+// create, as the cluster would; a manifest old refuses is taken as
+// stored, as a dump is (OldCreate says why). An object
 // that is not of old's group and kind, names a version old does not
 // define, or fails that conversion is not replayed: Effect.Errors says
 // why and nothing else is filled. An old revision the apiserver would
@@ -67,7 +84,11 @@ type Effect struct {
 //     storage version when old does not serve it (apiVersion aside):
 //     every field the old read has that the new read lacks, or holds with
 //     another value (Changed), sorted by next's version priority and
-//     path. Fields only the new read has (a new default) are not losses.
+//     path; then the same after the next write (Update below) stored the
+//     object as next stores it, read back at every version (Step
+//     "written back, read at VERSION": what a new storage version drops),
+//     for fields the read alone kept. Fields only the new read has (a new
+//     default) are not losses.
 //     A read at a version old serves that fails under next and not under
 //     old loses nothing field by field: its errors go to Update, each
 //     detail prefixed "read at VERSION: " (a client of that version can
@@ -84,6 +105,11 @@ type Effect struct {
 //     selfLink, deletionTimestamp, deletionGracePeriodSeconds), created at
 //     its apiVersion (CRD.Write with no old object: status is reset where
 //     the status subresource is on). OldCreate is the same under old.
+//
+// A step that needs a CRD's conversion webhook which it was not given
+// (strategy Webhook, no WithConverter) is neither a loss nor a failure:
+// it goes to NotChecked, and so does the storing of the object when that
+// needs the old revision's webhook (nothing else is filled then).
 //
 // Errors in each list are sorted; a nil list is an accepted request.
 func Replay(ctx context.Context, old, next *crdschema.CRD, obj map[string]any) Effect {
@@ -106,22 +132,116 @@ func Replay(ctx context.Context, old, next *crdschema.CRD, obj map[string]any) E
 	if inObj == nil {
 		inObj = map[string]any{}
 	}
+	var r Effect
 	stored, errs := storeAsOld(ctx, old, inObj)
+	if isManifest(inObj) && len(errs) == 0 {
+		if created := old.Write(ctx, inObj, nil); created.Object != nil {
+			stored, r.Manifest = created.Object, true
+		}
+	}
 	if len(errs) > 0 {
+		if needsWebhook(errs) {
+			return Effect{NotChecked: errs}
+		}
 		return Effect{Errors: errs}
 	}
-	r := Effect{Stored: stored}
+	r.Stored = stored
 	_, _, own, _ := typeMeta(inObj)
 	o, n := side{old, old.ServedVersions()}, side{next, next.ServedVersions()}
-	losses, readErrs, written := readLosses(ctx, o, n, stored, n.writeAt(own))
-	r.Losses = losses
-	r.Update = nonEmpty(append(n.nextWrite(ctx, stored, own, written), readErrs...))
-	errorsort.Sort(r.Update)
-	r.OldUpdate = o.nextWrite(ctx, stored, own, nil)
+	losses, readErrs, atOwn := readLosses(ctx, o, n, stored, n.writeAt(own))
+	update, written := n.nextWrite(ctx, stored, own, atOwn)
+	var oldWritten map[string]any
+	r.OldUpdate, oldWritten = o.nextWrite(ctx, stored, own, nil)
+	r.Losses = append(losses, writtenLosses(ctx, o, n, writes{stored, oldWritten, written}, losses)...)
+	r.Update = append(update, readErrs...)
 	fresh := forCreate(inObj)
-	r.Create = nonEmpty(next.Write(ctx, fresh, nil).Errors)
-	r.OldCreate = nonEmpty(old.Write(ctx, fresh, nil).Errors)
+	r.Create = next.Write(ctx, fresh, nil).Errors
+	r.OldCreate = old.Write(ctx, fresh, nil).Errors
+	r.setNotChecked()
 	return r
+}
+
+// isManifest reports an object with none of the metadata the apiserver
+// sets on a create that a dump always has: a manifest.
+func isManifest(obj map[string]any) bool {
+	meta, _ := obj["metadata"].(map[string]any)
+	for _, k := range []string{"uid", "resourceVersion", "creationTimestamp"} {
+		if _, ok := meta[k]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// setNotChecked moves the errors of steps that need a conversion
+// webhook to NotChecked, and leaves every list sorted (nil when empty).
+func (r *Effect) setNotChecked() {
+	for _, l := range []*field.ErrorList{&r.Update, &r.Create, &r.OldUpdate, &r.OldCreate} {
+		var rest field.ErrorList
+		for _, e := range *l {
+			if needsWebhook(field.ErrorList{e}) {
+				r.NotChecked = append(r.NotChecked, e)
+			} else {
+				rest = append(rest, e)
+			}
+		}
+		errorsort.Sort(rest)
+		*l = nonEmpty(rest)
+	}
+	errorsort.Sort(r.NotChecked)
+	r.NotChecked = nonEmpty(slices.CompactFunc(r.NotChecked, func(a, b *field.Error) bool { return a.Error() == b.Error() }))
+}
+
+// needsWebhook reports errors that are the engine's refusal to convert
+// without a converter (crdschema.CRD.Read: an InternalError at apiVersion
+// naming the conversion webhook), the only errors there.
+func needsWebhook(errs field.ErrorList) bool {
+	for _, e := range errs {
+		if e.Type != field.ErrorTypeInternal || !strings.Contains(e.Detail, "needs the conversion webhook") {
+			return false
+		}
+	}
+	return len(errs) > 0
+}
+
+// writes are a stored object and what the next write of it stored under
+// each revision (nil where refused).
+type writes struct {
+	stored, old, next map[string]any
+}
+
+// writtenLosses are the fields the next write under next loses: the
+// object it stored read back at every version next serves, against the
+// object the old revision's next write stored (the stored object itself
+// when that write is refused) read at the same version under old; a field
+// already lost on the read at a version (losses) is not repeated.
+func writtenLosses(ctx context.Context, old, next side, w writes, losses []Loss) []Loss {
+	if w.next == nil {
+		return nil
+	}
+	base := w.stored
+	if w.old != nil {
+		base = w.old
+	}
+	seen := map[string]bool{}
+	for _, l := range losses {
+		seen[l.Step+"\x00"+l.Path] = true
+	}
+	var out []Loss
+	for _, v := range next.served {
+		after := next.crd.Read(ctx, w.next, v)
+		if after.Object == nil {
+			continue
+		}
+		before, _ := old.readAsOld(ctx, base, v)
+		delete(before, "apiVersion")
+		objdiff.Walk(before, after.Object, jsonvalue.Equal, func(at objpath.Steps, d objdiff.Kind, _ any) {
+			if d != objdiff.Added && !seen["read at "+v+"\x00"+at.String()] {
+				out = append(out, Loss{Path: at.String(), Step: "written back, read at " + v, Changed: d == objdiff.Changed})
+			}
+		})
+	}
+	return out
 }
 
 // side is one revision of a replay, with the versions it serves (listed
@@ -229,9 +349,10 @@ func (s side) readAsOld(ctx context.Context, stored map[string]any, v string) (m
 
 // nextWrite is the update a controller makes of the unchanged object
 // under s: stored read at version own (the storage version when s does
-// not serve own), written back over stored. read is that read when the
-// caller has made it (nil: made here).
-func (s side) nextWrite(ctx context.Context, stored map[string]any, own string, read *crdschema.Result) field.ErrorList {
+// not serve own), written back over stored: its errors, and the object
+// as stored (nil when refused). read is that read when the caller has
+// made it (nil: made here).
+func (s side) nextWrite(ctx context.Context, stored map[string]any, own string, read *crdschema.Result) (field.ErrorList, map[string]any) {
 	at := s.writeAt(own)
 	var cur crdschema.Result
 	if read != nil {
@@ -240,9 +361,10 @@ func (s side) nextWrite(ctx context.Context, stored map[string]any, own string, 
 		cur = s.crd.Read(ctx, stored, at)
 	}
 	if cur.Object == nil {
-		return stepErrors("read at "+at, cur.Errors)
+		return stepErrors("read at "+at, cur.Errors), nil
 	}
-	return nonEmpty(s.crd.Write(ctx, cur.Object, stored).Errors)
+	w := s.crd.Write(ctx, cur.Object, stored)
+	return nonEmpty(w.Errors), w.Object
 }
 
 // writeAt is the version a client of version own reads and writes the

@@ -33,7 +33,7 @@ usage:
   crdschema sample --crd PATH [--version V] [-n N] [--seed S] [--round-trip] [-o yaml|json]
   crdschema jsonschema --crd PATH... --out DIR
   crdschema explain --crd PATH... TYPE[.FIELD.PATH] [--api-version GROUP/VERSION] [--recursive] [-o plaintext|json]
-  crdschema revision --old PATH... --crd PATH... [-o text|json|markdown|github] [OBJECTS...]
+  crdschema revision --old PATH... --crd PATH... [--converter URL] [--fail-on CLASS] [-o text|json|markdown|github] [OBJECTS...]
   crdschema migrate --crd PATH... [--old PATH...] [-o text|json] OBJECTS...
   crdschema help [VERB]
   crdschema version
@@ -46,35 +46,48 @@ is a stable contract: docs/cli.md in the module.
 
 // verbHelp is the full help of each verb.
 var verbHelp = map[string]string{
-	"revision": `usage: crdschema revision --old PATH... --crd PATH... [-o text|json|markdown|github] [OBJECTS...]
+	"revision": `usage: crdschema revision --old PATH... --crd PATH... [--converter URL] [--fail-on CLASS] [-o text|json|markdown|github] [OBJECTS...]
 
 Says what applying a new revision of CRDs (--crd) over the revision a cluster
 has (--old) does. CRDs are paired by metadata.name. For each pair: the
 apiserver's answer to the update of the CRD (rejected, warnings), the old
 revision's own errors (the apiserver stores only valid CRDs), the classified
-changes between the two, and the replay of every object of that CRD among
-OBJECTS, taken as stored under the old revision (a dump of the cluster, or the
-repository's examples):
+changes between the two (rejected, data-loss, breaking, ratcheted,
+default-changed, unchecked or safe, each computed with probe objects), and the
+replay of every object of that CRD among OBJECTS: a dump (objects with uid,
+resourceVersion or creationTimestamp) is taken as stored under the old
+revision; a manifest is created under the old revision first, as a cluster
+would store it. Then:
   - data loss: the fields a read at each version the new revision serves
-    drops or changes (the old revision's read keeps them);
+    drops or changes (the old revision's read keeps them), and those the next
+    write loses once it stores the object as the new revision stores it;
   - update: the next write of the unchanged object (with ratcheting) fails;
   - create: a fresh 'kubectl apply' of the object fails;
 each compared with the same under the old revision (new failures count).
-Objects of kinds neither revision defines are skipped and counted. The
-objects are streamed: memory holds one at a time.
+What needs a conversion webhook the run was not given is "not checked",
+never safe. Objects of kinds neither revision defines are skipped and
+counted. The objects are streamed: memory holds one at a time.
 
 Flags:
-  --old PATH     the revision the cluster has: CRD files or directories (repeatable)
-  --crd PATH     the new revision: CRD files or directories (repeatable)
-  -o FORMAT      text (default); json: one JSON line per object, then per CRD
-                 (docs/cli.md); markdown: a pull-request comment; github: workflow
-                 annotations
-  --exclude GLOB leave matching files out of the walk of an OBJECTS directory
+  --old PATH       the revision the cluster has: CRD files or directories (repeatable)
+  --crd PATH       the new revision: CRD files or directories (repeatable)
+  --converter URL  the conversion webhook of the CRDs with strategy Webhook (a
+                   ConversionReview v1 endpoint); without it, what needs the
+                   webhook is not checked
+  --fail-on CLASS  also fail on changes of CLASS: ratcheted, default-changed
+                   (repeatable, or comma-separated)
+  -o FORMAT        text (default); json: one JSON line per object, then per CRD
+                   (docs/cli.md); markdown: a pull-request comment (a change found
+                   the same in several versions on one line); github: workflow
+                   annotations at the changed field's line
+  --exclude GLOB   leave matching files out of the walk of an OBJECTS directory
 
-Exit status: 0 safe; 1 an update rejected, a change classed rejected, data-loss
-or breaking, or an object that loses data or newly fails its update or create;
-2 bad input (different CRD names, unreadable files, an object that cannot be
-stored under the old revision) or bad arguments.
+Exit status: 0 safe, or passes (only ratcheted or default-changed changes, not
+failed by --fail-on); 1 an update rejected, a change classed rejected, data-loss
+or breaking (or a --fail-on class), anything not checked, or an object that
+loses data or newly fails its update or create; 2 bad input (different CRD
+names, unreadable files, an object that cannot be stored under the old
+revision) or bad arguments: the verdict then says incomplete.
 
 Examples:
   crdschema revision --old <(git show main:config/crd/widgets.yaml) --crd config/crd/widgets.yaml examples/

@@ -353,6 +353,12 @@ func loadCRDs(paths []string, in *inputs, stderr io.Writer) (out []*crdschema.CR
 // ignored. A CRD that cannot be decoded is reported on stderr (ok false)
 // and left out.
 func crdsAmong(docs []crdschema.Document, stderr io.Writer) (out []*crdschema.CRD, ok bool) {
+	return crdsAmongEach(docs, stderr, nil)
+}
+
+// crdsAmongEach is crdsAmong calling each (when not nil) with every CRD
+// and its document.
+func crdsAmongEach(docs []crdschema.Document, stderr io.Writer, each func(*crdschema.CRD, *crdschema.Document)) (out []*crdschema.CRD, ok bool) {
 	ok = true
 	for i := range docs {
 		if !docs[i].IsCRD() {
@@ -363,6 +369,9 @@ func crdsAmong(docs []crdschema.Document, stderr io.Writer) (out []*crdschema.CR
 			reportError(stderr, err)
 			ok = false
 			continue
+		}
+		if each != nil {
+			each(c, &docs[i])
 		}
 		out = append(out, c)
 	}

@@ -14,24 +14,44 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/conversion"
 	"github.com/crdschema/crdschema/revision"
 )
 
 // revisionFormats are the -o values of revision (text is the default).
 var revisionFormats = []string{"text", "json", "markdown", "github"}
 
+// revisionOptions are revision's own flags besides the common ones.
+type revisionOptions struct {
+	*options
+	// converter is --converter's URL: the conversion webhook of the CRDs
+	// with strategy Webhook ("" : none, their conversions not checked).
+	converter string
+	// failOn are the classes --fail-on adds to those that fail the run.
+	failOn []string
+}
+
+// failingByDefault are the classes of change that fail the run (exit 1)
+// without --fail-on; unchecked ones fail it too (never "safe").
+var failingByDefault = []string{"rejected", "data-loss", "breaking"}
+
+// optionalFailing are the classes --fail-on may add.
+var optionalFailing = []string{"ratcheted", "default-changed"}
+
 // revisionFlagSet is the flag set of revision.
-func revisionFlagSet(o *options) *flag.FlagSet {
+func revisionFlagSet(o *revisionOptions) *flag.FlagSet {
 	fs := newFlagSet("revision")
-	commonFlags(fs, o)
+	commonFlags(fs, o.options)
 	fs.Var(stringList{&o.olds}, "old", "the revision the cluster has: CRD files or directories (repeatable)")
 	fs.Var(stringList{&o.crds}, "crd", "the new revision: CRD files or directories (repeatable)")
+	fs.StringVar(&o.converter, "converter", "", "the URL of the conversion webhook of the CRDs with strategy Webhook (ConversionReview v1); without it, what needs the webhook is not checked")
+	fs.Var(stringList{&o.failOn}, "fail-on", "a class of change that fails the run besides rejected, data-loss and breaking: ratcheted or default-changed (repeatable, or comma-separated)")
 	return fs
 }
 
 // parseRevisionArgs parses and checks revision's arguments.
-func parseRevisionArgs(args []string) (*options, error) {
-	o := &options{maxInput: defaultMaxInput}
+func parseRevisionArgs(args []string) (*revisionOptions, error) {
+	o := &revisionOptions{options: &options{maxInput: defaultMaxInput}}
 	operands, err := parseInterleaved(revisionFlagSet(o), args)
 	if err != nil {
 		return nil, err
@@ -40,6 +60,16 @@ func parseRevisionArgs(args []string) (*options, error) {
 	if o.output == "" {
 		o.output = "text"
 	}
+	var failOn []string
+	for _, v := range o.failOn {
+		for _, class := range strings.Split(v, ",") {
+			if class = strings.TrimSpace(class); !slices.Contains(optionalFailing, class) {
+				return nil, fmt.Errorf("--fail-on must be one of %s, not %q", strings.Join(optionalFailing, ", "), class)
+			}
+			failOn = append(failOn, class)
+		}
+	}
+	o.failOn = failOn
 	switch {
 	case len(o.olds) == 0:
 		return nil, errors.New("--old is required: the revision the cluster has")
@@ -69,11 +99,50 @@ func runRevision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 }
 
+// loadRevisionCRDs is loadCRDs keeping, for each CRD, the locator of its
+// document (the line of a field path in it).
+func loadRevisionCRDs(paths []string, in *inputs, stderr io.Writer) ([]*crdschema.CRD, map[*crdschema.CRD]func(string) (int, int), bool, error) {
+	files, err := expandPaths(paths)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	var out []*crdschema.CRD
+	locate := map[*crdschema.CRD]func(string) (int, int){}
+	ok := true
+	for _, f := range files {
+		docs, readOK := readInput(f, in, stderr)
+		cs, decodeOK := crdsAmongEach(docs, stderr, func(c *crdschema.CRD, d *crdschema.Document) { locate[c] = d.Locator() })
+		ok = ok && readOK && decodeOK
+		out = append(out, cs...)
+	}
+	return out, locate, ok, nil
+}
+
+// withConverter attaches the --converter webhook to every CRD with
+// strategy Webhook.
+func withConverter(crds []*crdschema.CRD, url string) []*crdschema.CRD {
+	if url == "" {
+		return crds
+	}
+	conv := conversion.FromURL(url, nil, "v1")
+	out := make([]*crdschema.CRD, len(crds))
+	for i, c := range crds {
+		out[i] = c
+		if c.ConversionStrategy() == "Webhook" {
+			out[i] = c.WithConverter(conv)
+		}
+	}
+	return out
+}
+
 // revisionPair is one CRD name and its two revisions (either may be nil),
 // with what the new revision does to it and the counts of its objects.
 type revisionPair struct {
 	name     string
 	old, new *crdschema.CRD
+	// locate gives the line of a field path in the new revision's
+	// document (nil: the document's line).
+	locate func(string) (int, int)
 	// errs are the errors of the update (of the create without old);
 	// warnings its warnings.
 	errs     field.ErrorList
@@ -100,23 +169,25 @@ func (p *revisionPair) operation() string {
 }
 
 // unsafe reports whether the CRD's own findings fail the run: the update
-// (or create) is rejected, or a change is classed rejected, data-loss or
-// breaking.
-func (p *revisionPair) unsafe() bool {
+// (or create) is rejected, or a change is of a failing class (fails).
+func (p *revisionPair) unsafe(fails func(string) bool) bool {
 	if len(p.errs) > 0 {
 		return true
 	}
 	for _, c := range p.changes {
-		if failingClass(c.Class) {
+		if fails(c.Class) {
 			return true
 		}
 	}
 	return false
 }
 
-// failingClass reports whether a change of that class fails the run.
-func failingClass(class string) bool {
-	return class == "rejected" || class == "data-loss" || class == "breaking"
+// failing is the set of classes that fail a run: failingByDefault and
+// the --fail-on ones.
+type failing []string
+
+func (f failing) fails(class string) bool {
+	return slices.Contains(failingByDefault, class) || slices.Contains(f, class)
 }
 
 // replayCounts count the objects of one CRD (or one of its versions).
@@ -128,6 +199,10 @@ type replayCounts struct {
 	NewlyFailingUpdate int    `json:"newlyFailingUpdate"`
 	FailingCreate      int    `json:"failingCreate"`
 	NewlyFailingCreate int    `json:"newlyFailingCreate"`
+	// Manifests are the objects created under the old revision first;
+	// NotChecked those with a step that needs a conversion webhook.
+	Manifests  int `json:"manifests"`
+	NotChecked int `json:"notChecked"`
 }
 
 func (c *replayCounts) add(r *replayLine) {
@@ -137,11 +212,14 @@ func (c *replayCounts) add(r *replayLine) {
 	c.NewlyFailingUpdate += b2i(r.NewUpdateFailure)
 	c.FailingCreate += b2i(len(r.Create) > 0)
 	c.NewlyFailingCreate += b2i(r.NewCreateFailure)
+	c.Manifests += b2i(r.Manifest)
+	c.NotChecked += b2i(len(r.NotChecked) > 0)
 }
 
-// unsafe reports whether the counted objects fail the run.
+// unsafe reports whether the counted objects fail the run (an object not
+// checked does: never "safe").
 func (c *replayCounts) unsafe() bool {
-	return c.LosingData+c.NewlyFailingUpdate+c.NewlyFailingCreate > 0
+	return c.LosingData+c.NewlyFailingUpdate+c.NewlyFailingCreate+c.NotChecked > 0
 }
 
 func b2i(b bool) int {
@@ -163,36 +241,51 @@ type revisionRun struct {
 	// notReplayed counts objects of a known kind that could not be
 	// replayed (bad input: exit 2).
 	notReplayed int
-	p           revisionPrinter
+	// inputErr is set when an input could not be read (exit 2): the
+	// verdict cannot be "safe".
+	inputErr bool
+	fail     failing
+	p        revisionPrinter
 }
 
 // revisionInputs is revision with its arguments parsed.
-func revisionInputs(o *options, in *inputs, stdout, stderr io.Writer) int {
+func revisionInputs(o *revisionOptions, in *inputs, stdout, stderr io.Writer) int {
 	p := newRevisionPrinter(o.output, stdout)
 	if gp, ok := p.(*revisionGithub); ok {
 		stderr = withInputErrors(githubPrinter{w: gp.w, verb: "revision"}, stderr, stdout, "revision")
 	}
 	olds, oldOK, err := storedCRDs(o.olds, in, stderr)
 	var news []*crdschema.CRD
+	var locate map[*crdschema.CRD]func(string) (int, int)
 	newOK := true
 	if err == nil {
-		news, newOK, err = loadCRDs(o.crds, in, stderr)
+		news, locate, newOK, err = loadRevisionCRDs(o.crds, in, stderr)
 	}
 	if err != nil {
 		reportError(stderr, err)
 		return 2
+	}
+	for name, c := range olds {
+		olds[name] = withConverter([]*crdschema.CRD{c}, o.converter)[0]
 	}
 	run, err := pairRevisions(olds, news)
 	if err != nil {
 		fmt.Fprintf(stderr, "crdschema revision: %v\n", err)
 		return 2
 	}
-	run.p = p
+	for _, pair := range run.pairs {
+		if pair.new != nil {
+			pair.locate = locate[pair.new]
+			pair.new = withConverter([]*crdschema.CRD{pair.new}, o.converter)[0]
+		}
+	}
+	run.p, run.fail = p, o.failOn
 	if err := run.compare(); err != nil {
 		fmt.Fprintf(stderr, "crdschema: %v\n", err)
 		return 2
 	}
-	rd, err := run.replayObjects(o, in, stderr)
+	rd, err := run.replayObjects(o.options, in, stderr)
+	run.inputErr = !oldOK || !newOK || rd.inputErr
 	if err == nil {
 		err = p.finish(run)
 	}
@@ -299,7 +392,11 @@ func (run *revisionRun) replayObjects(o *options, in *inputs, stderr io.Writer) 
 	rd := &docReader{in: in, p: textPrinter{w: io.Discard}, stderr: stderr}
 	files, err := expandInputs(o.operands, o.excludes)
 	if err != nil {
-		return rd, err
+		// An OBJECTS path that cannot be read: the changes are still
+		// said, the verdict incomplete (exit 2), never safe.
+		reportError(stderr, err)
+		rd.inputErr = true
+		return rd, nil
 	}
 	err = rd.each(files, func(d crdschema.Document) error {
 		return run.replayDocument(d)
@@ -320,6 +417,8 @@ func (run *revisionRun) replayDocument(d crdschema.Document) error {
 	switch {
 	case p == nil && run.newKinds[group+"/"+kind] != "":
 		reason = fmt.Sprintf("only the new revision defines %s (CustomResourceDefinition %q is created): no object is stored yet", kind, run.newKinds[group+"/"+kind])
+	case kind == "" || apiVersion == "":
+		reason = "not a Kubernetes object: no kind or no apiVersion"
 	case p == nil:
 		reason = fmt.Sprintf("neither revision defines kind %q of group %q", kind, group)
 	case p.new == nil:
@@ -346,14 +445,25 @@ func (run *revisionRun) replayDocument(d crdschema.Document) error {
 	return run.p.object(line, r)
 }
 
-// unsafe reports whether the run found what fails it (exit 1).
+// unsafe reports whether the run found what fails it (exit 1): a CRD
+// update rejected, a change of a failing class or not checked, objects
+// losing data, newly failing or not checked.
 func (run *revisionRun) unsafe() bool {
 	for _, p := range run.pairs {
-		if p.unsafe() || p.total.unsafe() {
+		if p.unsafe(run.fail.fails) || p.total.unsafe() || p.unchecked() > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// unchecked counts the CRD's changes classed unchecked.
+func (p *revisionPair) unchecked() int {
+	n := 0
+	for _, c := range p.changes {
+		n += b2i(c.Class == "unchecked")
+	}
+	return n
 }
 
 // replayLine is the JSON line of one replayed object.
@@ -378,26 +488,40 @@ type replayLine struct {
 	// create) fails under the new revision and did not under the old.
 	NewUpdateFailure bool `json:"newUpdateFailure"`
 	NewCreateFailure bool `json:"newCreateFailure"`
+	// Manifest is set for an object without server-set metadata, created
+	// under the old revision first (revision.Effect.Manifest).
+	Manifest bool `json:"manifest"`
+	// NotChecked are the steps that need a conversion webhook the run
+	// was not given (--converter).
+	NotChecked []jsonError `json:"notChecked"`
 	// Errors say why the object could not be replayed.
 	Errors []jsonError `json:"errors"`
 }
 
-// jsonLoss is one field a read at a version of the new revision loses.
+// jsonLoss is one field a read at a version of the new revision loses;
+// Written is set when it is lost only once the next write stored the
+// object as the new revision stores it.
 type jsonLoss struct {
 	Field   string `json:"field"`
 	Version string `json:"version"`
 	Changed bool   `json:"changed"`
+	Written bool   `json:"written"`
 }
 
 func newReplayLine(d crdschema.Document, kind, name string, p *revisionPair, version string, r revision.Effect) *replayLine {
 	l := &replayLine{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, CRD: p.name, Version: version,
 		Losses: []jsonLoss{}, Update: toJSONErrors(r.Update), Create: toJSONErrors(r.Create),
-		OldUpdate: toJSONErrors(r.OldUpdate), OldCreate: toJSONErrors(r.OldCreate), Errors: toJSONErrors(r.Errors)}
+		OldUpdate: toJSONErrors(r.OldUpdate), OldCreate: toJSONErrors(r.OldCreate), Errors: toJSONErrors(r.Errors),
+		Manifest: r.Manifest, NotChecked: toJSONErrors(r.NotChecked)}
 	if r.Stored != nil {
 		l.StoredVersion = p.old.StorageVersion()
 	}
 	for _, loss := range r.Losses {
-		l.Losses = append(l.Losses, jsonLoss{Field: loss.Path, Version: strings.TrimPrefix(loss.Step, "read at "), Changed: loss.Changed})
+		v, written := strings.CutPrefix(loss.Step, "written back, read at ")
+		if !written {
+			v = strings.TrimPrefix(loss.Step, "read at ")
+		}
+		l.Losses = append(l.Losses, jsonLoss{Field: loss.Path, Version: v, Changed: loss.Changed, Written: written})
 	}
 	// Under an old revision the apiserver would reject, the old requests
 	// fail for that alone: every failure under the new one counts as new.

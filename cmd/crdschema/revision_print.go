@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/revision"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // revisionPrinter writes one run of revision in one output format: the
@@ -69,7 +70,7 @@ type finding struct {
 
 // crdFindings are the findings of one CRD, in the order the human formats
 // print them.
-func crdFindings(p *revisionPair) []finding {
+func crdFindings(p *revisionPair, fails func(string) bool) []finding {
 	at, label := p.new, "CustomResourceDefinition/"+p.name
 	if at == nil {
 		at = p.old
@@ -103,20 +104,97 @@ func crdFindings(p *revisionPair) []finding {
 				plural(len(p.oldErrs), "error"), indentDetail(errorText(p.oldErrs[0])))})
 	}
 	for _, c := range p.changes {
-		out = add(out, changeLevel(c.Class), changeText(c))
+		f := finding{pos.File, pos.Line, escapeControl(label), changeLevel(c.Class, fails), changeText(c)}
+		if line := p.changeLine(c); line > 0 {
+			f.line = line
+		}
+		out = append(out, f)
 	}
 	return out
 }
 
-// changeLevel is the level of a change of class.
-func changeLevel(class string) string {
+// changeLevel is the level of a change of class: an error when it fails
+// the run (or is not checked), a notice when safe, else a warning.
+func changeLevel(class string, fails func(string) bool) string {
 	switch {
-	case failingClass(class):
+	case fails(class) || class == "unchecked":
 		return "error"
 	case class == "safe":
 		return "notice"
 	}
 	return "warning"
+}
+
+// changeLine is the line of the new revision's document a change is at:
+// its field in the version's schema (the version itself for a change of
+// the version, its printer columns or scale subresource); 0 when unknown.
+func (p *revisionPair) changeLine(c revision.Change) int {
+	if p.locate == nil || p.new == nil || c.Version == "" {
+		return 0
+	}
+	i := slices.Index(p.new.Versions(), c.Version)
+	if i < 0 {
+		return 0
+	}
+	at := fmt.Sprintf("spec.versions[%d]", i)
+	switch c.Kind {
+	case "printer-columns-changed":
+		at += ".additionalPrinterColumns"
+	case "scale-changed":
+		at += ".subresources.scale"
+	}
+	if c.Path != "" {
+		s, _ := p.new.Version(c.Version)
+		if s != nil {
+			at += ".schema.openAPIV3Schema" + schemaFieldPath(s.Structural(), c.Path)
+		}
+	}
+	line, _ := p.locate(at)
+	return line
+}
+
+// changePathSteps splits a Change.Path (spec.tags[*].name) into its
+// property names, "*" for [*].
+func changePathSteps(path string) []string {
+	var out []string
+	for _, part := range strings.Split(path, ".") {
+		name, stars, _ := strings.Cut(part, "[")
+		if name != "" {
+			out = append(out, name)
+		}
+		for n := strings.Count("["+stars, "[*]"); n > 0; n-- {
+			out = append(out, "*")
+		}
+	}
+	return out
+}
+
+// schemaFieldPath is the path, below a version's openAPIV3Schema, of the
+// schema node of an object field path (spec.tags[*].name):
+// .properties[spec].properties[tags].items.properties[name] ([*] is items
+// of a list, additionalProperties of a map); it stops where the schema
+// does.
+func schemaFieldPath(s *structural.Schema, path string) string {
+	var b strings.Builder
+	for _, name := range changePathSteps(path) {
+		if s == nil {
+			break
+		}
+		switch {
+		case name == "*" && s.Items != nil:
+			b.WriteString(".items")
+			s = s.Items
+		case name == "*" && s.AdditionalProperties != nil:
+			b.WriteString(".additionalProperties")
+			s = s.AdditionalProperties.Schema
+		case s.Properties[name] != nil:
+			b.WriteString(".properties[" + name + "]")
+			s = s.Properties[name]
+		default:
+			return b.String()
+		}
+	}
+	return b.String()
 }
 
 // changeText is a change as the human formats print it.
@@ -148,6 +226,9 @@ func objectFindings(l *replayLine, r revision.Effect) []finding {
 	for _, e := range r.Errors {
 		add("error", "cannot replay: "+indentDetail(errorText(e)))
 	}
+	for _, e := range r.NotChecked {
+		add("error", "not checked (no conversion webhook: --converter URL): "+indentDetail(errorText(e)))
+	}
 	for _, loss := range groupLosses(l.Losses) {
 		add("error", loss)
 	}
@@ -178,14 +259,18 @@ func groupLosses(losses []jsonLoss) []string {
 	var versions []string
 	for i, l := range losses {
 		versions = append(versions, l.Version)
-		if i+1 < len(losses) && losses[i+1].Field == l.Field && losses[i+1].Changed == l.Changed {
+		if i+1 < len(losses) && losses[i+1].Field == l.Field && losses[i+1].Changed == l.Changed && losses[i+1].Written == l.Written {
 			continue
 		}
 		what := "lost"
 		if l.Changed {
 			what = "changed"
 		}
-		out = append(out, fmt.Sprintf("data loss: %s %s on read at %s", escapeControl(l.Field), what, strings.Join(versions, ", ")))
+		when := "on read"
+		if l.Written {
+			when = "once the next write stores the object, on read"
+		}
+		out = append(out, fmt.Sprintf("data loss: %s %s %s at %s", escapeControl(l.Field), what, when, strings.Join(versions, ", ")))
 		versions = nil
 	}
 	return out
@@ -218,8 +303,15 @@ func summaryLines(run *revisionRun) []string {
 }
 
 func countsText(c *replayCounts) string {
-	return fmt.Sprintf("%s replayed: %d losing data, %d failing update (%d new), %d failing create (%d new)",
+	s := fmt.Sprintf("%s replayed: %d losing data, %d failing update (%d new), %d failing create (%d new)",
 		plural(c.Objects, "object"), c.LosingData, c.FailingUpdate, c.NewlyFailingUpdate, c.FailingCreate, c.NewlyFailingCreate)
+	if c.NotChecked > 0 {
+		s += fmt.Sprintf(", %d not checked (needing the conversion webhook)", c.NotChecked)
+	}
+	if c.Manifests > 0 {
+		s += fmt.Sprintf("; %s without server-set metadata created under the old revision first", plural(c.Manifests, "manifest"))
+	}
+	return s
 }
 
 func sumValues(m map[string]int) int {
@@ -230,30 +322,50 @@ func sumValues(m map[string]int) int {
 	return n
 }
 
-// revisionVerdict is the run's last line: safe, or why not.
+// revisionVerdict is the run's last line: safe, passes (nothing fails
+// the run, but changes of the classes --fail-on may add were found), or
+// why not; incomplete when an input could not be read.
 func revisionVerdict(run *revisionRun) string {
-	var why []string
-	rejected, failing, objects := 0, 0, 0
+	var why, notes []string
+	rejected, failing, unchecked, objects := 0, 0, 0, 0
+	classes := map[string]int{}
 	for _, p := range run.pairs {
 		rejected += b2i(len(p.errs) > 0)
 		for _, c := range p.changes {
-			failing += b2i(failingClass(c.Class))
+			failing += b2i(run.fail.fails(c.Class))
+			classes[c.Class]++
 		}
+		unchecked += p.unchecked()
 		objects += b2i(p.total.unsafe())
 	}
 	if rejected > 0 {
 		why = append(why, fmt.Sprintf("%s rejected by the apiserver", plural(rejected, "CRD")))
 	}
 	if failing > 0 {
-		why = append(why, fmt.Sprintf("%s classed rejected, data-loss or breaking", plural(failing, "change")))
+		why = append(why, fmt.Sprintf("%s classed %s", plural(failing, "change"), orList(append(slices.Clone(failingByDefault), run.fail...))))
+	}
+	if unchecked > 0 {
+		why = append(why, fmt.Sprintf("%s not checked (needing the conversion webhook: --converter URL)", plural(unchecked, "change")))
 	}
 	if objects > 0 {
-		why = append(why, fmt.Sprintf("objects of %s lose data or newly fail", plural(objects, "CRD")))
+		why = append(why, fmt.Sprintf("objects of %s lose data, newly fail or are not checked", plural(objects, "CRD")))
 	}
-	if len(why) == 0 {
-		return "safe: " + plural(run.replayed, "object") + " replayed"
+	for _, class := range optionalFailing {
+		if n := classes[class]; n > 0 && !run.fail.fails(class) {
+			notes = append(notes, fmt.Sprintf("%d %s (--fail-on %s fails them)", n, class, class))
+		}
 	}
-	return "unsafe: " + strings.Join(why, "; ")
+	verdict := "safe: " + plural(run.replayed, "object") + " replayed"
+	switch {
+	case len(why) > 0:
+		verdict = "unsafe: " + strings.Join(why, "; ")
+	case len(notes) > 0:
+		verdict = "passes: " + plural(run.replayed, "object") + " replayed; changes " + strings.Join(notes, ", ")
+	}
+	if run.inputErr || run.notReplayed > 0 {
+		return "incomplete: some input could not be read or replayed (see the errors); of the rest, " + verdict
+	}
+	return verdict
 }
 
 // revisionText writes "file:line: Label: text" lines, then the summary
@@ -274,7 +386,7 @@ func (p revisionText) crds(run *revisionRun) error { return writeCRDFindings(run
 // writeCRDFindings writes the findings of every CRD of run with write.
 func writeCRDFindings(run *revisionRun, write func([]finding) error) error {
 	for _, pair := range run.pairs {
-		if err := write(crdFindings(pair)); err != nil {
+		if err := write(crdFindings(pair, run.fail.fails)); err != nil {
 			return err
 		}
 	}
@@ -341,7 +453,8 @@ type revisionMarkdown struct {
 
 func (p *revisionMarkdown) crds(run *revisionRun) error {
 	for _, pair := range run.pairs {
-		fs := crdFindings(pair)
+		fs := mergeVersions(crdFindings(&revisionPair{name: pair.name, old: pair.old, new: pair.new, errs: pair.errs,
+			warnings: pair.warnings, oldErrs: pair.oldErrs, changes: nil}, run.fail.fails), pair, run.fail.fails)
 		if len(fs) == 0 {
 			continue
 		}
@@ -423,4 +536,49 @@ func mdText(s string) string {
 // mdCode is s inside a code span: backquotes and newlines replaced.
 func mdCode(s string) string {
 	return strings.NewReplacer("`", "'", "\n", " ", "|", `\|`).Replace(s)
+}
+
+// mergeVersions is fs (a CRD's findings without its changes) followed by
+// its changes, one line for a change found the same in several versions
+// (the same kind, path, class and detail but for the version's name).
+func mergeVersions(fs []finding, p *revisionPair, fails func(string) bool) []finding {
+	type group struct {
+		c        revision.Change
+		versions []string
+		line     int
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, c := range p.changes {
+		key := c.Kind + "\x00" + c.Path + "\x00" + c.Class + "\x00" + strings.ReplaceAll(c.Detail, c.Version, "\x01")
+		if g := byKey[key]; g != nil && c.Version != "" {
+			g.versions = append(g.versions, c.Version)
+			continue
+		}
+		g := &group{c: c, versions: []string{c.Version}, line: p.changeLine(c)}
+		byKey[key] = g
+		groups = append(groups, g)
+	}
+	label := "CustomResourceDefinition/" + p.name + " (update)"
+	pos := p.new.Position()
+	for _, g := range groups {
+		c := g.c
+		if len(g.versions) > 1 {
+			c.Version = strings.Join(g.versions, ", ")
+		}
+		f := finding{pos.File, pos.Line, escapeControl(label), changeLevel(c.Class, fails), changeText(c)}
+		if g.line > 0 {
+			f.line = g.line
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// orList is "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,7 +106,7 @@ func TestRevisionChanges(t *testing.T) {
 		{Kind: "bounds-tightened", Version: "v1", Path: "spec.secretName", Class: "ratcheted", Detail: "maxLength 4", Static: true},
 	}
 	var got strings.Builder
-	for _, f := range crdFindings(p) {
+	for _, f := range crdFindings(p, run.fail.fails) {
 		fmt.Fprintf(&got, "%s %s\n", f.level, f.text)
 	}
 	want := "notice the apiserver accepts the update\n" +
@@ -119,8 +122,48 @@ func TestRevisionChanges(t *testing.T) {
 	if run.unsafe() {
 		t.Error("a ratcheted change makes the run unsafe")
 	}
+	if run.fail = []string{"ratcheted"}; !run.unsafe() {
+		t.Error("--fail-on ratcheted: a ratcheted change does not make the run unsafe")
+	}
+	run.fail = nil
 	line := newCRDLine(p)
 	if len(line.Changes) != 1 || line.Changes[0].Field != "spec.secretName" || !line.Changes[0].Static {
 		t.Errorf("JSON changes %+v", line.Changes)
+	}
+}
+
+// convertAPIVersion is a conversion webhook (ConversionReview v1) that
+// only rewrites apiVersion, as strategy None would.
+func convertAPIVersion(w http.ResponseWriter, r *http.Request) {
+	var review map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&review); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req, _ := review["request"].(map[string]any)
+	objs, _ := req["objects"].([]any)
+	for _, o := range objs {
+		if m, ok := o.(map[string]any); ok {
+			m["apiVersion"] = req["desiredAPIVersion"]
+		}
+	}
+	review["response"] = map[string]any{"uid": req["uid"], "result": map[string]any{"status": "Success"}, "convertedObjects": objs}
+	delete(review, "request")
+	_ = json.NewEncoder(w).Encode(review)
+}
+
+// --converter URL: the webhook CRD's steps go through the webhook, and
+// nothing is "not checked" any more.
+func TestRevisionConverter(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(convertAPIVersion))
+	defer srv.Close()
+	t.Chdir(filepath.Join("testdata", "revision"))
+	var out, errb bytes.Buffer
+	status := run([]string{"revision", "--converter", srv.URL, "--old", "webhook/old.yaml", "--crd", "webhook/new.yaml", "webhook/objects.yaml"}, strings.NewReader(""), &out, &errb)
+	if strings.Contains(out.String(), "not checked") || errb.Len() > 0 {
+		t.Errorf("exit %d\n%s%s", status, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "3 objects replayed: 0 losing data") {
+		t.Errorf("the replay through the webhook:\n%s", out.String())
 	}
 }

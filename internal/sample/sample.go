@@ -3,7 +3,8 @@
 // regular expression's syntax tree), required field, list type and map
 // key, embedded resource, int-or-string and preserve-unknown-fields
 // subtree. It proposes candidates only; the root package keeps those its
-// create validation (CEL rules included) accepts. It links no CEL.
+// create validation (CEL rules included) accepts, repairing the others
+// with internal/celhint. It links no CEL.
 //
 // Generation is deterministic: the same schema and the same random source
 // give the same object.

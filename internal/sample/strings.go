@@ -36,7 +36,11 @@ func (g *gen) str(p *schema.Props) (any, bool) {
 		return g.fromPattern(p.Pattern, fits)
 	}
 	if re, ok := ruleMatches(p); ok {
-		return g.fromPattern(re, fits)
+		if v, ok := g.fromPattern(re, fits); ok {
+			return v, true
+		}
+		// The rule is only a hint: a plain string, repaired by the
+		// caller if the rule refuses it.
 	}
 	if p != nil {
 		if s, ok := g.format(p.Format); ok {
@@ -69,8 +73,8 @@ func ruleMatches(p *schema.Props) (string, bool) {
 			continue
 		}
 		lit := strings.TrimSuffix(inner, ")")
-		if len(lit) < 2 || (lit[0] != '\'' && lit[0] != '"') || lit[len(lit)-1] != lit[0] {
-			continue
+		if len(lit) < 2 || (lit[0] != '\'' && lit[0] != '"') || lit[len(lit)-1] != lit[0] || strings.ContainsRune(lit[1:len(lit)-1], rune(lit[0])) {
+			continue // not one literal: self.matches('a') || self.matches('b')
 		}
 		body := strings.ReplaceAll(lit[1:len(lit)-1], `"`, `\"`)
 		if re, err := strconv.Unquote(`"` + body + `"`); err == nil {
@@ -236,4 +240,15 @@ func (g *gen) classRune(ranges []rune) rune {
 	}
 	i := 2 * g.r.IntN(len(ranges)/2)
 	return ranges[i] + rune(g.r.IntN(int(min(ranges[i+1]-ranges[i], 64))+1))
+}
+
+// FromPattern returns a string the regular expression matches, built from
+// its syntax tree (as a pattern keyword's strings are); false when none
+// was found in a few tries or the expression does not compile. Probes of
+// a CEL rule's matches() use it.
+func FromPattern(pattern string, r *rand.Rand) (string, bool) {
+	g := &gen{r: r}
+	v, ok := g.fromPattern(pattern, func(string) bool { return true })
+	s, _ := v.(string)
+	return s, ok
 }

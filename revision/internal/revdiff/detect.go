@@ -466,6 +466,10 @@ func (w *walker) preserveRemoved(path Path, o, n *structural.Schema) bool {
 // items that were distinct may be duplicates now.
 func (w *walker) listTypeChanged(path Path, o, n *structural.Schema) bool {
 	if n.ListType != "set" && n.ListType != "map" {
+		if o.ListType == "set" || o.ListType == "map" {
+			w.add(Change{Kind: "list-type-changed", Path: path, Detail: "x-kubernetes-list-type " + o.ListType + " → atomic",
+				StaticClass: classBreaking, StaticWhy: ssaAtomic("list", o.ListType)})
+		}
 		return true
 	}
 	if o.ListType == n.ListType && slices.Equal(o.ListMapKeys, n.ListMapKeys) {
@@ -529,6 +533,23 @@ func (w *walker) duplicateProbes(o, n *structural.Schema) []Probe {
 		}
 	}
 	return out
+}
+
+// ssaAtomic says what server-side apply does to a list or map that
+// becomes atomic (what the apiserver merges by its field managers, not
+// by validation: no object probe shows it).
+func ssaAtomic(what, was string) string {
+	return "server-side apply now owns the " + what + " as one value (it merged " + was + " entries per field manager): a second manager's apply of other entries conflicts, or, forced, replaces the first manager's; stored objects and their validation are unchanged"
+}
+
+// mapTypeChanged: an object whose fields server-side apply merged one by
+// one (x-kubernetes-map-type granular, the default) becomes atomic.
+func (w *walker) mapTypeChanged(path Path, o, n *structural.Schema) bool {
+	if n.MapType == "atomic" && o.MapType != "atomic" && o.Type == "object" {
+		w.add(Change{Kind: "map-type-changed", Path: path, Detail: "x-kubernetes-map-type granular → atomic",
+			StaticClass: classBreaking, StaticWhy: ssaAtomic("map", "granular")})
+	}
+	return true
 }
 
 // rulesChanged: CEL rules (x-kubernetes-validations) added or changed.

@@ -158,6 +158,7 @@ func (w *walker) checks() []func(Path, *structural.Schema, *structural.Schema) b
 		w.nullableRemoved,
 		w.preserveRemoved,
 		w.listTypeChanged,
+		w.mapTypeChanged,
 		w.rulesChanged,
 		w.embeddedChanged,
 		w.intOrStringRemoved,

@@ -1,0 +1,27 @@
+package revision
+
+import (
+	"math/rand/v2"
+
+	"github.com/crdschema/crdschema/internal/celhint"
+	"github.com/crdschema/crdschema/revision/internal/revdiff"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// boundaryProbes are values of a rule's node at the rule's boundary, as
+// far as the old schema allows them (celhint.Variants): the fields the
+// rules read present and absent, set to the literals the rules compare
+// them with and their neighbours, to every value of their old enum, to
+// sizes around those the rules compare, and to strings that pass and fail
+// the functions the rules apply. Fields the old schema does not have are
+// left out: no object stored under it holds them. The probes still have to
+// pass the old revision (the prober stores them, repairing what it must);
+// those that do and pass the new rule are what makes it safe.
+func boundaryProbes(o *structural.Schema, base any, rules []string, r *rand.Rand) []revdiff.Probe {
+	vs := celhint.Variants(o, base, rules, r)
+	out := make([]revdiff.Probe, len(vs))
+	for i, v := range vs {
+		out[i] = revdiff.Probe{Value: v}
+	}
+	return out
+}
