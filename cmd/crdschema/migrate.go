@@ -291,7 +291,7 @@ func (run *migrateRun) migrateDocument(d crdschema.Document) error {
 		return run.p.skipped(skippedResult{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, Skipped: reason})
 	}
 	l := &migrateLine{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, CRD: m.crd.Name(), Version: version,
-		Via: m.via, StorageVersion: m.crd.StorageVersion(), Losses: []jsonLoss{}, Update: []jsonError{}, Errors: []jsonError{}}
+		Via: m.via, StorageVersion: m.crd.StorageVersion(), Losses: []migrateLoss{}, Update: []jsonError{}, Errors: []jsonError{}}
 	if why := m.needsConverter(version); why != "" {
 		l.StoredVersion, l.Result, l.NotChecked = m.storedAt(version), resultNotChecked, why
 	} else {
@@ -346,7 +346,7 @@ func (m *migration) needsConverter(version string) string {
 func (m *migration) migrate(l *migrateLine, r revision.Migration) {
 	l.Update, l.Errors = toJSONErrors(r.Update), toJSONErrors(r.Errors)
 	for _, loss := range r.Losses {
-		l.Losses = append(l.Losses, jsonLoss{Field: loss.Path, Version: strings.TrimPrefix(loss.Step, "read at "), Changed: loss.Changed})
+		l.Losses = append(l.Losses, migrateLoss{Field: loss.Path, Version: strings.TrimPrefix(loss.Step, "read at "), Changed: loss.Changed})
 	}
 	if r.Stored != nil {
 		_, _, l.StoredVersion = splitTypeMeta(r.Stored)
@@ -396,13 +396,32 @@ type migrateLine struct {
 	StorageVersion string `json:"storageVersion"`
 	// Result is migrated, losing-data, failing, not-checked or
 	// not-migrated.
-	Result string      `json:"result"`
-	Losses []jsonLoss  `json:"losses"`
-	Update []jsonError `json:"update"`
-	Errors []jsonError `json:"errors"`
+	Result string        `json:"result"`
+	Losses []migrateLoss `json:"losses"`
+	Update []jsonError   `json:"update"`
+	Errors []jsonError   `json:"errors"`
 	// NotChecked says which conversion needs the CRD's webhook.
 	NotChecked string `json:"notChecked,omitempty"`
 	// Object is the object as stored after the rewrite; null when it is
 	// not rewritten.
 	Object map[string]any `json:"object"`
+}
+
+// migrateLoss is one field a read after the rewrite loses (or changes),
+// against the same read of the object as stored before it; Version is
+// the read's version.
+type migrateLoss struct {
+	Field   string `json:"field"`
+	Version string `json:"version"`
+	Changed bool   `json:"changed"`
+}
+
+// lossLines words a migration's losses as revision words its losses on
+// read.
+func lossLines(losses []migrateLoss) []string {
+	out := make([]jsonLoss, len(losses))
+	for i, l := range losses {
+		out[i] = jsonLoss{Field: l.Field, Version: l.Version, Changed: l.Changed}
+	}
+	return groupLosses(out)
 }

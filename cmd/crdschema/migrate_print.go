@@ -212,7 +212,7 @@ func (p migrateText) object(l *migrateLine) error {
 		}
 	case resultLosingData:
 		line("loses data, migrating " + move)
-		for _, loss := range groupLosses(l.Losses) {
+		for _, loss := range lossLines(l.Losses) {
 			line(loss)
 		}
 		for _, e := range l.Update {
