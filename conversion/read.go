@@ -37,8 +37,8 @@ type Storage struct {
 	// schemas (schemaClasses).
 	class map[string]int
 	// apiVersion is each version's apiVersion (group/version), which
-	// every object converted to it gets.
-	apiVersion map[string]string
+	// every object converted to it gets, boxed once.
+	apiVersion map[string]any
 }
 
 // NewStorage is the storage of the CRD named name (its metadata.name, for
@@ -47,7 +47,7 @@ type Storage struct {
 // is set for the conversion strategy Webhook (otherwise None: conversion
 // only sets apiVersion). versions must not be changed afterwards.
 func NewStorage(name, group string, versions map[string]Version, preserveUnknownFields, webhook bool) *Storage {
-	apiVersion := make(map[string]string, len(versions))
+	apiVersion := make(map[string]any, len(versions))
 	for v := range versions {
 		apiVersion[v] = group + "/" + v
 	}
@@ -170,12 +170,13 @@ func repairGeneration(obj map[string]any) {
 // convert is step 3 of Read: obj, read at version from, converted to
 // version to.
 func (s *Storage) convert(ctx context.Context, obj map[string]any, from, to string, conv *Converter) (map[string]any, field.ErrorList) {
-	desired, ok := s.apiVersion[to]
+	boxed, ok := s.apiVersion[to]
 	if !ok {
-		desired = s.group + "/" + to
+		boxed = s.group + "/" + to
 	}
+	desired := boxed.(string)
 	if !s.webhook || from == to {
-		obj["apiVersion"] = desired
+		obj["apiVersion"] = boxed
 		return obj, nil
 	}
 	if conv == nil {
