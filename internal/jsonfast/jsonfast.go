@@ -91,9 +91,7 @@ func (d *decoder) boxList(l []any) any {
 		d.lists = make([][]any, max(1, min(listsBlock, (len(d.data)-d.pos)/32)))
 	}
 	d.lists[0] = l
-	var v any
-	e := (*eface)(unsafe.Pointer(&v))
-	e.typ, e.data = listType, unsafe.Pointer(&d.lists[0])
+	v := boxed(listType, unsafe.Pointer(&d.lists[0]))
 	d.lists = d.lists[1:]
 	return v
 }
@@ -131,10 +129,17 @@ func (d *decoder) box(s string) any {
 		d.strs = make([]string, max(1, min(strsBlock, (len(d.data)-d.pos)/16)))
 	}
 	d.strs[0] = s
+	v := boxed(stringType, unsafe.Pointer(&d.strs[0]))
+	d.strs = d.strs[1:]
+	return v
+}
+
+// boxed is the any of dynamic type typ whose value is at p, a value
+// written once before and never again.
+func boxed(typ, p unsafe.Pointer) any {
 	var v any
 	e := (*eface)(unsafe.Pointer(&v))
-	e.typ, e.data = stringType, unsafe.Pointer(&d.strs[0])
-	d.strs = d.strs[1:]
+	e.typ, e.data = typ, p
 	return v
 }
 
