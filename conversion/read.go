@@ -36,6 +36,9 @@ type Storage struct {
 	// class numbers the versions, equal for versions with the same
 	// schemas (schemaClasses).
 	class map[string]int
+	// apiVersion is each version's apiVersion (group/version), which
+	// every object converted to it gets, boxed once.
+	apiVersion map[string]any
 }
 
 // NewStorage is the storage of the CRD named name (its metadata.name, for
@@ -44,7 +47,12 @@ type Storage struct {
 // is set for the conversion strategy Webhook (otherwise None: conversion
 // only sets apiVersion). versions must not be changed afterwards.
 func NewStorage(name, group string, versions map[string]Version, preserveUnknownFields, webhook bool) *Storage {
-	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook, class: schemaClasses(versions)}
+	apiVersion := make(map[string]any, len(versions))
+	for v := range versions {
+		apiVersion[v] = group + "/" + v
+	}
+	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook,
+		class: schemaClasses(versions), apiVersion: apiVersion}
 }
 
 // Read is what the apiserver serves for stored, an object as stored in
@@ -170,9 +178,13 @@ func repairGeneration(obj map[string]any) {
 // convert is step 3 of Read: obj, read at version from, converted to
 // version to.
 func (s *Storage) convert(ctx context.Context, obj map[string]any, from, to string, conv *Converter) (map[string]any, field.ErrorList) {
-	desired := s.group + "/" + to
+	boxed, ok := s.apiVersion[to]
+	if !ok {
+		boxed = s.group + "/" + to
+	}
+	desired := boxed.(string)
 	if !s.webhook || from == to {
-		obj["apiVersion"] = desired
+		obj["apiVersion"] = boxed
 		return obj, nil
 	}
 	if conv == nil {

@@ -32,7 +32,8 @@ type CoerceOptions struct {
 // CoerceResourceMeta replaces, in place, obj's metadata with what a round
 // trip through the ObjectMeta type makes of it (see roundTripObjectMeta), as
 // the apiserver does for the root of every custom resource. Absent metadata
-// stays absent.
+// stays absent; metadata the round trip gives back as it is stays in
+// place, not copied.
 //
 // Metadata that is not an object is always an error (FieldValueInvalid at
 // metadata), as the apiserver fails both the request and the storage read;
@@ -68,6 +69,12 @@ func coerceMeta(obj map[string]any, at objpath.Path, opts CoerceOptions, rootRul
 			return nil, jsonvalue.InputError(err, fieldPath(opts.Base, at.Append(objpath.Child("metadata"))))
 		}
 		v = n
+	}
+	if m, ok := v.(map[string]any); ok && asWritten(m, objectMetaSpec) {
+		// Metadata read from storage usually is as the round trip writes
+		// it: obj keeps it, uncopied.
+		obj["metadata"] = m
+		return nil, nil
 	}
 	meta, unknown, err := roundTripObjectMeta(v, opts.DropMalformed)
 	if err != nil {

@@ -2,7 +2,10 @@ package embedded
 
 import (
 	"encoding/json"
+	"iter"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,12 +49,17 @@ type fieldSpec struct {
 type structSpec struct {
 	name   string
 	fields map[string]*fieldSpec
+	// always counts the fields written even when absent.
+	always int
 }
 
 func newStruct(name string, fields ...*fieldSpec) *structSpec {
 	s := &structSpec{name: name, fields: make(map[string]*fieldSpec, len(fields))}
 	for _, f := range fields {
 		s.fields[f.name] = f
+		if f.always {
+			s.always++
+		}
 	}
 	return s
 }
@@ -457,4 +465,82 @@ func roundTrip(m map[string]any, track bool) metaResult {
 		r.err = firstSoft
 	}
 	return r
+}
+
+// asWritten reports whether the round trip gives m back as it is (as an
+// equal value): every field known and of its Go type, none empty where
+// the converter omits it, every field written even when absent present,
+// and times already in UTC RFC 3339. Metadata read from storage usually
+// is, and then needs no copy. It allocates nothing.
+func asWritten(m map[string]any, s *structSpec) bool {
+	always := 0
+	for k, v := range m {
+		f, ok := s.fields[k]
+		if !ok || !fieldAsWritten(v, f) {
+			return false
+		}
+		if f.always {
+			always++
+		}
+	}
+	return always == s.always
+}
+
+// fieldAsWritten is asWritten for the value v of field f.
+func fieldAsWritten(v any, f *fieldSpec) bool {
+	switch f.typ {
+	case tString:
+		s, ok := v.(string)
+		return ok && (s != "" || f.always)
+	case tInt64:
+		n, ok := v.(int64)
+		return ok && (n != 0 || f.ptr)
+	case tBool:
+		b, ok := v.(bool)
+		return ok && (b || f.ptr)
+	case tTime:
+		s, ok := v.(string)
+		return ok && timeAsWritten(s)
+	case tRaw:
+		return v != nil
+	case tStringMap:
+		m, ok := v.(map[string]any)
+		return ok && len(m) > 0 && allStrings(maps.Values(m))
+	case tStringList:
+		l, ok := v.([]any)
+		return ok && len(l) > 0 && allStrings(slices.Values(l))
+	case tStructList:
+		l, ok := v.([]any)
+		if !ok || len(l) == 0 {
+			return false
+		}
+		for _, e := range l {
+			if m, ok := e.(map[string]any); !ok || !asWritten(m, f.elem) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// allStrings reports whether every value of seq is a string.
+func allStrings(seq iter.Seq[any]) bool {
+	for v := range seq {
+		if _, ok := v.(string); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// timeAsWritten reports whether s is a time that is not zero, written as
+// the converter writes a metav1.Time (UTC, RFC 3339, whole seconds).
+func timeAsWritten(s string) bool {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil || t.IsZero() {
+		return false
+	}
+	var buf [len(time.RFC3339) + 8]byte
+	return string(t.UTC().AppendFormat(buf[:0], time.RFC3339)) == s
 }

@@ -19,3 +19,6 @@ func Coerce(obj map[string]any, s *structural.Schema, opts CoerceOptions) ([]str
 	more, errs := CoerceEmbedded(obj, s, opts)
 	return append(paths, more...), errs
 }
+
+// AsWritten is the test metadata coercion keeps metadata in place by.
+func AsWritten(m map[string]any) bool { return asWritten(m, objectMetaSpec) }

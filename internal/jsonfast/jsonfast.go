@@ -45,6 +45,13 @@ type decoder struct {
 	// strs is the unused tail of a block of string headers that boxed
 	// strings share (see box).
 	strs []string
+	// items holds the items of the arrays being read (the innermost
+	// last); itemBlock and lists are the unused tails of the blocks that
+	// arrays' items and their boxed slice headers are carved from (see
+	// array).
+	items     []any
+	itemBlock []any
+	lists     [][]any
 }
 
 // eface is the layout of an interface value with no methods (any): its
@@ -62,6 +69,52 @@ var stringType = func() unsafe.Pointer {
 // strsBlock is the number of string headers in a block.
 const strsBlock = 64
 
+// listType is the dynamic type of a []any in an any.
+var listType = func() unsafe.Pointer {
+	var x any = []any(nil)
+	return (*eface)(unsafe.Pointer(&x)).typ
+}()
+
+// Blocks of array items and of slice headers: at most this many, and
+// fewer when the input left is short (an item takes at least 2 bytes,
+// "0,", an array 3, "[],", but most take many more: blocks sized for the
+// shortest waste more than they save).
+const (
+	itemsBlock = 32
+	listsBlock = 8
+)
+
+// boxList returns l as an any, its slice header carved from a shared
+// block as box carves string headers.
+func (d *decoder) boxList(l []any) any {
+	if len(d.lists) == 0 {
+		d.lists = make([][]any, max(1, min(listsBlock, (len(d.data)-d.pos)/32)))
+	}
+	d.lists[0] = l
+	v := boxed(listType, unsafe.Pointer(&d.lists[0]))
+	d.lists = d.lists[1:]
+	return v
+}
+
+// list returns the items from d.items[base:] as a new list, carved from
+// a shared block (with no room to grow, so that appending to it never
+// reaches another list's items), and pops them.
+func (d *decoder) list(base int) []any {
+	n := len(d.items) - base
+	if n == 0 {
+		return []any{}
+	}
+	if n > len(d.itemBlock) {
+		d.itemBlock = make([]any, max(n, min(itemsBlock, (len(d.data)-d.pos)/16)))
+	}
+	l := d.itemBlock[:n:n]
+	copy(l, d.items[base:])
+	d.itemBlock = d.itemBlock[n:]
+	clear(d.items[base:])
+	d.items = d.items[:base]
+	return l
+}
+
 // box returns s as an any. Converting a string to an interface allocates
 // a string header for each value; box carves the headers from a shared
 // block instead (each written once, before the value refers to it, and
@@ -76,10 +129,17 @@ func (d *decoder) box(s string) any {
 		d.strs = make([]string, max(1, min(strsBlock, (len(d.data)-d.pos)/16)))
 	}
 	d.strs[0] = s
+	v := boxed(stringType, unsafe.Pointer(&d.strs[0]))
+	d.strs = d.strs[1:]
+	return v
+}
+
+// boxed is the any of dynamic type typ whose value is at p, a value
+// written once before and never again.
+func boxed(typ, p unsafe.Pointer) any {
 	var v any
 	e := (*eface)(unsafe.Pointer(&v))
-	e.typ, e.data = stringType, unsafe.Pointer(&d.strs[0])
-	d.strs = d.strs[1:]
+	e.typ, e.data = typ, p
 	return v
 }
 
@@ -257,18 +317,18 @@ func (d *decoder) object(depth int) any {
 
 func (d *decoder) array(depth int) any {
 	d.pos++ // '['
-	a := make([]any, 0, 4)
+	base := len(d.items)
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
-		return a
+		return d.boxList(d.list(base))
 	}
 	for !d.fail {
 		v := d.value(depth)
 		if d.fail {
 			return nil
 		}
-		a = append(a, v)
+		d.items = append(d.items, v)
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			break
@@ -280,7 +340,7 @@ func (d *decoder) array(depth int) any {
 			continue
 		case ']':
 			d.pos++
-			return a
+			return d.boxList(d.list(base))
 		}
 		break
 	}

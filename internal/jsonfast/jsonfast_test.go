@@ -206,3 +206,31 @@ func TestBoxedStringsSurviveGC(t *testing.T) {
 		}
 	}
 }
+
+// Lists share blocks (items and slice headers): each list has no room to
+// grow into its neighbour's items, an empty list is not nil, and they
+// survive a collection as decoded.
+func TestListsShareNothingVisible(t *testing.T) {
+	v, ok := Decode([]byte(`{"a":[1,2],"b":[3],"c":[],"d":[[4,5],[6]]}`))
+	if !ok {
+		t.Fatal("declined")
+	}
+	runtime.GC()
+	m := v.(map[string]any)
+	a, b, c := m["a"].([]any), m["b"].([]any), m["c"].([]any)
+	if c == nil || len(c) != 0 {
+		t.Fatalf("empty list: %#v", c)
+	}
+	for _, l := range [][]any{a, b, c} {
+		if cap(l) != len(l) {
+			t.Fatalf("list %v has room: cap %d", l, cap(l))
+		}
+	}
+	a = append(a, "x")
+	a[0] = "y"
+	want := map[string]any{"a": []any{int64(1), int64(2)}, "b": []any{int64(3)}, "c": []any{},
+		"d": []any{[]any{int64(4), int64(5)}, []any{int64(6)}}}
+	if !reflect.DeepEqual(m, want) {
+		t.Fatalf("after appending to a copy of a: %#v", m)
+	}
+}

@@ -13,8 +13,9 @@
 package objpath
 
 import (
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -238,7 +239,7 @@ func SortedStrings(ps []Path) []string {
 	for i := range ps {
 		ps[i].s = ps[i].String()
 	}
-	sort.Slice(ps, func(i, j int) bool { return ps[i].s < ps[j].s })
+	slices.SortFunc(ps, func(a, b Path) int { return strings.Compare(a.s, b.s) })
 	return Strings(ps)
 }
 
@@ -279,11 +280,33 @@ type Tracker struct {
 	// returned to: the top-most elements of what was removed below the
 	// values the walk is inside, in the order of removal.
 	orphans []*pathNode
+	// nodes is the unused tail of a block the path elements are carved
+	// from: one allocation for several elements.
+	nodes []pathNode
+}
+
+// trackerBlock is the number of path elements in a block, and the room
+// the lists of a Tracker start with.
+const trackerBlock = 8
+
+// node returns a new path element e, without a parent yet.
+func (t *Tracker) node(e Element) *pathNode {
+	if len(t.nodes) == 0 {
+		t.nodes = make([]pathNode, trackerBlock)
+	}
+	n := &t.nodes[0]
+	n.e = e
+	t.nodes = t.nodes[1:]
+	return n
 }
 
 // Removed records the removal of e from the value the walk is at.
 func (t *Tracker) Removed(e Element) {
-	n := &pathNode{e: e}
+	n := t.node(e)
+	if t.out == nil {
+		t.out = make([]Path, 0, trackerBlock)
+		t.orphans = make([]*pathNode, 0, trackerBlock)
+	}
 	t.out = append(t.out, Path{n: n})
 	t.orphans = append(t.orphans, n)
 }
@@ -298,7 +321,7 @@ func (t *Tracker) Up(mark int, e Element) {
 	if len(t.orphans) == mark {
 		return
 	}
-	p := &pathNode{e: e}
+	p := t.node(e)
 	for _, o := range t.orphans[mark:] {
 		o.parent = p
 	}
