@@ -50,6 +50,9 @@ type sample struct {
 	cpu, wall time.Duration
 	maxRSS    int64 // bytes, the largest of one invocation
 	exits     map[int]int
+	// failed are the projects the tool exited with a status above 1 on
+	// (an error of its own, not a verdict).
+	failed []string
 }
 
 func main() {
@@ -153,7 +156,11 @@ func (t *peer) measure(projects []string) sample {
 		if cmd.ProcessState == nil {
 			log.Fatalf("%s: %v", t.name, err)
 		}
-		s.exits[cmd.ProcessState.ExitCode()]++
+		code := cmd.ProcessState.ExitCode()
+		s.exits[code]++
+		if code > 1 {
+			s.failed = append(s.failed, p)
+		}
 		cpu, rss := usage(cmd.ProcessState)
 		s.cpu += cpu
 		s.maxRSS = max(s.maxRSS, rss)

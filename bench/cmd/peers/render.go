@@ -40,10 +40,14 @@ func render(tools []*peer, samples map[string][]sample, projects []string, round
 		wall := median(s, func(x sample) float64 { return x.wall.Seconds() })
 		rss := median(s, func(x sample) float64 { return float64(x.maxRSS) / (1 << 20) })
 		cpuRatio, wallRatio := pairedRatio(s, base, func(x sample) float64 { return x.cpu.Seconds() }), pairedRatio(s, base, func(x sample) float64 { return x.wall.Seconds() })
-		p("| %s | %.2f s | %.1f× | %.2f s | %.1f× | %.0f MiB | %s |", name, cpu, cpuRatio, wall, wallRatio, rss, exits(s[0].exits))
+		status := exits(s[0].exits)
+		if len(s[0].failed) > 0 {
+			status += ": above 1 on " + strings.Join(s[0].failed, ", ")
+		}
+		p("| %s | %.2f s | %.1f× | %.2f s | %.1f× | %.0f MiB | %s |", name, cpu, cpuRatio, wall, wallRatio, rss, status)
 	}
 	p("")
-	p("Exit status 1 is a tool's verdict that some object is invalid (the corpus holds objects the apiserver rejects).")
+	p("Exit status 1 is a tool's verdict that some object is invalid (the corpus holds objects the apiserver rejects); a status above 1 is an error of the tool's own, on the projects named (first round).")
 	return b.Bytes()
 }
 
