@@ -324,6 +324,9 @@ func (c *CRDs) Objects(scheme *runtime.Scheme, objs ...client.Object) ([]client.
 		if k == nil {
 			continue
 		}
+		if err := k.accepted(); err != nil {
+			return nil, fmt.Errorf("crdfake: object %d (%s %q): %w", i, gvk.Kind, obj.GetName(), err)
+		}
 		v := k.versions[gvk.Version]
 		if v == nil || !v.served {
 			return nil, fmt.Errorf("crdfake: object %d (%s %q): version %s is not served", i, gvk.Kind, obj.GetName(), gvk.Version)

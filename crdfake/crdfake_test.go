@@ -341,8 +341,11 @@ func TestDeprecatedVersionWarns(t *testing.T) {
 	}
 }
 
-func TestRejectedCRDFailsAtLoad(t *testing.T) {
-	bad := []byte(`apiVersion: apiextensions.k8s.io/v1
+// A CRD the apiserver would reject is checked on the first request of its
+// kind, which fails naming it and its first errors (so does Objects); the
+// other kinds of the set are served.
+func TestRejectedCRDFailsItsKind(t *testing.T) {
+	bad := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: bads.example.com}
 spec:
@@ -358,10 +361,30 @@ spec:
         type: object
         properties:
           spec: {}
-`)
-	_, err := crdfake.Parse(bad)
-	if err == nil || !strings.Contains(err.Error(), `"bads.example.com" would be rejected`) || !strings.Contains(err.Error(), "properties[spec].type: Required value") {
-		t.Errorf("got %v", err)
+`
+	good := strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(bad, "bads", "goods"), "Bad", "Good"), "spec: {}", "spec: {type: object}")
+	crds, err := crdfake.Parse([]byte(bad), []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func(kind string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1", "kind": kind,
+			"metadata": map[string]any{"name": "x", "namespace": "default"},
+		}}
+	}
+	c := crds.NewClientBuilder().Build()
+	for range 2 { // every request, not only the first
+		err = c.Create(context.Background(), obj("Bad"))
+		if err == nil || !strings.Contains(err.Error(), `document 0:1: CustomResourceDefinition "bads.example.com" would be rejected`) || !strings.Contains(err.Error(), "properties[spec].type: Required value") {
+			t.Errorf("create of the rejected kind: got %v", err)
+		}
+	}
+	if err := c.Create(context.Background(), obj("Good")); err != nil {
+		t.Errorf("create of the accepted kind: %v", err)
+	}
+	if _, err := crds.Objects(nil, obj("Bad")); err == nil || !strings.Contains(err.Error(), "would be rejected") {
+		t.Errorf("Objects of the rejected kind: got %v", err)
 	}
 	if _, err := crdfake.Parse([]byte("apiVersion: v1\nkind: ConfigMap\n")); err == nil {
 		t.Error("no CRD: no error")

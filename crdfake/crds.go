@@ -8,14 +8,16 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/serving"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// CRDs is a set of CustomResourceDefinitions the apiserver would accept,
-// compiled once and safe for concurrent use by any number of fake clients.
+// CRDs is a set of CustomResourceDefinitions, each checked and compiled
+// on the first request of its kind (a test pays for the kinds it uses),
+// once, and safe for concurrent use by any number of fake clients.
 type CRDs struct {
 	kinds map[kschema.GroupKind]*kind
 	// order lists the kinds as read, for the REST mapper.
@@ -41,6 +43,12 @@ type kind struct {
 	versions map[string]*version
 	// managed builds the field managers on first use (managed.go).
 	managed fieldManagers
+	// at is where the CRD was read (file:line), for its rejection.
+	at string
+	// checked runs the apiserver's check of the CRD on the first request
+	// of the kind; rejected is its answer, nil when it would be accepted.
+	checked  sync.Once
+	rejected error
 }
 
 // version is one defined version of a kind.
@@ -68,8 +76,10 @@ func (k *kind) gr() kschema.GroupResource {
 
 // Parse reads the CustomResourceDefinitions of YAML or JSON documents (any
 // number per input, Lists expanded; documents that are not CRDs are
-// skipped). It fails on a document that cannot be read and on a CRD the
-// apiserver would reject, naming it and its first errors.
+// skipped). It fails on a document that cannot be read. A CRD is checked
+// as the apiserver checks it on the first request of its kind: one the
+// apiserver would reject fails every request of its kind (and Objects),
+// naming it and its first errors.
 func Parse(docs ...[]byte) (*CRDs, error) {
 	c := &CRDs{kinds: map[kschema.GroupKind]*kind{}}
 	for i, data := range docs {
@@ -151,10 +161,8 @@ func (c *CRDs) add(name string, data []byte) error {
 		if err != nil {
 			return err
 		}
-		if errs := crd.Errors(); len(errs) > 0 {
-			return fmt.Errorf("%s:%d: %w", docs[i].File, docs[i].Line, &crdschema.RejectedError{CRD: crd.Name(), Errors: errs})
-		}
 		k := newKind(crd)
+		k.at = fmt.Sprintf("%s:%d", docs[i].File, docs[i].Line)
 		if _, dup := c.kinds[k.gk]; dup {
 			// The apiserver serves the first CRD of a group and kind.
 			continue
@@ -171,6 +179,18 @@ func (c *CRDs) done() error {
 		return errors.New("no CustomResourceDefinition found")
 	}
 	return nil
+}
+
+// accepted checks the kind's CRD as the apiserver does when it is
+// created (once, on the first request of the kind): the error names a
+// CRD the apiserver would reject and its first errors.
+func (k *kind) accepted() error {
+	k.checked.Do(func() {
+		if errs := k.crd.Errors(); len(errs) > 0 {
+			k.rejected = fmt.Errorf("%s: %w", k.at, &crdschema.RejectedError{CRD: k.crd.Name(), Errors: errs})
+		}
+	})
+	return k.rejected
 }
 
 // newKind reads what the fake needs of an accepted CRD: its names and

@@ -6,8 +6,13 @@
 // options of controller-runtime's fake.ClientBuilder:
 //
 //	crds, err := crdfake.ReadFiles("../../config/crd/bases") // or ReadFS, Parse
-//	if err != nil { ... } // a CRD the apiserver would reject, named with its first errors
+//	if err != nil { ... } // a document that cannot be read
 //	c := crds.NewClientBuilder().WithScheme(scheme).WithWarningHandler(warnings).Build()
+//
+// Each kind's CRD is checked and compiled on the first request of the
+// kind, so that a test pays for the kinds it uses, not for the whole set;
+// a CRD the apiserver would reject fails every request of its kind, named
+// with its first errors.
 //
 // Every request of a kind the CRDs define is answered from a store of the
 // client's own holding one object per name at the CRD's storage version,

@@ -52,12 +52,16 @@ type target struct {
 // nil (and no error) for a kind the CRDs do not define, which the fake
 // answers; the error a real client's REST mapper gives for a version the
 // CRD does not serve. A routed request gets the deprecated version's
-// warning, as every request of one does; a kind whose seeded objects
-// were refused fails with the reason.
+// warning, as every request of one does; a kind whose CRD the apiserver
+// would reject, or whose seeded objects were refused, fails with the
+// reason.
 func (s *semantics) targetOf(ctx context.Context, gvk kschema.GroupVersionKind) (*target, error) {
 	k := s.crds.kinds[gvk.GroupKind()]
 	if k == nil {
 		return nil, nil
+	}
+	if err := k.accepted(); err != nil {
+		return nil, err
 	}
 	v := k.versions[gvk.Version]
 	if v == nil || !v.served {

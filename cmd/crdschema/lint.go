@@ -18,6 +18,9 @@ type inputFile struct {
 	// root is the directory named on the command line whose walk found
 	// the file ("" for a file named there).
 	root string
+	// first is what the first pass over the objects' files read of a file
+	// of CRDs, replayed by the second (nil: the file is read again).
+	first *firstPass
 }
 
 // expandInputs is expandPaths for the documents a verb lints: the walk of

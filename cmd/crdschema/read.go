@@ -40,15 +40,22 @@ func (e outputError) Error() string { return e.err.Error() }
 // skipped and its text. It returns only an error writing the output (fn's
 // or the printer's); input errors are reported and recorded.
 func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document) error) error {
-	for _, f := range files {
+	for i, f := range files {
 		rd.counts.files++
 		rd.place = layout.Place{}
 		if rd.lint {
 			rd.place = rd.layouts.place(f)
 		}
-		err := rd.in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
+		visit := func(d crdschema.Document, derr *schema.InputError) error {
 			return rd.event(f, d, derr, fn)
-		})
+		}
+		var err error
+		if f.first != nil {
+			err = f.first.replay(visit)
+			files[i].first = nil // read once
+		} else {
+			err = rd.in.read(f.name, visit)
+		}
 		var oe outputError
 		if errors.As(err, &oe) {
 			return oe.err
@@ -156,26 +163,43 @@ func (rd *docReader) status(verb string, found bool) int {
 // pass over them, before the objects are processed), decoding only the
 // documents that may be CRDs. A CRD that cannot be decoded is reported on
 // stderr (ok false); the documents that cannot be read are left to the
-// second pass.
+// second pass. A file of CRDs only is read whole and kept in files for
+// the second pass to replay (see firstPass).
 func crdsAmongFiles(files []inputFile, in *inputs, ls *layouts, stderr io.Writer) (crds []*crdschema.CRD, ok bool) {
 	ok = true
-	for _, f := range files {
+	for i, f := range files {
 		if class, _ := roleSkip(ls.place(f)); class != "" {
 			continue // a kustomize patch or a test's assertion: partial CRDs
 		}
-		_ = in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
-			if derr != nil || !d.IsCRD() {
-				return nil
-			}
+		crd := func(d crdschema.Document) {
 			c, err := d.CRD()
 			if err != nil {
 				reportError(stderr, err)
 				ok = false
-				return nil
+				return
 			}
 			crds = append(crds, c)
+		}
+		if !onlyCRDs(f.name, in) {
+			_ = in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
+				if derr == nil && d.IsCRD() {
+					crd(d)
+				}
+				return nil
+			}, "CustomResourceDefinition")
+			continue
+		}
+		// A file of CRDs is read whole once: the second pass replays it.
+		fp := &firstPass{}
+		fp.err = in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
+			if derr == nil && d.IsCRD() {
+				crd(d)
+				d = thinCRD(d)
+			}
+			fp.events = append(fp.events, docEvent{d, derr})
 			return nil
-		}, "CustomResourceDefinition")
+		})
+		files[i].first = fp
 	}
 	return crds, ok
 }

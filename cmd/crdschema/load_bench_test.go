@@ -1,0 +1,67 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crdschema/crdschema/internal/shareddata"
+)
+
+// BenchmarkApplyManyCRDs is `crdschema apply -o json` of one object (a
+// flux Kustomization) with every corpus CRD (389 files, 33 MB; the
+// gateway-api experimental channel left out, whose names repeat the
+// standard channel's): "flags" gives the CRDs with --crd, one per project
+// directory; "repository" is a directory holding the CRDs and the object,
+// as a repository is linted (the CRDs among the objects, two passes).
+// Only the routed CRD is checked and compiled; what is left is reading.
+func BenchmarkApplyManyCRDs(b *testing.B) {
+	corpus := shareddata.Dir(b, "corpus")
+	dirs, _ := filepath.Glob(filepath.Join(corpus, "*", "crds"))
+	obj := filepath.Join(corpus, "flux-kustomize-controller", "examples", "config__samples__kustomize_v1_kustomization.yaml")
+	flags := []string{"apply", "-o", "json"}
+	repo := b.TempDir()
+	for _, d := range dirs {
+		project := filepath.Base(filepath.Dir(d))
+		if strings.Contains(project, "gateway-api-experimental") {
+			continue
+		}
+		flags = append(flags, "--crd", d)
+		files, _ := filepath.Glob(filepath.Join(d, "*"))
+		for _, f := range files {
+			copyFile(b, f, filepath.Join(repo, project, filepath.Base(f)))
+		}
+	}
+	copyFile(b, obj, filepath.Join(repo, "kustomization.yaml"))
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"flags", append(flags, obj)},
+		{"repository", []string{"apply", "-o", "json", repo}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if code := run(tc.args, nil, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("exit %d", code)
+				}
+			}
+		})
+	}
+}
+
+func copyFile(b *testing.B, from, to string) {
+	data, err := os.ReadFile(from)
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(to), 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(to, data, 0o644)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+}
