@@ -41,6 +41,10 @@ type loaded struct {
 
 	checkOnce sync.Once
 	errs      field.ErrorList
+	// built is what the check built: the versions' structural models and
+	// compiled rules, which compiledVersion takes over (guarded by mu
+	// once the check is done).
+	built *check.Built
 	// warns are the warnings of a create of the CRD had it no errors
 	// (built on first use).
 	warnOnce sync.Once
@@ -48,10 +52,6 @@ type loaded struct {
 
 	mu       sync.Mutex
 	versions map[string]*Schema
-	// rules holds the compiled x-kubernetes-validations of the versions
-	// compiled so far (guarded by mu), shared by versions with the same
-	// rules on nodes of the same type.
-	rules *cel.CompileCache
 	// store is the storage read path's view of the CRD (guarded by mu),
 	// built on first use.
 	store *conversion.Storage
@@ -116,8 +116,14 @@ func (c *CRD) Position() schema.Position { return c.pos }
 // sorted by field, type and detail; nil when the apiserver would accept it.
 // The caller may change the returned list.
 func (c *CRD) Errors() field.ErrorList {
-	c.checkOnce.Do(func() { c.errs = check.CRD(c.crd) })
-	return copyErrors(c.errs)
+	return copyErrors(c.check())
+}
+
+// check checks the CRD once and returns its errors, which the caller
+// must not change.
+func (c *loaded) check() field.ErrorList {
+	c.checkOnce.Do(func() { c.errs, c.built = check.CRD(c.crd) })
+	return c.errs
 }
 
 // copyErrors is a copy of errs the caller may change, nil when empty.
@@ -198,17 +204,19 @@ func (c *CRD) Version(name string) (*Schema, error) {
 	return s, nil
 }
 
-// compiledVersion compiles the schema of a version the CRD defines, once.
+// compiledVersion compiles the schema of a version the CRD defines, once,
+// taking over what the CRD's check built: the version's structural model
+// and the compile results of rules (shared by versions with the same
+// rules on nodes of the same type).
 func (c *CRD) compiledVersion(name string) (*Schema, error) {
+	c.check()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.versions[name]; ok {
 		return s, nil
 	}
-	if c.rules == nil {
-		c.rules = cel.NewCompileCache()
-	}
-	s, err := compile(c.crd.SchemaFor(name), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields, c.rules)
+	p := c.crd.SchemaFor(name)
+	s, err := compile(p, c.built.Structural(p), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields, c.built.Rules)
 	if err != nil {
 		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
@@ -221,6 +229,16 @@ func (c *CRD) compiledVersion(name string) (*Schema, error) {
 	}
 	c.versions[name] = s
 	return s, nil
+}
+
+// structuralOf is the structural model of the CRD's schema p: the one its
+// check built, or else a new one.
+func (c *loaded) structuralOf(p *model.Props) (*structural.Schema, error) {
+	c.check()
+	if s := c.built.Structural(p); s != nil {
+		return s, nil
+	}
+	return structural.New(p)
 }
 
 // serves reports whether the CRD serves and whether it defines a version.
@@ -274,7 +292,7 @@ type Schema struct {
 // compileSchema compiles a bare schema as ParseSchema does. p must not be
 // changed afterwards.
 func compileSchema(p *model.Props) (*Schema, error) {
-	s, err := compile(p, false, cel.NewCompileCache())
+	s, err := compile(p, nil, false, cel.NewCompileCache())
 	if err != nil {
 		return nil, &RejectedError{Errors: check.BareSchema(p)}
 	}
@@ -295,12 +313,15 @@ func ParseSchema(data []byte) (*Schema, error) {
 	return compileSchema(p)
 }
 
-// compile builds a schema's structural model and validators, its rules
-// compiled with cache (which the caller must not use concurrently).
-func compile(p *model.Props, preserveUnknownFields bool, cache *cel.CompileCache) (*Schema, error) {
-	s, err := structural.New(p)
-	if err != nil {
-		return nil, err
+// compile builds a schema's structural model (unless s, when not nil, is
+// it) and validators, its rules compiled with cache (which the caller must
+// not use concurrently).
+func compile(p *model.Props, s *structural.Schema, preserveUnknownFields bool, cache *cel.CompileCache) (*Schema, error) {
+	if s == nil {
+		var err error
+		if s, err = structural.New(p); err != nil {
+			return nil, err
+		}
 	}
 	return &Schema{props: p, s: s, preserveUnknownFields: preserveUnknownFields, namespaced: true, v: newValidators(s, preserveUnknownFields, cache)}, nil
 }

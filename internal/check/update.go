@@ -37,7 +37,7 @@ func Update(crd, old *model.CRD) field.ErrorList {
 	errs := commonMeta(crd)
 	errs = append(errs, meta...)
 	errs = append(errs, meta...)
-	errs = append(errs, validateCRDSpec(&crd.Spec, field.NewPath("spec"), updateOptions(&crd.Spec, &old.Spec))...)
+	errs = append(errs, validateCRDSpec(&crd.Spec, field.NewPath("spec"), updateOptions(&crd.Spec, &old.Spec), newBuilt())...)
 	errs = append(errs, validateImmutable(&crd.Spec, &old.Spec)...)
 	errs = append(errs, validateStoredVersions(updateStoredVersions(crd, old), crd.Spec.Versions, field.NewPath("status", "storedVersions"))...)
 	errs = append(errs, validateAPIApprovalUpdate(crd, old)...)
