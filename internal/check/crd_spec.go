@@ -573,57 +573,56 @@ func propsHas(p *model.Props, pred func(*model.Props) bool) bool {
 	if p == nil {
 		return false
 	}
-	if pred(p) {
+	return pred(p) || anyNested(p, func(c *model.Props) bool { return propsHas(c, pred) })
+}
+
+// anyNested reports whether f holds for a schema directly nested in p:
+// items, junctors, not, properties, patternProperties, definitions,
+// additionalProperties, additionalItems and dependencies (nil entries
+// included; the maps' values as copies, for reading). It stops at the
+// first that does, and allocates nothing for the nodes CRDs have (it runs
+// on every node of every schema, several times per check).
+func anyNested(p *model.Props, f func(*model.Props) bool) bool {
+	if p.Items != nil && (f(p.Items.Schema) || anyOf(p.Items.Array, f)) {
 		return true
 	}
-	for _, c := range nestedSchemas(p) {
-		if propsHas(c, pred) {
+	if anyOf(p.AllOf, f) || anyOf(p.AnyOf, f) || anyOf(p.OneOf, f) || f(p.Not) {
+		return true
+	}
+	for _, c := range p.Properties {
+		if f(c) {
+			return true
+		}
+	}
+	for _, m := range [...]map[string]model.Props{p.PatternProperties, p.Definitions} {
+		for k := range m {
+			c := m[k]
+			if f(&c) {
+				return true
+			}
+		}
+	}
+	for _, pb := range [...]*model.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
+		if pb != nil && f(pb.Schema) {
+			return true
+		}
+	}
+	for _, d := range p.Dependencies {
+		if f(d.Schema) {
 			return true
 		}
 	}
 	return false
 }
 
-// nestedSchemas lists the schemas directly nested in p: items, junctors,
-// not, properties, patternProperties, definitions, additionalProperties,
-// additionalItems and dependencies (nil entries included; the maps' values
-// as copies, for reading).
-func nestedSchemas(p *model.Props) []*model.Props {
-	var out []*model.Props
-	if p.Items != nil {
-		out = append(out, p.Items.Schema)
-		out = appendAll(out, p.Items.Array)
-	}
-	for _, list := range [...][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
-		out = appendAll(out, list)
-	}
-	out = append(out, p.Not)
-	for _, c := range p.Properties {
-		out = append(out, c)
-	}
-	for _, m := range [...]map[string]model.Props{p.PatternProperties, p.Definitions} {
-		for k := range m {
-			c := m[k]
-			out = append(out, &c)
-		}
-	}
-	for _, pb := range [...]*model.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
-		if pb != nil {
-			out = append(out, pb.Schema)
-		}
-	}
-	for _, d := range p.Dependencies {
-		out = append(out, d.Schema)
-	}
-	return out
-}
-
-// appendAll appends a pointer to each element of list to out.
-func appendAll(out []*model.Props, list []model.Props) []*model.Props {
+// anyOf reports whether f holds for an element of list.
+func anyOf(list []model.Props, f func(*model.Props) bool) bool {
 	for i := range list {
-		out = append(out, &list[i])
+		if f(&list[i]) {
+			return true
+		}
 	}
-	return out
+	return false
 }
 
 // validateCABundle checks that a conversion webhook's caBundle holds PEM
