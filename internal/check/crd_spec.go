@@ -594,17 +594,24 @@ func anyNested(p *model.Props, f func(*model.Props) bool) bool {
 			return true
 		}
 	}
+	for _, pb := range [...]*model.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
+		if pb != nil && f(pb.Schema) {
+			return true
+		}
+	}
+	return anyRareNested(p, f)
+}
+
+// anyRareNested is anyNested for the keywords CRDs rarely use (and
+// structural schemas may not): patternProperties, definitions and
+// dependencies.
+func anyRareNested(p *model.Props, f func(*model.Props) bool) bool {
 	for _, m := range [...]map[string]model.Props{p.PatternProperties, p.Definitions} {
 		for k := range m {
 			c := m[k]
 			if f(&c) {
 				return true
 			}
-		}
-	}
-	for _, pb := range [...]*model.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
-		if pb != nil && f(pb.Schema) {
-			return true
 		}
 	}
 	for _, d := range p.Dependencies {
