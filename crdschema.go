@@ -41,9 +41,12 @@ type loaded struct {
 
 	checkOnce sync.Once
 	errs      field.ErrorList
-	// built is what the check built: the versions' structural models and
-	// compiled rules, which compiledVersion takes over (guarded by mu
-	// once the check is done).
+	// built is what the check built when a version's compilation ran it:
+	// the versions' structural models and compiled rules, which
+	// compiledVersion takes over (guarded by mu). A check that Errors
+	// runs keeps none of it: most loaded CRDs are checked and never
+	// compiled, and what a check builds is about as large as the CRD.
+	// The versions of such a CRD are built again (a new Built).
 	built *check.Built
 	// warns are the warnings of a create of the CRD had it no errors
 	// (built on first use).
@@ -120,10 +123,21 @@ func (c *CRD) Errors() field.ErrorList {
 }
 
 // check checks the CRD once and returns its errors, which the caller
-// must not change.
+// must not change; what the check built is dropped.
 func (c *loaded) check() field.ErrorList {
-	c.checkOnce.Do(func() { c.errs, c.built = check.CRD(c.crd) })
+	c.checkOnce.Do(func() { c.errs, _ = check.CRD(c.crd) })
 	return c.errs
+}
+
+// builtForVersions returns what the versions are compiled with (the
+// caller holds mu): what the check built, when this call runs the check,
+// or else a new Built.
+func (c *loaded) builtForVersions() *check.Built {
+	c.checkOnce.Do(func() { c.errs, c.built = check.CRD(c.crd) })
+	if c.built == nil {
+		c.built = check.NewBuilt()
+	}
+	return c.built
 }
 
 // copyErrors is a copy of errs the caller may change, nil when empty.
@@ -209,14 +223,14 @@ func (c *CRD) Version(name string) (*Schema, error) {
 // and the compile results of rules (shared by versions with the same
 // rules on nodes of the same type).
 func (c *CRD) compiledVersion(name string) (*Schema, error) {
-	c.check()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.versions[name]; ok {
 		return s, nil
 	}
+	built := c.builtForVersions()
 	p := c.crd.SchemaFor(name)
-	s, err := compile(p, c.built.Structural(p), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields, c.built.Rules)
+	s, err := compile(p, built.Structural(p), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields, built.Rules)
 	if err != nil {
 		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
@@ -232,10 +246,12 @@ func (c *CRD) compiledVersion(name string) (*Schema, error) {
 }
 
 // structuralOf is the structural model of the CRD's schema p: the one its
-// check built, or else a new one.
+// versions are compiled with, or else a new one.
 func (c *loaded) structuralOf(p *model.Props) (*structural.Schema, error) {
-	c.check()
-	if s := c.built.Structural(p); s != nil {
+	c.mu.Lock()
+	s := c.built.Structural(p)
+	c.mu.Unlock()
+	if s != nil {
 		return s, nil
 	}
 	return structural.New(p)

@@ -188,7 +188,9 @@ func csCheckCRD(crd *model.CRD) int {
 	errs, built := check.CRD(crd)
 	n := len(errs)
 	for _, v := range crd.Spec.Versions {
-		// As CRD.Version does: the structural model the check built, if any.
+		// As CRD.Version does when it runs the check (a CRD whose Errors
+		// ran first builds them again): the structural model the check
+		// built, if any.
 		if p := crd.SchemaFor(v.Name); p != nil && built.Structural(p) == nil {
 			if _, err := structural.New(p); err != nil {
 				n++

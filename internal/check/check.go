@@ -17,7 +17,7 @@ import (
 // by field path, type and detail, as every error list of this module is,
 // and what the check built on the way.
 func CRD(crd *model.CRD) (field.ErrorList, *Built) {
-	b := newBuilt()
+	b := NewBuilt()
 	errs := validateCRD(crd, b)
 	errorsort.Sort(errs)
 	return errs, b
@@ -34,10 +34,17 @@ type Built struct {
 	Rules *cel.CompileCache
 }
 
-func newBuilt() *Built {
+// NewBuilt returns an empty Built, to compile schemas with (its Rules)
+// when no check's is at hand.
+func NewBuilt() *Built {
 	return &Built{schemas: map[*model.Props]*structural.Schema{}, Rules: cel.NewCompileCache()}
 }
 
 // Structural returns the structural model the check built of the schema
-// p (structural.New(p)); nil when it built none.
-func (b *Built) Structural(p *model.Props) *structural.Schema { return b.schemas[p] }
+// p (structural.New(p)); nil when it built none, or b is nil.
+func (b *Built) Structural(p *model.Props) *structural.Schema {
+	if b == nil {
+		return nil
+	}
+	return b.schemas[p]
+}

@@ -117,7 +117,7 @@ var bareValidation = field.NewPath("spec", "validation")
 // The minimal CRD has a single version and no status subresource.
 func BareSchema(p *model.Props) field.ErrorList {
 	opts := createOptions()
-	errs := validateCustomResourceValidation(&model.Validation{OpenAPIV3Schema: p}, false, bareValidation, newBuilt(), &opts, "")
+	errs := validateCustomResourceValidation(&model.Validation{OpenAPIV3Schema: p}, false, bareValidation, NewBuilt(), &opts, "")
 	prefix := schemaRoot.String()
 	for _, e := range errs {
 		e.Field = relativeField(e.Field, prefix)

@@ -65,7 +65,7 @@ func updateSpec(crd, old *model.CRD, createAccepted bool) field.ErrorList {
 	if createAccepted && (!hasCABundle(&crd.Spec) || storedCABundleInvalid(&old.Spec)) {
 		return nil
 	}
-	return validateCRDSpec(&crd.Spec, field.NewPath("spec"), updateOptions(&crd.Spec, &old.Spec), newBuilt())
+	return validateCRDSpec(&crd.Spec, field.NewPath("spec"), updateOptions(&crd.Spec, &old.Spec), NewBuilt())
 }
 
 // hasCABundle reports whether a spec's conversion webhook has a caBundle.
