@@ -41,6 +41,13 @@ type loaded struct {
 
 	checkOnce sync.Once
 	errs      field.ErrorList
+	// built is what the check built when a version's compilation ran it:
+	// the versions' structural models and compiled rules, which
+	// compiledVersion takes over (guarded by mu). A check that Errors
+	// runs keeps none of it: most loaded CRDs are checked and never
+	// compiled, and what a check builds is about as large as the CRD.
+	// The versions of such a CRD are built again (a new Built).
+	built *check.Built
 	// warns are the warnings of a create of the CRD had it no errors
 	// (built on first use).
 	warnOnce sync.Once
@@ -48,10 +55,6 @@ type loaded struct {
 
 	mu       sync.Mutex
 	versions map[string]*Schema
-	// rules holds the compiled x-kubernetes-validations of the versions
-	// compiled so far (guarded by mu), shared by versions with the same
-	// rules on nodes of the same type.
-	rules *cel.CompileCache
 	// store is the storage read path's view of the CRD (guarded by mu),
 	// built on first use.
 	store *conversion.Storage
@@ -121,8 +124,25 @@ func (c *CRD) Position() schema.Position { return c.pos }
 // sorted by field, type and detail; nil when the apiserver would accept it.
 // The caller may change the returned list.
 func (c *CRD) Errors() field.ErrorList {
-	c.checkOnce.Do(func() { c.errs = check.CRD(c.crd) })
-	return copyErrors(c.errs)
+	return copyErrors(c.check())
+}
+
+// check checks the CRD once and returns its errors, which the caller
+// must not change; what the check built is dropped.
+func (c *loaded) check() field.ErrorList {
+	c.checkOnce.Do(func() { c.errs, _ = check.CRD(c.crd) })
+	return c.errs
+}
+
+// builtForVersions returns what the versions are compiled with (the
+// caller holds mu): what the check built, when this call runs the check,
+// or else a new Built.
+func (c *loaded) builtForVersions() *check.Built {
+	c.checkOnce.Do(func() { c.errs, c.built = check.CRD(c.crd) })
+	if c.built == nil {
+		c.built = check.NewBuilt()
+	}
+	return c.built
 }
 
 // copyErrors is a copy of errs the caller may change, nil when empty.
@@ -203,17 +223,19 @@ func (c *CRD) Version(name string) (*Schema, error) {
 	return s, nil
 }
 
-// compiledVersion compiles the schema of a version the CRD defines, once.
+// compiledVersion compiles the schema of a version the CRD defines, once,
+// taking over what the CRD's check built: the version's structural model
+// and the compile results of rules (shared by versions with the same
+// rules on nodes of the same type).
 func (c *CRD) compiledVersion(name string) (*Schema, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.versions[name]; ok {
 		return s, nil
 	}
-	if c.rules == nil {
-		c.rules = cel.NewCompileCache()
-	}
-	s, err := compile(c.crd.SchemaFor(name), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields, c.rules)
+	built := c.builtForVersions()
+	p := c.crd.SchemaFor(name)
+	s, err := compile(p, built.Structural(p), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields, built.Rules)
 	if err != nil {
 		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
@@ -226,6 +248,18 @@ func (c *CRD) compiledVersion(name string) (*Schema, error) {
 	}
 	c.versions[name] = s
 	return s, nil
+}
+
+// structuralOf is the structural model of the CRD's schema p: the one its
+// versions are compiled with, or else a new one.
+func (c *loaded) structuralOf(p *model.Props) (*structural.Schema, error) {
+	c.mu.Lock()
+	s := c.built.Structural(p)
+	c.mu.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	return structural.New(p)
 }
 
 // serves reports whether the CRD serves and whether it defines a version.
@@ -279,7 +313,7 @@ type Schema struct {
 // compileSchema compiles a bare schema as ParseSchema does. p must not be
 // changed afterwards.
 func compileSchema(p *model.Props) (*Schema, error) {
-	s, err := compile(p, false, cel.NewCompileCache())
+	s, err := compile(p, nil, false, cel.NewCompileCache())
 	if err != nil {
 		return nil, &RejectedError{Errors: check.BareSchema(p)}
 	}
@@ -300,12 +334,15 @@ func ParseSchema(data []byte) (*Schema, error) {
 	return compileSchema(p)
 }
 
-// compile builds a schema's structural model and validators, its rules
-// compiled with cache (which the caller must not use concurrently).
-func compile(p *model.Props, preserveUnknownFields bool, cache *cel.CompileCache) (*Schema, error) {
-	s, err := structural.New(p)
-	if err != nil {
-		return nil, err
+// compile builds a schema's structural model (unless s, when not nil, is
+// it) and validators, its rules compiled with cache (which the caller must
+// not use concurrently).
+func compile(p *model.Props, s *structural.Schema, preserveUnknownFields bool, cache *cel.CompileCache) (*Schema, error) {
+	if s == nil {
+		var err error
+		if s, err = structural.New(p); err != nil {
+			return nil, err
+		}
 	}
 	return &Schema{props: p, s: s, preserveUnknownFields: preserveUnknownFields, namespaced: true, v: newValidators(s, preserveUnknownFields, cache)}, nil
 }

@@ -255,7 +255,9 @@ func TestLoadCRD(t *testing.T) {
 
 // TestConcurrentVersions compiles two versions sharing their rules (one
 // CompileCache per CRD) from concurrent goroutines and applies objects to
-// both (run with -race); each version reports its rule errors.
+// both (run with -race); each version reports its rule errors. It does
+// so after Errors (the versions are built afresh) and with Version first
+// (which runs the check and takes over what it built), beside OpenAPI.
 func TestConcurrentVersions(t *testing.T) {
 	const version = `
   - name: %s
@@ -281,19 +283,38 @@ spec:
   scope: Namespaced
   names: {plural: things, singular: thing, kind: Thing, listKind: ThingList}
   versions:` + fmt.Sprintf(version, "v1", true, "one") + fmt.Sprintf(version, "v2", false, "two")
-	c, err := LoadCRD([]byte(crd))
-	if err != nil {
-		t.Fatal(err)
+	for _, errorsFirst := range []bool{true, false} {
+		c, err := LoadCRD([]byte(crd))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if errorsFirst && len(c.Errors()) != 0 {
+			t.Fatalf("CRD errors: %v", c.Errors())
+		}
+		applyConcurrently(t, c)
+		if errs := c.Errors(); len(errs) != 0 {
+			t.Fatalf("CRD errors: %v", errs)
+		}
 	}
-	if errs := c.Errors(); len(errs) != 0 {
-		t.Fatalf("CRD errors: %v", errs)
-	}
+}
+
+// applyConcurrently compiles c's versions v1 and v2 and applies an object
+// with two rule errors to each, from concurrent goroutines, beside calls of
+// OpenAPI.
+func applyConcurrently(t *testing.T, c *CRD) {
+	t.Helper()
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			v := []string{"v1", "v2"}[g%2]
+			if g >= 6 {
+				if _, _, err := c.OpenAPI(v); err != nil {
+					t.Error(err)
+				}
+				return
+			}
 			s, err := c.Version(v)
 			if err != nil {
 				t.Error(err)

@@ -60,7 +60,9 @@ func (s *Schema) Warnings() []string {
 // true.
 //
 // A nil old is no stored CRD: the answer is that of a create (next.Errors
-// and next.Warnings). A nil next is one InternalError.
+// and next.Warnings). A nil next is one InternalError. CheckUpdate runs
+// next's create check if nothing did yet (once per CRD, as Errors): a spec
+// the create accepts is not validated again.
 func CheckUpdate(old, next *CRD) (field.ErrorList, []string) {
 	switch {
 	case next == nil:
@@ -68,7 +70,9 @@ func CheckUpdate(old, next *CRD) (field.ErrorList, []string) {
 	case old == nil:
 		return next.Errors(), next.Warnings()
 	}
-	if errs := check.Update(next.crd, old.crd); len(errs) > 0 {
+	// next's create check (which loading or using next does anyway) spares
+	// the update validating a spec the create accepts again.
+	if errs := check.Update(next.crd, old.crd, len(next.check()) == 0); len(errs) > 0 {
 		return errs, nil
 	}
 	if len(next.createWarnings()) == 0 {

@@ -27,7 +27,7 @@ func (c *CRD) OpenAPI(version string) (v3, v2 map[string]any, err error) {
 	if errs := c.Errors(); len(errs) > 0 {
 		return nil, nil, &RejectedError{CRD: c.Name(), Errors: errs}
 	}
-	s, err := structural.New(c.crd.SchemaFor(version))
+	s, err := c.structuralOf(c.crd.SchemaFor(version))
 	if err != nil {
 		return nil, nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
@@ -89,7 +89,7 @@ func (c *CRD) Explain(version string, path []string, recursive bool) (*serving.E
 	if errs := c.Errors(); len(errs) > 0 {
 		return nil, &RejectedError{CRD: c.Name(), Errors: errs}
 	}
-	s, err := structural.New(c.crd.SchemaFor(version))
+	s, err := c.structuralOf(c.crd.SchemaFor(version))
 	if err != nil {
 		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
@@ -213,7 +213,7 @@ func (c *CRD) Lint() field.ErrorList {
 // columns' JSONPaths and priorities, its scale paths.
 func (c *CRD) lintVersion(l *lintList, i int) {
 	v := &c.crd.Spec.Versions[i]
-	s, err := structural.New(c.crd.SchemaFor(v.Name))
+	s, err := c.structuralOf(c.crd.SchemaFor(v.Name))
 	if err != nil || s == nil {
 		return
 	}
@@ -324,7 +324,7 @@ func (c *CRD) JSONSchema(version string, strict bool) (map[string]any, error) {
 	if !served {
 		return serving.UnservedJSONSchema(r, c.Name(), c.ServedVersions()), nil
 	}
-	s, err := structural.New(c.crd.SchemaFor(version))
+	s, err := c.structuralOf(c.crd.SchemaFor(version))
 	if err != nil {
 		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}

@@ -105,6 +105,7 @@ func benchCRD(b *testing.B, set []*crdFile, in func(*crdFile) []byte, cs, ref fu
 		b.Run(side.name, func(b *testing.B) {
 			b.SetBytes(crdBytes(set, in))
 			b.ReportAllocs()
+			cpu := processCPU()
 			for b.Loop() {
 				for _, f := range set {
 					if _, err := side.f(in(f)); err != nil {
@@ -112,6 +113,7 @@ func benchCRD(b *testing.B, set []*crdFile, in func(*crdFile) []byte, cs, ref fu
 					}
 				}
 			}
+			reportCPU(b, cpu)
 		})
 	}
 }

@@ -71,6 +71,20 @@ func BenchmarkChanges(b *testing.B) {
 			revision.Changes(old, next)
 		}
 	})
+	b.Run("workflow/checkupdate", func(b *testing.B) {
+		// The update validation alone, on loaded revisions whose create
+		// checks are done (as a command run's are by then).
+		old, next := load()
+		old.Errors()
+		next.Errors()
+		if errs, _ := crdschema.CheckUpdate(old, next); len(errs) != 0 {
+			b.Fatalf("update errors: %v", errs)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			crdschema.CheckUpdate(old, next)
+		}
+	})
 	b.Run("workflow/load+check+probes", func(b *testing.B) {
 		for b.Loop() {
 			old, next := load()

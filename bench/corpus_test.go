@@ -185,9 +185,13 @@ func csCheck(data []byte) (int, error) {
 // csCheckCRD checks a decoded CRD and builds every version's structural
 // schema; it returns the number of errors.
 func csCheckCRD(crd *model.CRD) int {
-	n := len(check.CRD(crd))
+	errs, built := check.CRD(crd)
+	n := len(errs)
 	for _, v := range crd.Spec.Versions {
-		if p := crd.SchemaFor(v.Name); p != nil {
+		// As CRD.Version does when it runs the check (a CRD whose Errors
+		// ran first builds them again): the structural model the check
+		// built, if any.
+		if p := crd.SchemaFor(v.Name); p != nil && built.Structural(p) == nil {
 			if _, err := structural.New(p); err != nil {
 				n++
 			}

@@ -50,24 +50,25 @@ func Validate(fldPath *field.Path, s *Schema) field.ErrorList {
 	}
 	var errs field.ErrorList
 	var paths objpath.Stack
-	errs = append(errs, validateInvariants(s, atRoot, paths.Root(fldPath))...)
+	v := &validator{}
+	errs = append(errs, v.validateInvariants(s, atRoot, paths.Root(fldPath))...)
 	errs = append(errs, validateCompleteness(s, fldPath)...)
 	errorsort.Sort(errs)
 	return errs
 }
 
 // validateInvariants checks one core node and everything below it.
-func validateInvariants(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
+func (v *validator) validateInvariants(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 	if s == nil {
 		return nil
 	}
-	errs := validateChildren(s, lvl, cp)
+	errs := v.validateChildren(s, lvl, cp)
 	errs = append(errs, validateExtensions(s, cp)...)
 	if p := s.Source; p != nil {
 		if len(p.AnyOf) > 0 || len(p.AllOf) > 0 || len(p.OneOf) > 0 || p.Not != nil {
-			errs = append(errs, validateJunctors(p, intorstring.IsAnyOfPattern(p), intorstring.IsAllOfPattern(p), cp.Field())...)
+			errs = append(errs, v.validateJunctors(p, intorstring.IsAnyOfPattern(p), intorstring.IsAllOfPattern(p), cp.Field())...)
 		} else if p.Pattern != "" {
-			if err := patternError(p.Pattern, cp.Field); err != nil {
+			if err := v.patternError(p.Pattern, cp.Field); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -79,17 +80,17 @@ func validateInvariants(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 
 // validateChildren checks the items, properties and additionalProperties
 // of a core node and everything below them.
-func validateChildren(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
+func (v *validator) validateChildren(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 	var errs field.ErrorList
 	if s.Type == "array" && s.Items == nil {
 		errs = append(errs, field.Required(cp.Field().Child("items"), "must be specified"))
 	}
 	if s.Items != nil {
-		errs = append(errs, validateInvariants(s.Items, atItems, cp.Push(objpath.ChildStep("items")))...)
+		errs = append(errs, v.validateInvariants(s.Items, atItems, cp.Push(objpath.ChildStep("items")))...)
 	}
 
 	for _, k := range s.sortedProperties() {
-		errs = append(errs, validateInvariants(s.Properties[k], atField, cp.Push(objpath.KeyedStep("properties", k)))...)
+		errs = append(errs, v.validateInvariants(s.Properties[k], atField, cp.Push(objpath.KeyedStep("properties", k)))...)
 	}
 
 	if s.AdditionalProperties != nil {
@@ -97,7 +98,7 @@ func validateChildren(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 			errs = append(errs, field.Forbidden(cp.Field().Child("additionalProperties"), "must not be used at the root"))
 		}
 		if s.AdditionalProperties.Schema != nil {
-			errs = append(errs, validateInvariants(s.AdditionalProperties.Schema, atField, cp.Push(objpath.ChildStep("additionalProperties")))...)
+			errs = append(errs, v.validateInvariants(s.AdditionalProperties.Schema, atField, cp.Push(objpath.ChildStep("additionalProperties")))...)
 		}
 	}
 	return errs
@@ -205,55 +206,69 @@ func metadataOnlyNames(md *Schema) bool {
 // validateJunctors checks the logical junctors of a node (core or nested)
 // and its pattern. skipAnyOf leaves out the node's anyOf, skipFirstAllOfAnyOf
 // the anyOf of its first allOf entry: the int-or-string patterns.
-func validateJunctors(p *schema.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldPath *field.Path) field.ErrorList {
+func (v *validator) validateJunctors(p *schema.Props, skipAnyOf, skipFirstAllOfAnyOf bool, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if !skipAnyOf {
 		for i := range p.AnyOf {
-			errs = append(errs, validateNested(&p.AnyOf[i], false, fldPath.Child("anyOf").Index(i))...)
+			errs = append(errs, v.validateNested(&p.AnyOf[i], false, fldPath.Child("anyOf").Index(i))...)
 		}
 	}
 	for i := range p.AllOf {
-		errs = append(errs, validateNested(&p.AllOf[i], skipFirstAllOfAnyOf && i == 0, fldPath.Child("allOf").Index(i))...)
+		errs = append(errs, v.validateNested(&p.AllOf[i], skipFirstAllOfAnyOf && i == 0, fldPath.Child("allOf").Index(i))...)
 	}
 	for i := range p.OneOf {
-		errs = append(errs, validateNested(&p.OneOf[i], false, fldPath.Child("oneOf").Index(i))...)
+		errs = append(errs, v.validateNested(&p.OneOf[i], false, fldPath.Child("oneOf").Index(i))...)
 	}
 	if p.Not != nil {
-		errs = append(errs, validateNested(p.Not, false, fldPath.Child("not"))...)
+		errs = append(errs, v.validateNested(p.Not, false, fldPath.Child("not"))...)
 	}
 	if p.Pattern != "" {
-		if err := patternError(p.Pattern, func() *field.Path { return fldPath }); err != nil {
+		if err := v.patternError(p.Pattern, func() *field.Path { return fldPath }); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errs
 }
 
+// validator holds what one Validate has learnt on its way.
+type validator struct {
+	// validPatterns are the patterns found valid so far: generated CRDs
+	// repeat a few (names, quantities) hundreds of times.
+	validPatterns map[string]struct{}
+}
+
 // patternError is the error of a pattern that is not a valid regular
 // expression, at the pattern keyword of the node at path(); nil for a valid
 // one.
-func patternError(pattern string, path func() *field.Path) *field.Error {
+func (v *validator) patternError(pattern string, path func() *field.Path) *field.Error {
+	if _, ok := v.validPatterns[pattern]; ok {
+		return nil
+	}
 	// Only parsing can fail in regexp.Compile (with the Perl flags it
 	// uses); its error is the one the apiserver quotes.
 	if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
 		return field.Invalid(path().Child("pattern"), pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err))
 	}
+	if v.validPatterns == nil {
+		v.validPatterns = map[string]struct{}{}
+	}
+	v.validPatterns[pattern] = struct{}{}
 	return nil
 }
 
 // validateNested checks a node inside a logical junctor: it may hold value
 // validations and reach deeper through properties and items, nothing else.
-func validateNested(p *schema.Props, skipAnyOf bool, fldPath *field.Path) field.ErrorList {
+func (v *validator) validateNested(p *schema.Props, skipAnyOf bool, fldPath *field.Path) field.ErrorList {
 	if p == nil {
 		return nil
 	}
 	var errs field.ErrorList
-	errs = append(errs, validateJunctors(p, skipAnyOf, false, fldPath)...)
+	errs = append(errs, v.validateJunctors(p, skipAnyOf, false, fldPath)...)
 	if p.Items != nil && p.Items.Schema != nil {
-		errs = append(errs, validateNested(p.Items.Schema, false, fldPath.Child("items"))...)
+		errs = append(errs, v.validateNested(p.Items.Schema, false, fldPath.Child("items"))...)
 	}
 	for _, k := range sortedPropKeys(p.Properties) {
-		errs = append(errs, validateNested(p.Properties[k], false, fldPath.Child("properties").Key(k))...)
+		errs = append(errs, v.validateNested(p.Properties[k], false, fldPath.Child("properties").Key(k))...)
 	}
 
 	for _, f := range nestedForbidden {

@@ -27,9 +27,10 @@ const (
 
 // compiled is what compiling one rule gives, as the apiserver keeps it.
 type compiled struct {
-	// program is the rule's program; nil for an empty rule, an error, or
-	// when programs were not asked for.
-	program celgo.Program
+	// programs makes the programs of the rule and of its
+	// messageExpression when first asked for; nil for an empty rule or an
+	// error. A check never asks: only evaluation needs programs.
+	programs *programs
 	// err is the rule's compile error.
 	err *apiservercel.Error
 	// ok is true when the rule compiled.
@@ -39,7 +40,6 @@ type compiled struct {
 	// maxCardinality how often the node can occur in a request.
 	maxCost, maxCardinality uint64
 
-	msgProgram celgo.Program
 	msgErr     *apiservercel.Error
 	msgOK      bool
 	msgMaxCost uint64
@@ -54,9 +54,53 @@ type compileOptions struct {
 	// expressions' environment whatever kind says (a CRD update's
 	// expressions that the stored CRD already had).
 	stored *StoredExpressions
-	// programs asks for programs (the runtime); a CRD create only needs
-	// the compile results and costs.
-	programs bool
+}
+
+// programs are the programs of one compiled rule and of its
+// messageExpression, made from the checked expressions on first need
+// (make), once, and then shared by every validator using the rule.
+type programs struct {
+	once sync.Once
+	// env and ast are the rule's environment and checked expression;
+	// msgEnv and msgAst its messageExpression's (nil without one).
+	env, msgEnv *celgo.Env
+	ast, msgAst *celgo.Ast
+	estimator   *library.CostEstimator
+
+	rule, msg celgo.Program
+	// err is the error of making the rule's program; msgFailed says
+	// that the messageExpression's could not be made.
+	err       *apiservercel.Error
+	msgFailed bool
+}
+
+// make makes the programs once, as the apiserver's runtime compilation
+// does for a rule it could compile: a rule whose program cannot be made
+// gets err (program instantiation failed), a messageExpression whose
+// program cannot be made leaves msg nil.
+func (p *programs) make() *programs {
+	p.once.Do(func() {
+		prog, err := p.env.Program(p.ast, programOptions(p.estimator)...)
+		if err != nil {
+			p.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "program instantiation failed: " + err.Error()}
+			return
+		}
+		p.rule = prog
+		if p.msgAst != nil {
+			if p.msg, err = p.msgEnv.Program(p.msgAst, programOptions(p.estimator)...); err != nil {
+				p.msg, p.msgFailed = nil, true
+			}
+		}
+		// The checked expressions are not needed any more.
+		p.env, p.msgEnv, p.ast, p.msgAst = nil, nil, nil, nil
+	})
+	return p
+}
+
+// programOptions are the options the runtime makes a rule's program with.
+func programOptions(estimator *library.CostEstimator) []celgo.ProgramOption {
+	return []celgo.ProgramOption{celgo.CostLimit(celconfig.PerCallLimit), celgo.CostTracking(estimator),
+		celgo.InterruptCheckFrequency(celconfig.CheckFrequency)}
 }
 
 var errNoDeclType = errors.New("failed to convert to declType for CEL validation rules")
@@ -147,25 +191,16 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, envs ruleEnvs, 
 			break
 		}
 	}
-	if opts.programs {
-		prog, err := env.Program(ast, celgo.CostLimit(celconfig.PerCallLimit), celgo.CostTracking(estimator),
-			celgo.InterruptCheckFrequency(celconfig.CheckFrequency))
-		if err != nil {
-			c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "program instantiation failed: " + err.Error()}
-			return c
-		}
-		c.program = prog
-	}
 	est, err := env.EstimateCost(ast, estimator)
 	if err != nil {
-		c.program = nil
 		c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()}
 		return c
 	}
 	c.ok = true
 	c.maxCost, c.maxCardinality = est.Max, card
+	c.programs = &programs{env: env, ast: ast, estimator: estimator}
 	if r.MessageExpression != "" {
-		c.compileMessage(r.MessageExpression, envs.message, estimator, opts)
+		c.compileMessage(r.MessageExpression, envs.message, estimator)
 		if c.msgErr != nil {
 			return c
 		}
@@ -178,7 +213,7 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, envs ruleEnvs, 
 	return c
 }
 
-func (c *compiled) compileMessage(expr string, env *celgo.Env, estimator *library.CostEstimator, opts compileOptions) {
+func (c *compiled) compileMessage(expr string, env *celgo.Env, estimator *library.CostEstimator) {
 	ast, iss := env.Compile(expr)
 	if iss != nil {
 		c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + iss.String()}
@@ -188,23 +223,14 @@ func (c *compiled) compileMessage(expr string, env *celgo.Env, estimator *librar
 		c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression must evaluate to a string"}
 		return
 	}
-	if opts.programs {
-		prog, err := env.Program(ast, celgo.CostLimit(celconfig.PerCallLimit), celgo.CostTracking(estimator),
-			celgo.InterruptCheckFrequency(celconfig.CheckFrequency))
-		if err != nil {
-			c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression instantiation failed: " + err.Error()}
-			return
-		}
-		c.msgProgram = prog
-	}
 	est, err := env.EstimateCost(ast, estimator)
 	if err != nil {
-		c.msgProgram = nil
 		c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed for messageExpression: " + err.Error()}
 		return
 	}
 	c.msgOK = true
 	c.msgMaxCost = est.Max
+	c.programs.msgEnv, c.programs.msgAst = env, ast
 }
 
 // newSelfEnvs prepares the environments of a node whose value has type

@@ -87,12 +87,39 @@ type vnodeBuilder struct {
 // compile compiles rules of the node s for the runtime, or takes them from
 // the cache. underMeta says whether s is, or is below, the apiVersion, kind
 // or metadata of a resource root, whose types are not s's own.
+//
+// The runtime compiles with the environment of stored expressions. It has
+// every library the environment of new expressions has, and more
+// (list.includes), so that a rule compiling in the latter compiles to the
+// same checked expression, cost and program in the former. With a cache,
+// the node's rules are therefore compiled as a CRD create's check compiles
+// them (taking the check's results when it compiled them: a CRD's check
+// and its validators share them), and only when one of them fails there
+// are they compiled again with the environment of stored expressions.
 func (b *vnodeBuilder) compile(s *structural.Schema, rules []schema.ValidationRule, decl *apiservercel.DeclType, isResourceRoot, underMeta bool) ([]compiled, error) {
-	opts := compileOptions{kind: storedExpressions, programs: true}
+	stored := compileOptions{kind: storedExpressions}
 	if b.cache == nil || underMeta || len(rules) == 0 {
-		return compileRules(s, rules, decl, opts)
+		return compileRules(s, rules, decl, stored)
 	}
-	return b.cache.compile("v", s, rules, isResourceRoot, false, func() ([]compiled, error) { return compileRules(s, rules, decl, opts) })
+	results, err := b.cache.compile("c", s, rules, isResourceRoot, false, func() ([]compiled, error) {
+		return compileRules(s, rules, decl, compileOptions{kind: newExpressions})
+	})
+	if err == nil && allCompiled(results) {
+		return results, nil
+	}
+	return b.cache.compile("v", s, rules, isResourceRoot, false, func() ([]compiled, error) { return compileRules(s, rules, decl, stored) })
+}
+
+// allCompiled reports whether every rule of results, and its
+// messageExpression, compiled (or is empty: an empty rule compiles to
+// nothing in every environment).
+func allCompiled(results []compiled) bool {
+	for i := range results {
+		if results[i].err != nil || results[i].msgErr != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // hasRules reports whether a node or any node below it through properties,
@@ -411,7 +438,11 @@ func (e *evaluation) expressions(v *vnode, path *field.Path, obj, old any, r rat
 			e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("rule compile error: %v", c.err)))
 			continue
 		}
-		if c.program == nil {
+		if c.programs == nil {
+			continue
+		}
+		if p := c.programs.make(); p.err != nil {
+			e.errs = append(e.errs, field.Invalid(path, typ, fmt.Sprintf("rule compile error: %v", p.err)))
 			continue
 		}
 		optional := rule.OptionalOldSelf != nil && *rule.OptionalOldSelf
@@ -467,7 +498,7 @@ type ruleCall struct {
 // remaining budget, -1 when no further rules may run.
 func (e *evaluation) rule(call ruleCall, c *compiled, rule *schema.ValidationRule, ra *activation, budget int64) int64 {
 	path, typ := call.path, call.typ
-	val, details, err := c.program.ContextEval(e.ctx, ra)
+	val, details, err := c.programs.rule.ContextEval(e.ctx, ra)
 	if details == nil {
 		e.errs = append(e.errs, field.InternalError(path, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
 		return -1
@@ -506,7 +537,9 @@ func (e *evaluation) rule(call ruleCall, c *compiled, rule *schema.ValidationRul
 // one, and returns the remaining budget, -1 when no further rules may run.
 func (e *evaluation) ruleFailed(call ruleCall, c *compiled, rule *schema.ValidationRule, ra *activation, budget int64) int64 {
 	errPath := call.path
-	if c.fieldPath != "" {
+	// A messageExpression whose program cannot be made leaves the rule
+	// without its fieldPath, as when the runtime compiles it.
+	if c.fieldPath != "" && !c.programs.msgFailed {
 		errPath = errPath.Child(c.fieldPath)
 	}
 	add := func(fe *field.Error) {
@@ -519,8 +552,8 @@ func (e *evaluation) ruleFailed(call ruleCall, c *compiled, rule *schema.Validat
 		e.errs = append(e.errs, fe)
 	}
 	detail, ok := "", false
-	if c.msgProgram != nil {
-		msg, rem, merr := evalMessage(e.ctx, c.msgProgram, rule.MessageExpression, ra, budget)
+	if c.programs.msg != nil {
+		msg, rem, merr := evalMessage(e.ctx, c.programs.msg, rule.MessageExpression, ra, budget)
 		switch {
 		case merr == nil:
 			detail, ok, budget = msg, true, rem

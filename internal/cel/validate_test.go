@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/cel-go/common/decls"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/model"
@@ -240,9 +242,11 @@ func TestValidateConcurrent(t *testing.T) {
 func TestCachedValidator(t *testing.T) {
 	intObj := `{"type":"object","properties":{"x":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.x == 1","messageExpression":"'x is ' + string(self.x)"}]}`
 	strObj := `{"type":"object","properties":{"x":{"type":"string"}},"x-kubernetes-validations":[{"rule":"self.x == 1","messageExpression":"'x is ' + string(self.x)"}]}`
+	// d's rule compiles only in the stored expressions' environment
+	// (list.includes), which the runtime compiles with.
 	s := mustSchema(t, `{"type":"object","properties":{"a":`+intObj+`,"b":`+strObj+`,"c":`+intObj+
-		`,"l":{"type":"array","items":`+intObj+`}}}`)
-	obj := mustJSON(t, `{"a":{"x":1},"b":{"x":"1"},"c":{"x":2},"l":[{"x":1},{"x":3}]}`)
+		`,"l":{"type":"array","items":`+intObj+`},"d":{"type":"integer","x-kubernetes-validations":[{"rule":"[1, 2].includes(self)"}]}}}`)
+	obj := mustJSON(t, `{"a":{"x":1},"b":{"x":"1"},"c":{"x":2},"l":[{"x":1},{"x":3}],"d":3}`)
 	cache := NewCompileCache()
 	for _, tc := range []struct {
 		name         string
@@ -269,8 +273,71 @@ func TestCachedValidator(t *testing.T) {
 		if strings.Join(g, "\n") != strings.Join(w, "\n") {
 			t.Errorf("%s: cached\n%s\nuncached\n%s", tc.name, strings.Join(g, "\n"), strings.Join(w, "\n"))
 		}
-		if tc.name == "root" && len(w) < 3 {
-			t.Errorf("root: want errors at b, c and l[1], got %q", w)
+		if tc.name == "root" && (len(w) < 4 || !strings.Contains(strings.Join(w, "\n"), "d: failed rule")) {
+			t.Errorf("root: want errors at b, c, d and l[1], got %q", w)
 		}
 	}
+}
+
+// TestStoredEnvHoldsNew checks what validators sharing a CRD check's
+// compile results rely on (vnodeBuilder.compile): every function and
+// macro of the new expressions' environment is in the stored
+// expressions' with the same overloads, so that a rule compiling in the
+// former compiles to the same checked expression in the latter. A revision
+// of the environments' options that breaks this must change that sharing.
+func TestStoredEnvHoldsNew(t *testing.T) {
+	newEnv, err := baseEnv(newExpressions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storedEnv, err := baseEnv(storedExpressions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := storedEnv.Functions()
+	for name, fn := range newEnv.Functions() {
+		sfn, ok := stored[name]
+		if !ok {
+			t.Errorf("function %s is not in the stored expressions' environment", name)
+			continue
+		}
+		nos, sos := fn.OverloadDecls(), sfn.OverloadDecls()
+		if len(nos) != len(sos) {
+			t.Errorf("function %s: %d overloads, %d in the stored expressions' environment", name, len(nos), len(sos))
+			continue
+		}
+		// The order of overloads does not matter: the checker joins the
+		// result types of all that match, the cost estimate takes the
+		// largest, the runtime dispatches on the arguments' types.
+		byID := map[string]*decls.OverloadDecl{}
+		for _, o := range sos {
+			byID[o.ID()] = o
+		}
+		for _, o := range nos {
+			if so, ok := byID[o.ID()]; !ok || !o.SignatureEquals(so) {
+				t.Errorf("function %s: overload %s differs in the stored expressions' environment", name, o.ID())
+			}
+		}
+	}
+	macros := map[string]bool{}
+	for _, m := range storedEnv.Macros() {
+		macros[m.MacroKey()] = true
+	}
+	for _, m := range newEnv.Macros() {
+		if !macros[m.MacroKey()] {
+			t.Errorf("macro %s is not in the stored expressions' environment", m.MacroKey())
+		}
+	}
+	if !slices.Equal(declNames(newEnv.Variables()), declNames(storedEnv.Variables())) {
+		t.Errorf("variables differ")
+	}
+}
+
+func declNames(vs []*decls.VariableDecl) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, v.Name())
+	}
+	slices.Sort(out)
+	return out
 }

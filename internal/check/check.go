@@ -7,14 +7,44 @@ package check
 import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // CRD returns every error the apiserver reports when crd is created, sorted
-// by field path, type and detail, as every error list of this module is.
-func CRD(crd *model.CRD) field.ErrorList {
-	errs := validateCRD(crd)
+// by field path, type and detail, as every error list of this module is,
+// and what the check built on the way.
+func CRD(crd *model.CRD) (field.ErrorList, *Built) {
+	b := NewBuilt()
+	errs := validateCRD(crd, b)
 	errorsort.Sort(errs)
-	return errs
+	return errs, b
+}
+
+// Built is what a check builds on its way that its caller would otherwise
+// build again: the structural model of every schema the check required
+// to be structural, and the compile results of the schemas' rules (see
+// cel.CompileCache). Like a CompileCache, it is used by one goroutine at
+// a time.
+type Built struct {
+	schemas map[*model.Props]*structural.Schema
+	// Rules holds the compile results of the rules of the CRD's schemas.
+	Rules *cel.CompileCache
+}
+
+// NewBuilt returns an empty Built, to compile schemas with (its Rules)
+// when no check's is at hand.
+func NewBuilt() *Built {
+	return &Built{schemas: map[*model.Props]*structural.Schema{}, Rules: cel.NewCompileCache()}
+}
+
+// Structural returns the structural model the check built of the schema
+// p (structural.New(p)); nil when it built none, or b is nil.
+func (b *Built) Structural(p *model.Props) *structural.Schema {
+	if b == nil {
+		return nil
+	}
+	return b.schemas[p]
 }

@@ -13,10 +13,12 @@ import (
 // created: metadata, spec (calling validateCustomResourceValidation for each
 // schema), the stored versions the create request starts with, the API
 // approval of protected groups and the ban on spec.preserveUnknownFields.
-func validateCRD(crd *model.CRD) field.ErrorList {
+//
+// b takes what the check builds.
+func validateCRD(crd *model.CRD, b *Built) field.ErrorList {
 	errs := field.ErrorList{}
 	errs = append(errs, validateCRDMetadata(crd, field.NewPath("metadata"))...)
-	errs = append(errs, validateCRDSpec(&crd.Spec, field.NewPath("spec"), createOptions())...)
+	errs = append(errs, validateCRDSpec(&crd.Spec, field.NewPath("spec"), createOptions(), b)...)
 	// A create request's status is replaced by the apiserver before
 	// validation: accepted names are empty (nothing to validate) and the
 	// stored versions hold just the first storage version.

@@ -12,7 +12,6 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/crdschema/crdschema/internal/cel"
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/internal/semantic"
 )
@@ -25,15 +24,16 @@ func isApprovalURL(s string) bool {
 }
 
 // validateCRDSpec validates the internal form of a CRD's spec with the
-// rules opts select.
-func validateCRDSpec(spec *model.CRDSpec, fldPath *field.Path, opts options) field.ErrorList {
+// rules opts select. b takes what the check builds; the schemas (the
+// shared one and the versions') share its compile results.
+func validateCRDSpec(spec *model.CRDSpec, fldPath *field.Path, opts options, b *Built) field.ErrorList {
 	opts.requireStructuralSchema = opts.requireStructuralSchema || needsStructural(spec)
 	errs := validateGroupAndScope(spec, fldPath)
 	errs = append(errs, validateSchemasPresent(spec, fldPath, &opts)...)
-	errs = append(errs, validateVersions(spec, fldPath, &opts)...)
+	errs = append(errs, validateVersions(spec, fldPath, &opts, b)...)
 	errs = append(errs, validateTopLevelOrPerVersion(spec, fldPath)...)
 	errs = append(errs, validateNamesOf(spec, fldPath.Child("names"))...)
-	errs = append(errs, validateTopLevel(spec, fldPath, &opts)...)
+	errs = append(errs, validateTopLevel(spec, fldPath, &opts, b)...)
 	return errs
 }
 
@@ -96,14 +96,13 @@ func validateSchemasPresent(spec *model.CRDSpec, fldPath *field.Path, opts *opti
 
 // validateVersions checks each entry of spec.versions, their names' and
 // storage flags' consistency, and the v1beta1 spec.version.
-func validateVersions(spec *model.CRDSpec, fldPath *field.Path, opts *options) field.ErrorList {
+func validateVersions(spec *model.CRDSpec, fldPath *field.Path, opts *options, b *Built) field.ErrorList {
 	var errs field.ErrorList
 	versionsPath := fldPath.Child("versions")
 	storage := 0
 	seen := map[string]bool{}
 	unique := true
 	perVersionSubresources := anyVersion(spec.Versions, func(v *model.Version) bool { return v.Subresources != nil })
-	cache := cel.NewCompileCache()
 	for i := range spec.Versions {
 		v := &spec.Versions[i]
 		if v.Storage {
@@ -120,7 +119,7 @@ func validateVersions(spec *model.CRDSpec, fldPath *field.Path, opts *options) f
 		if perVersionSubresources {
 			sub = subresourcesOfVersion(spec.Versions, v.Name)
 		}
-		errs = append(errs, validateCRDVersion(v, versionsPath.Index(i), statusEnabled(sub), cache, opts)...)
+		errs = append(errs, validateCRDVersion(v, versionsPath.Index(i), statusEnabled(sub), b, opts)...)
 	}
 
 	if !unique {
@@ -187,11 +186,11 @@ func validateNamesOf(spec *model.CRDSpec, namesPath *field.Path) field.ErrorList
 
 // validateTopLevel checks the top-level schema, subresources, printer
 // columns, selectable fields and conversion.
-func validateTopLevel(spec *model.CRDSpec, fldPath *field.Path, opts *options) field.ErrorList {
+func validateTopLevel(spec *model.CRDSpec, fldPath *field.Path, opts *options, b *Built) field.ErrorList {
 	var errs field.ErrorList
 	anyStatus := statusEnabled(spec.Subresources) ||
 		anyVersion(spec.Versions, func(v *model.Version) bool { return statusEnabled(v.Subresources) })
-	errs = append(errs, validateCustomResourceValidation(spec.Validation, anyStatus, fldPath.Child("validation"), cel.NewCompileCache(), opts, spec.Version)...)
+	errs = append(errs, validateCustomResourceValidation(spec.Validation, anyStatus, fldPath.Child("validation"), b, opts, spec.Version)...)
 	errs = append(errs, validateSubresources(spec.Subresources, fldPath.Child("subresources"))...)
 	for i := range spec.AdditionalPrinterColumns {
 		errs = append(errs, validateColumn(&spec.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)
@@ -213,12 +212,12 @@ func validateTopLevel(spec *model.CRDSpec, fldPath *field.Path, opts *options) f
 }
 
 // validateCRDVersion validates one entry of spec.versions.
-func validateCRDVersion(v *model.Version, fldPath *field.Path, status bool, cache *cel.CompileCache, opts *options) field.ErrorList {
+func validateCRDVersion(v *model.Version, fldPath *field.Path, status bool, b *Built, opts *options) field.ErrorList {
 	errs := field.ErrorList{}
 	for _, msg := range deprecationWarningProblems(v.Deprecated, v.DeprecationWarning) {
 		errs = append(errs, field.Invalid(fldPath.Child("deprecationWarning"), v.DeprecationWarning, msg))
 	}
-	errs = append(errs, validateCustomResourceValidation(v.Schema, status, fldPath.Child("schema"), cache, opts, v.Name)...)
+	errs = append(errs, validateCustomResourceValidation(v.Schema, status, fldPath.Child("schema"), b, opts, v.Name)...)
 	errs = append(errs, validateSubresources(v.Subresources, fldPath.Child("subresources"))...)
 	for i := range v.AdditionalPrinterColumns {
 		errs = append(errs, validateColumn(&v.AdditionalPrinterColumns[i], fldPath.Child("additionalPrinterColumns").Index(i))...)
@@ -574,57 +573,63 @@ func propsHas(p *model.Props, pred func(*model.Props) bool) bool {
 	if p == nil {
 		return false
 	}
-	if pred(p) {
+	return pred(p) || anyNested(p, func(c *model.Props) bool { return propsHas(c, pred) })
+}
+
+// anyNested reports whether f holds for a schema directly nested in p:
+// items, junctors, not, properties, patternProperties, definitions,
+// additionalProperties, additionalItems and dependencies (nil entries
+// included; the maps' values as copies, for reading). It stops at the
+// first that does, and allocates nothing for the nodes CRDs have (it runs
+// on every node of every schema, several times per check).
+func anyNested(p *model.Props, f func(*model.Props) bool) bool {
+	if p.Items != nil && (f(p.Items.Schema) || anyOf(p.Items.Array, f)) {
 		return true
 	}
-	for _, c := range nestedSchemas(p) {
-		if propsHas(c, pred) {
+	if anyOf(p.AllOf, f) || anyOf(p.AnyOf, f) || anyOf(p.OneOf, f) || f(p.Not) {
+		return true
+	}
+	for _, c := range p.Properties {
+		if f(c) {
+			return true
+		}
+	}
+	for _, pb := range [...]*model.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
+		if pb != nil && f(pb.Schema) {
+			return true
+		}
+	}
+	return anyRareNested(p, f)
+}
+
+// anyRareNested is anyNested for the keywords CRDs rarely use (and
+// structural schemas may not): patternProperties, definitions and
+// dependencies.
+func anyRareNested(p *model.Props, f func(*model.Props) bool) bool {
+	for _, m := range [...]map[string]model.Props{p.PatternProperties, p.Definitions} {
+		for k := range m {
+			c := m[k]
+			if f(&c) {
+				return true
+			}
+		}
+	}
+	for _, d := range p.Dependencies {
+		if f(d.Schema) {
 			return true
 		}
 	}
 	return false
 }
 
-// nestedSchemas lists the schemas directly nested in p: items, junctors,
-// not, properties, patternProperties, definitions, additionalProperties,
-// additionalItems and dependencies (nil entries included; the maps' values
-// as copies, for reading).
-func nestedSchemas(p *model.Props) []*model.Props {
-	var out []*model.Props
-	if p.Items != nil {
-		out = append(out, p.Items.Schema)
-		out = appendAll(out, p.Items.Array)
-	}
-	for _, list := range [...][]model.Props{p.AllOf, p.AnyOf, p.OneOf} {
-		out = appendAll(out, list)
-	}
-	out = append(out, p.Not)
-	for _, c := range p.Properties {
-		out = append(out, c)
-	}
-	for _, m := range [...]map[string]model.Props{p.PatternProperties, p.Definitions} {
-		for k := range m {
-			c := m[k]
-			out = append(out, &c)
-		}
-	}
-	for _, pb := range [...]*model.PropsOrBool{p.AdditionalProperties, p.AdditionalItems} {
-		if pb != nil {
-			out = append(out, pb.Schema)
-		}
-	}
-	for _, d := range p.Dependencies {
-		out = append(out, d.Schema)
-	}
-	return out
-}
-
-// appendAll appends a pointer to each element of list to out.
-func appendAll(out []*model.Props, list []model.Props) []*model.Props {
+// anyOf reports whether f holds for an element of list.
+func anyOf(list []model.Props, f func(*model.Props) bool) bool {
 	for i := range list {
-		out = append(out, &list[i])
+		if f(&list[i]) {
+			return true
+		}
 	}
-	return out
+	return false
 }
 
 // validateCABundle checks that a conversion webhook's caBundle holds PEM

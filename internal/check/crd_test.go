@@ -39,7 +39,7 @@ func checkCRDFile(t *testing.T, name string, data []byte) string {
 		if err != nil {
 			t.Fatalf("document %d: %v", d.Index, err)
 		}
-		errs := CRD(crd)
+		errs, _ := CRD(crd)
 		errorsort.Sort(errs)
 		fmt.Fprintf(&b, "# %d %s: %d errors\n", d.Index, crd.Metadata.Name, len(errs))
 		for _, e := range errs {

@@ -33,7 +33,7 @@ func FuzzCheckSchema(f *testing.F) {
 		crdJSON := append([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"foos.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"foos","kind":"Foo"},"versions":[{"name":"v1","served":true,"storage":true,"subresources":{"status":{}},"schema":{"openAPIV3Schema":`), data...)
 		crdJSON = append(crdJSON, `}}]}}`...)
 		if crd, err := model.DecodeCRD(crdJSON); err == nil {
-			_ = CRD(crd)
+			_, _ = CRD(crd)
 		}
 	})
 }

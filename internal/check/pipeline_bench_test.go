@@ -52,9 +52,9 @@ func benchFromYAML(b *testing.B, pattern string) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				CRD(crd)
+				_, built := CRD(crd)
 				for _, v := range crd.Spec.Versions {
-					if p := crd.SchemaFor(v.Name); p != nil {
+					if p := crd.SchemaFor(v.Name); p != nil && built.Structural(p) == nil {
 						structural.New(p)
 					}
 				}

@@ -30,12 +30,13 @@ import (
 //   - a schema that cannot even be built as a structural model is reported
 //     only when nothing else is.
 //
-// cache, when not nil, holds the rule compile results of the CRD's schemas
-// checked before, shared by the versions (see cel.CompileCache).
+// b takes the structural model built, and its Rules hold the rule compile
+// results of the CRD's schemas checked before, shared by the versions
+// (see cel.CompileCache).
 //
 // opts select the rules (for an update, some are switched off); version
 // names the schema's version for the relaxations of unchanged schemas.
-func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, fldPath *field.Path, cache *cel.CompileCache, opts *options, version string) field.ErrorList {
+func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, fldPath *field.Path, b *Built, opts *options, version string) field.ErrorList {
 	errs := field.ErrorList{}
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return errs
@@ -54,7 +55,7 @@ func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, f
 	var rules *cel.SchemaCheck
 	if opts.requireStructuralSchema {
 		var serrs field.ErrorList
-		rules, buildErrs, serrs = structuralChecks(root, rootPath, cache, opts, version)
+		rules, buildErrs, serrs = structuralChecks(root, rootPath, b, opts, version)
 		errs = append(errs, serrs...)
 	}
 
@@ -80,24 +81,23 @@ func validateCustomResourceValidation(v *model.Validation, statusEnabled bool, f
 // structural and checks it: the structural rules, then the defaults, then,
 // when both hold, returns the check of its rules. An error building the
 // model is returned apart (buildErrs): it is reported only when nothing
-// else is.
-func structuralChecks(root *model.Props, rootPath *field.Path, cache *cel.CompileCache, opts *options, version string) (rules *cel.SchemaCheck, buildErrs, errs field.ErrorList) {
+// else is. The model built is kept in b.
+func structuralChecks(root *model.Props, rootPath *field.Path, b *Built, opts *options, version string) (rules *cel.SchemaCheck, buildErrs, errs field.ErrorList) {
 	ss, err := structural.New(root)
 	if err != nil {
 		return nil, field.ErrorList{field.Invalid(rootPath, "", err.Error())}, nil
 	}
+	b.schemas[root] = ss
 	if serrs := structural.Validate(rootPath, ss); len(serrs) > 0 {
 		return nil, nil, serrs
 	}
-	if derrs := validateDefaults(rootPath, ss, cache, opts.requirePrunedDefaults); len(derrs) > 0 {
+	if derrs := validateDefaults(rootPath, ss, b.Rules, opts.requirePrunedDefaults); len(derrs) > 0 {
 		return nil, nil, derrs
 	}
 	// Only a structural schema with valid defaults gets its
 	// x-kubernetes-validations rules compiled.
 	rules = cel.NewSchemaCheck(root, ss)
-	if cache != nil {
-		rules.UseCache(cache)
-	}
+	rules.UseCache(b.Rules)
 	rules.SetOptions(opts.celOptions(version))
 	return rules, nil, nil
 }
@@ -117,7 +117,7 @@ var bareValidation = field.NewPath("spec", "validation")
 // The minimal CRD has a single version and no status subresource.
 func BareSchema(p *model.Props) field.ErrorList {
 	opts := createOptions()
-	errs := validateCustomResourceValidation(&model.Validation{OpenAPIV3Schema: p}, false, bareValidation, cel.NewCompileCache(), &opts, "")
+	errs := validateCustomResourceValidation(&model.Validation{OpenAPIV3Schema: p}, false, bareValidation, NewBuilt(), &opts, "")
 	prefix := schemaRoot.String()
 	for _, e := range errs {
 		e.Field = relativeField(e.Field, prefix)

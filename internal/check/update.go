@@ -35,12 +35,16 @@ const StoredUID = "00000000-0000-4000-8000-00000000c0de"
 // except those the stored CRD already broke anywhere, and the name rule,
 // plus the immutability of group, plural, scope and kind and the stored
 // versions' presence.
-func Update(crd, old *model.CRD) field.ErrorList {
+//
+// createAccepted says that crd has no create errors (CRD(crd) is empty):
+// then its spec, which the update validates with rules that are the
+// create's or laxer, is not validated again (see updateSpec).
+func Update(crd, old *model.CRD, createAccepted bool) field.ErrorList {
 	meta := updateMeta(crd, old)
 	errs := commonMeta(crd)
 	errs = append(errs, meta...)
 	errs = append(errs, meta...)
-	errs = append(errs, validateCRDSpec(&crd.Spec, field.NewPath("spec"), updateOptions(&crd.Spec, &old.Spec))...)
+	errs = append(errs, updateSpec(crd, old, createAccepted)...)
 	errs = append(errs, validateImmutable(&crd.Spec, &old.Spec)...)
 	errs = append(errs, validateStoredVersions(updateStoredVersions(crd, old), crd.Spec.Versions, field.NewPath("status", "storedVersions"))...)
 	errs = append(errs, validateAPIApprovalUpdate(crd, old)...)
@@ -50,6 +54,27 @@ func Update(crd, old *model.CRD) field.ErrorList {
 	}
 	errorsort.Sort(errs)
 	return errs
+}
+
+// updateSpec validates the spec of an update. Every option of an update
+// is the create's or laxer (a rule the stored CRD broke is off, the stored
+// expressions compile in an environment holding the new expressions'
+// with the same overloads, unchanged schemas have no per-expression cost
+// limit, unchanged selectable fields may exceed the limit), but one: the
+// caBundle of a conversion webhook, unchecked on create, is checked once
+// the CRD is established unless the stored one is invalid. So a spec a
+// create accepts, with no caBundle to check now, has no update errors.
+func updateSpec(crd, old *model.CRD, createAccepted bool) field.ErrorList {
+	if createAccepted && (!hasCABundle(&crd.Spec) || storedCABundleInvalid(&old.Spec)) {
+		return nil
+	}
+	return validateCRDSpec(&crd.Spec, field.NewPath("spec"), updateOptions(&crd.Spec, &old.Spec), NewBuilt())
+}
+
+// hasCABundle reports whether a spec's conversion webhook has a caBundle.
+func hasCABundle(spec *model.CRDSpec) bool {
+	c := spec.Conversion
+	return c != nil && c.WebhookClientConfig != nil && len(c.WebhookClientConfig.CABundle) > 0
 }
 
 // updateStoredVersions are the new CRD's status.storedVersions: the stored
@@ -358,11 +383,10 @@ func reviewVersionsAcceptedOrEmpty(versions []string) bool {
 // a conversion webhook caBundle that is invalid: then the new one may be
 // too.
 func storedCABundleInvalid(old *model.CRDSpec) bool {
-	c := old.Conversion
-	if c == nil || c.WebhookClientConfig == nil || len(c.WebhookClientConfig.CABundle) == 0 {
+	if !hasCABundle(old) {
 		return false
 	}
-	return len(validateCABundle(c.WebhookClientConfig.CABundle, nil)) > 0
+	return len(validateCABundle(old.Conversion.WebhookClientConfig.CABundle, nil)) > 0
 }
 
 // tooManySelectableFieldsAllowed lists the versions ("" for the shared

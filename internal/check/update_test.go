@@ -6,14 +6,35 @@ import (
 	"testing"
 )
 
-// errorKeys renders errors as "Type field" for comparison.
+// updateErrorKeys renders the errors of an update as "Type field" for
+// comparison. It checks that the update's answer is the same whether it
+// is told that the create accepts the new CRD or not.
 func updateErrorKeys(t *testing.T, newYAML, oldYAML string) []string {
 	t.Helper()
-	var out []string
-	for _, e := range Update(decodeCRD(t, newYAML), decodeCRD(t, oldYAML)) {
+	crd, old := decodeCRD(t, newYAML), decodeCRD(t, oldYAML)
+	createErrs, _ := CRD(crd)
+	full, reused := Update(crd, old, false), Update(crd, old, len(createErrs) == 0)
+	var out, reusedOut []string
+	for _, e := range full {
+		out = append(out, e.Error())
+	}
+	for _, e := range reused {
+		reusedOut = append(reusedOut, e.Error())
+	}
+	if !slices.Equal(out, reusedOut) {
+		t.Errorf("update errors after an accepted create\n%q\nwant\n%q", reusedOut, out)
+	}
+	out = out[:0]
+	for _, e := range full {
 		out = append(out, string(e.Type)+" "+e.Field)
 	}
 	return out
+}
+
+// withWebhook adds a conversion webhook with caBundle to crdWith's CRD.
+func withWebhook(crd, caBundle string) string {
+	return strings.Replace(crd, "  scope: Namespaced\n", "  scope: Namespaced\n  conversion:\n    strategy: Webhook\n    webhook:\n"+
+		"      conversionReviewVersions: [v1]\n      clientConfig: {url: 'https://example.com/convert', caBundle: "+caBundle+"}\n", 1)
 }
 
 // TestUpdateBehaviours pins the contract's surprising behaviours of CRD
@@ -91,6 +112,17 @@ func TestUpdateBehaviours(t *testing.T) {
 			old:  crdWith(""),
 			new:  strings.Replace(crdWith(""), "metadata: {name: crontabs.stable.example.com}", "metadata: {name: crontabs.stable.example.com, uid: other}", 1),
 			want: []string{"FieldValueInvalid metadata.uid", "FieldValueInvalid metadata.uid"},
+		},
+		{
+			name: "an invalid caBundle is accepted on create, rejected once established",
+			old:  crdWith(""),
+			new:  withWebhook(crdWith(""), "Zm9v"),
+			want: []string{"FieldValueInvalid spec.conversion.webhookClientConfig.caBundle"},
+		},
+		{
+			name: "an invalid caBundle stays accepted while the stored one is invalid",
+			old:  withWebhook(crdWith(""), "YmFy"),
+			new:  withWebhook(crdWith(""), "Zm9v"),
 		},
 		{
 			name: "preserveUnknownFields may not become true",

@@ -46,6 +46,9 @@ type parser struct {
 	fail  bool
 	buf   []byte
 	depth int
+	// strs holds the short strings read so far, which a schema repeats
+	// (property names, enum values, patterns of types used in many places).
+	strs map[string]string
 }
 
 // maxDepth bounds nesting; deeper documents are declined.
@@ -85,5 +88,20 @@ func (p *parser) intern(b []byte) string {
 	case "name":
 		return "name"
 	}
-	return string(b)
+	if len(b) > maxShared {
+		return string(b)
+	}
+	if s, ok := p.strs[string(b)]; ok {
+		return s
+	}
+	if p.strs == nil {
+		p.strs = map[string]string{}
+	}
+	s := string(b)
+	p.strs[s] = s
+	return s
 }
+
+// maxShared is the length of the longest string intern shares: longer
+// ones (descriptions) rarely repeat.
+const maxShared = 64

@@ -222,6 +222,7 @@ func render(res map[string]result, raw []byte, benchtime string, count int, took
 
 	r.targets()
 	r.schemaSide()
+	r.heap(raw)
 	r.objectSide()
 	r.served()
 	r.updates()
@@ -260,6 +261,27 @@ func (r *report) schemaSide() {
 		}
 		r.p("")
 	}
+}
+
+// heap writes what stays live while every corpus CRD is held
+// (BenchmarkCRDHeap).
+func (r *report) heap(raw []byte) {
+	m := metrics(raw, "BenchmarkCRDHeap/")
+	if len(m) == 0 {
+		return
+	}
+	r.p("### Live heap of the loaded corpus CRDs")
+	r.p("")
+	r.p("All corpus CRDs loaded through the public API and held: the live heap after a collection, less the heap before loading (`heap-MB`), and the allocations of the whole load. `errors`: `CRD.Errors` only (what a command's check, `crdfake` and a webhook leave of the many CRDs they do not touch); `errors+versions`: then `CRD.Version` of every served version; `versions`: `Version` first.")
+	r.p("")
+	r.p("| held after | live heap MB | allocs/op |")
+	r.p("|---|---:|---:|")
+	for _, n := range []string{"errors", "errors+versions", "versions"} {
+		if v, ok := m["BenchmarkCRDHeap/"+n]; ok {
+			r.p("| %s | %.1f | %.0f |", n, v["heap-MB"], v["allocs/op"])
+		}
+	}
+	r.p("")
 }
 
 // objectSide writes the rows of the operations on the corpus examples.
