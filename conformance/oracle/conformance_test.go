@@ -20,19 +20,9 @@ import (
 	"github.com/crdschema/crdschema/conformance/oracle"
 )
 
-// sharedDir is the shared test data: ../../shared relative to the
-// conformance module, or $CRDSCHEMA_SHARED.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("CRDSCHEMA_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Skipf("shared test data not found at %s (set CRDSCHEMA_SHARED): skipping", dir)
-	}
-	return dir
-}
+// sharedDir is oracle.SharedDir (explain_test.go): one place decides
+// where the shared data is and what its absence does.
+var sharedDir = oracle.SharedDir
 
 // errorLine is one error of an output line.
 type errorLine struct {

@@ -19,9 +19,26 @@ import (
 	explainv2 "k8s.io/kubectl/pkg/explain/v2"
 
 	crdschema "github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 var updateObjectMeta = flag.Bool("update-objectmeta", false, "rewrite ../../serving/objectmeta.json from the apiserver's builder")
+
+// SharedDir is the shared test data for the tests of this module (both
+// test packages): ../../shared beside the module, or $CRDSCHEMA_SHARED.
+// Without it the test skips saying so, or fails under
+// CRDSCHEMA_REQUIRE_SHARED=1 (shareddata.Missing). Only test builds have it.
+func SharedDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("CRDSCHEMA_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared")
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		shareddata.Missing(t, dir)
+	}
+	return dir
+}
 
 // objectMetaFile is the ObjectMeta definitions crdschema's explain embeds.
 var objectMetaFile = filepath.Join("..", "..", "serving", "objectmeta.json")
@@ -75,24 +92,6 @@ func ours(c *crdschema.CRD, version string, path []string, recursive bool) strin
 	return e.Text
 }
 
-// explainSharedDir is the shared test data, ../../shared beside the
-// module or $CRDSCHEMA_SHARED; without it the test skips saying so, or
-// fails under CRDSCHEMA_REQUIRE_SHARED=1.
-func explainSharedDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("CRDSCHEMA_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		if os.Getenv("CRDSCHEMA_REQUIRE_SHARED") == "1" {
-			t.Fatalf("shared test data missing at %s (CRDSCHEMA_REQUIRE_SHARED=1)", dir)
-		}
-		t.Skipf("shared test data not found at %s (set CRDSCHEMA_SHARED): skipping", dir)
-	}
-	return dir
-}
-
 // Comparing every corpus CRD's explanations with kubectl's takes about 80 s
 // of CPU (8,570 outputs), so by default TestExplainMatchesKubectl compares
 // a deterministic sample: every explainEvery-th CRD file of each project,
@@ -141,10 +140,10 @@ func explainSample(dir string, files []string) ([]string, string) {
 // field paths (evenly spread over all of them, through arrays and maps),
 // recursive subtrees and a field that does not exist.
 func TestExplainMatchesKubectl(t *testing.T) {
-	dir := filepath.Join(explainSharedDir(t), "corpus")
+	dir := filepath.Join(SharedDir(t), "corpus")
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "crds", "*.yaml"))
 	if len(files) == 0 {
-		t.Skipf("no corpus CRDs in %s", dir)
+		shareddata.Missing(t, filepath.Join(dir, "*", "crds"))
 	}
 	files, what := explainSample(dir, files)
 	compared, differ := compareExplainFiles(t, files, explainQueries)
