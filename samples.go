@@ -78,19 +78,20 @@ func (s *Schema) fixAt(obj map[string]any, errs field.ErrorList, e *field.Error,
 	score := repairScore(errs)
 	var down map[string]any
 	var downRes Result
-	for _, c := range candidates(obj, at, r) {
-		if seen[stateKey(c.obj)] {
+	for _, c := range candidates(at, r) {
+		cobj := edited(obj, at[c.depth:], c.value, c.remove)
+		if seen[stateKey(cobj)] {
 			continue // no state twice: repairs that undo each other
 		}
-		res := s.Apply(c.obj)
+		res := s.Apply(cobj)
 		if res.Object == nil || repairScore(res.Errors) >= 1000 {
 			continue
 		}
 		if repairScore(res.Errors) < score {
-			return c.obj, res, true
+			return cobj, res, true
 		}
 		if down == nil && onlyBelow(res.Errors, errs, e, stepsPath(steps[:len(steps)-c.depth])) {
-			down, downRes = c.obj, res
+			down, downRes = cobj, res
 		}
 	}
 	return down, downRes, down != nil
@@ -326,24 +327,28 @@ func child(v any, s *structural.Schema, st string) (level, bool) {
 	return level{}, false
 }
 
-// candidate is a copy of an object repaired at the depth-th level above
-// an error's field.
+// candidate is a repair at the depth-th level above an error's field:
+// the node set to value, or removed. The repaired copy of the object is
+// made only when the candidate is tried (fixAt stops at the first that
+// scores better), while the values are all drawn up front, so the random
+// draws, and every sample after, stay the same.
 type candidate struct {
-	obj   map[string]any
-	depth int
+	value  any
+	remove bool
+	depth  int
 }
 
-// candidates are copies of obj repaired at the levels of an error's
-// field, the field's own first: left out, new values of its schema, the
-// values at the boundary of its rules.
-func candidates(obj map[string]any, at []level, r *rand.Rand) []candidate {
+// candidates are the repairs at the levels of an error's field, the
+// field's own first: left out, new values of its schema, the values at
+// the boundary of its rules.
+func candidates(at []level, r *rand.Rand) []candidate {
 	var out []candidate
 	for depth, l := range at {
 		if depth > 2 {
 			break
 		}
 		add := func(x any, remove bool) {
-			out = append(out, candidate{edited(obj, at[depth:], x, remove), depth})
+			out = append(out, candidate{x, remove, depth})
 		}
 		if l.removable {
 			add(nil, true)

@@ -21,15 +21,9 @@ import (
 // CRD does not serve the version, and with a *RejectedError when the
 // apiserver would reject the CRD (Errors), which then publishes nothing.
 func (c *CRD) OpenAPI(version string) (v3, v2 map[string]any, err error) {
-	if served, defined := c.serves(version); !served {
-		return nil, nil, &NotServedError{CRD: c.Name(), APIVersion: version, Kind: c.crd.Spec.Names.Kind, Version: version, Defined: defined, Served: c.ServedVersions()}
-	}
-	if errs := c.Errors(); len(errs) > 0 {
-		return nil, nil, &RejectedError{CRD: c.Name(), Errors: errs}
-	}
-	s, err := c.structuralOf(c.crd.SchemaFor(version))
+	s, err := c.servedSchema(version)
 	if err != nil {
-		return nil, nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
+		return nil, nil, err
 	}
 	v3, v2 = serving.OpenAPI(c.resource(version), s)
 	return v3, v2, nil
@@ -83,6 +77,16 @@ func (c *CRD) resource(version string) serving.Resource {
 // instead of the direct ones. It fails as OpenAPI does, and with kubectl's
 // error for a path that names no field.
 func (c *CRD) Explain(version string, path []string, recursive bool) (*serving.Explanation, error) {
+	s, err := c.servedSchema(version)
+	if err != nil {
+		return nil, err
+	}
+	return serving.Explain(c.resource(version), s, c.printerColumns(version), path, recursive)
+}
+
+// servedSchema is the structural model of a served version's schema,
+// which OpenAPI and Explain publish; it fails as they do.
+func (c *CRD) servedSchema(version string) (*structural.Schema, error) {
 	if served, defined := c.serves(version); !served {
 		return nil, &NotServedError{CRD: c.Name(), APIVersion: version, Kind: c.crd.Spec.Names.Kind, Version: version, Defined: defined, Served: c.ServedVersions()}
 	}
@@ -93,7 +97,7 @@ func (c *CRD) Explain(version string, path []string, recursive bool) (*serving.E
 	if err != nil {
 		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
 	}
-	return serving.Explain(c.resource(version), s, c.printerColumns(version), path, recursive)
+	return s, nil
 }
 
 // selectableFields are the selectable fields of a version: its own, or

@@ -263,7 +263,7 @@ func (p *prober) ruleBoundary(d revdiff.Change, n uint64) []revdiff.Probe {
 	if p.oldSchema == nil {
 		return nil
 	}
-	node := nodeOf(p.oldSchema.Structural(), d.Path)
+	node := revdiff.NodeAt(p.oldSchema.Structural(), d.Path)
 	if node == nil {
 		return nil
 	}
@@ -278,26 +278,6 @@ func (p *prober) ruleBoundary(d revdiff.Change, n uint64) []revdiff.Probe {
 		base, _ = valueAt(b, d.Path)
 	}
 	return boundaryProbes(node, base, rules, rand.New(rand.NewPCG(n, 1<<20)))
-}
-
-// nodeOf is the schema node at a change's path, nil when there is none.
-func nodeOf(s *structural.Schema, path revdiff.Path) *structural.Schema {
-	for _, st := range path {
-		if s == nil {
-			return nil
-		}
-		switch {
-		case st.Kind == revdiff.Item:
-			s = s.Items
-		case st.Kind == revdiff.Prop && s.Properties[st.Name] != nil:
-			s = s.Properties[st.Name]
-		case s.AdditionalProperties != nil:
-			s = s.AdditionalProperties.Schema
-		default:
-			return nil
-		}
-	}
-	return s
 }
 
 // static is ch classified from the schemas alone (d.StaticClass), its

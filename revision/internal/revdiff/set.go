@@ -136,6 +136,18 @@ func deleteAt(cur any, st Step) bool {
 	return true
 }
 
+// NodeAt is the node of root at path (a property, else the map's
+// values; a list's items), nil when root has none.
+func NodeAt(root *structural.Schema, path Path) *structural.Schema {
+	s := root
+	for _, st := range path {
+		if s = childNode(s, st); s == nil {
+			return nil
+		}
+	}
+	return s
+}
+
 // childNode is the node a step leads to, nil when the schema has none.
 func childNode(s *structural.Schema, st Step) *structural.Schema {
 	if s == nil {
