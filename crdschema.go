@@ -237,7 +237,7 @@ func (c *CRD) compiledVersion(name string) (*Schema, error) {
 	p := c.crd.SchemaFor(name)
 	s, err := compile(p, built.Structural(p), c.crd.Spec.PreserveUnknownFields != nil && *c.crd.Spec.PreserveUnknownFields, built.Rules)
 	if err != nil {
-		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
+		return nil, c.rejectedBy(err)
 	}
 	s.crd, s.version, s.rootPath = c, name, c.schemaPath(name)
 	s.namespaced = c.crd.Spec.Scope != "Cluster"

@@ -86,6 +86,18 @@ func (e *RejectedError) Error() string {
 	return msg
 }
 
+// rejectedBy is the error of a CRD whose schema could not be built (err):
+// the CRD's own errors, or, should the check have passed (which no input
+// is known to reach), err itself as an internal error, so that the list
+// is never empty.
+func (c *CRD) rejectedBy(err error) *RejectedError {
+	errs := c.Errors()
+	if len(errs) == 0 {
+		errs = field.ErrorList{field.InternalError(field.NewPath("spec"), err)}
+	}
+	return &RejectedError{CRD: c.Name(), Errors: errs}
+}
+
 // noMatch is what kubectl says for an object no served version takes.
 func noMatch(kind, apiVersion string) string {
 	return fmt.Sprintf("no matches for kind %q in version %q", kind, apiVersion)

@@ -95,7 +95,7 @@ func (c *CRD) servedSchema(version string) (*structural.Schema, error) {
 	}
 	s, err := c.structuralOf(c.crd.SchemaFor(version))
 	if err != nil {
-		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
+		return nil, c.rejectedBy(err)
 	}
 	return s, nil
 }
@@ -330,7 +330,7 @@ func (c *CRD) JSONSchema(version string, strict bool) (map[string]any, error) {
 	}
 	s, err := c.structuralOf(c.crd.SchemaFor(version))
 	if err != nil {
-		return nil, &RejectedError{CRD: c.Name(), Errors: c.Errors()}
+		return nil, c.rejectedBy(err)
 	}
 	return serving.JSONSchema(r, s, strict), nil
 }
