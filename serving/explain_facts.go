@@ -155,18 +155,10 @@ func validations(p *schema.Props) map[string]any {
 	out := map[string]any{}
 	setString(out, "pattern", p.Pattern)
 	setString(out, "format", p.Format)
-	setFloat(out, "minimum", p.Minimum)
-	setFloat(out, "maximum", p.Maximum)
+	setBounds(out, p)
 	setBool(out, "exclusiveMinimum", p.ExclusiveMinimum && p.Minimum != nil)
 	setBool(out, "exclusiveMaximum", p.ExclusiveMaximum && p.Maximum != nil)
-	setFloat(out, "multipleOf", p.MultipleOf)
-	setInt(out, "minLength", p.MinLength)
-	setInt(out, "maxLength", p.MaxLength)
-	setInt(out, "minItems", p.MinItems)
-	setInt(out, "maxItems", p.MaxItems)
 	setBool(out, "uniqueItems", p.UniqueItems)
-	setInt(out, "minProperties", p.MinProperties)
-	setInt(out, "maxProperties", p.MaxProperties)
 	if len(out) == 0 {
 		return nil
 	}
