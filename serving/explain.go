@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -279,7 +280,7 @@ func (x *explainer) fieldList(s map[string]any, level int, history map[string]bo
 	res := x.resolved(s, ref)
 	var b strings.Builder
 	props, _ := res["properties"].(map[string]any)
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		b.WriteString(x.fieldDetail(res, name, level))
 		if x.recursive {
 			sub, _ := props[name].(map[string]any)
@@ -430,15 +431,6 @@ func truthy(v any) bool {
 		return len(v) > 0
 	}
 	return true
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // indent puts n spaces before every line of s, and after a final

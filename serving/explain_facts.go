@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -110,8 +111,11 @@ func (w *factWalk) targets(p *schema.Props, at string) {
 		if r.FieldPath == "" {
 			continue
 		}
+		// The names as the apiserver reads the fieldPath (escapes
+		// resolved); the check has refused a fieldPath that does not parse.
+		names, _ := objpath.ParseJSONPath(r.FieldPath, true)
 		target := at
-		for _, seg := range jsonPathFields(r.FieldPath) {
+		for _, seg := range names {
 			target = join(target, seg)
 		}
 		if target != at {
@@ -151,26 +155,18 @@ func validations(p *schema.Props) map[string]any {
 	out := map[string]any{}
 	setString(out, "pattern", p.Pattern)
 	setString(out, "format", p.Format)
-	setFloat(out, "minimum", p.Minimum)
-	setFloat(out, "maximum", p.Maximum)
+	setBounds(out, p)
 	setBool(out, "exclusiveMinimum", p.ExclusiveMinimum && p.Minimum != nil)
 	setBool(out, "exclusiveMaximum", p.ExclusiveMaximum && p.Maximum != nil)
-	setFloat(out, "multipleOf", p.MultipleOf)
-	setInt(out, "minLength", p.MinLength)
-	setInt(out, "maxLength", p.MaxLength)
-	setInt(out, "minItems", p.MinItems)
-	setInt(out, "maxItems", p.MaxItems)
 	setBool(out, "uniqueItems", p.UniqueItems)
-	setInt(out, "minProperties", p.MinProperties)
-	setInt(out, "maxProperties", p.MaxProperties)
 	if len(out) == 0 {
 		return nil
 	}
 	return out
 }
 
-// jsonPathFields are the field names a simple JSONPath reads
-// (.spec.x, .spec['a.b'], .status.conditions[?(@.type=="Ready")].status:
+// jsonPathFields are the field names a printer column's JSONPath (kubectl's
+// dialect, filters and all) reads (.spec.x, .spec['a.b'], .status.conditions[?(@.type=="Ready")].status:
 // spec x; spec a.b; status conditions status), indexes and filters left
 // out.
 func jsonPathFields(p string) []string {
