@@ -13,6 +13,7 @@ import (
 
 	"github.com/crdschema/crdschema/internal/celhint"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/internal/sample"
 	"github.com/crdschema/crdschema/structural"
 )
@@ -229,8 +230,9 @@ func repairScore(errs field.ErrorList) int {
 var quotedPath = regexp.MustCompile(`^"([^"]+)"`)
 
 // errorSteps splits an error's field (spec.tasks[1].hooks[key-0]) into
-// its steps: property names, list indices and map keys ("[i]" steps
-// marked by a leading '[').
+// its steps as objpath.ParseField reads it (a key may hold dots:
+// metadata.annotations[app.kubernetes.io/name]): property names, list
+// indices and map keys ("[i]" steps marked by a leading '[').
 func errorSteps(e *field.Error) []string {
 	path := e.Field
 	if path == "<nil>" || path == "" {
@@ -241,15 +243,11 @@ func errorSteps(e *field.Error) []string {
 		path = m[1]
 	}
 	var out []string
-	for _, part := range strings.Split(path, ".") {
-		name, rest, _ := strings.Cut(part, "[")
-		if name != "" {
-			out = append(out, name)
-		}
-		for rest != "" {
-			idx, after, _ := strings.Cut(rest, "]")
-			out = append(out, "["+idx)
-			rest = strings.TrimPrefix(after, "[")
+	for _, el := range objpath.ParseField(path) {
+		if el.IsKey() {
+			out = append(out, "["+el.Name())
+		} else {
+			out = append(out, el.Name())
 		}
 	}
 	return out
