@@ -598,8 +598,8 @@ func TestListIndexedField(t *testing.T) {
 }
 
 // TestWhatStillDiffers pins the README's "What still differs from a
-// cluster" entries no other test shows: List ignores Limit, DeleteAllOf
-// takes no index's field selector, and there is no garbage collector
+// cluster" entries no other test shows: List ignores Limit, Watch and
+// DeleteAllOf take no index's field selector, and there is no garbage collector
 // (a dependent outlives its owner, a Foreground deletion of an object
 // without finalizers removes it at once).
 func TestWhatStillDiffers(t *testing.T) {
@@ -624,6 +624,12 @@ func TestWhatStillDiffers(t *testing.T) {
 	}
 	if err := c.DeleteAllOf(ctx, &LocalQueue{}, client.InNamespace("team-a"), client.MatchingFields{"spec.clusterQueue": "cq"}); !apierrors.IsBadRequest(err) {
 		t.Errorf("DeleteAllOf on an indexed field: %v, want 400 field label not supported", err)
+	}
+	if w, err := c.Watch(ctx, &LocalQueueList{}, client.MatchingFields{"spec.clusterQueue": "cq"}); !apierrors.IsBadRequest(err) {
+		if w != nil {
+			w.Stop()
+		}
+		t.Errorf("Watch on an indexed field: %v, want 400 field label not supported", err)
 	}
 	if err := c.Delete(ctx, owner, client.PropagationPolicy(metav1.DeletePropagationForeground)); err != nil {
 		t.Fatal(err)
