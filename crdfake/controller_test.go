@@ -601,13 +601,14 @@ func TestListIndexedField(t *testing.T) {
 // cluster" entries no other test shows: List ignores Limit, Watch and
 // DeleteAllOf take no index's field selector, and there is no garbage collector
 // (a dependent outlives its owner, a Foreground deletion of an object
-// without finalizers removes it at once).
+// without finalizers removes it at once), and fieldValidation=Strict is
+// not offered (an unknown field is pruned with a warning).
 func TestWhatStillDiffers(t *testing.T) {
 	ctx := context.Background()
 	b := corpusCRDs(t).NewClientBuilder().WithScheme(kueueScheme(t)).WithIndex(&LocalQueue{}, "spec.clusterQueue", func(o client.Object) []string {
 		return []string{o.(*LocalQueue).Spec.ClusterQueue}
 	})
-	c, _ := suiteClient(t, b)
+	c, w := suiteClient(t, b)
 	owner := &LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "owner", Namespace: "team-a"}, Spec: LocalQueueSpec{ClusterQueue: "cq"}}
 	if err := c.Create(ctx, owner); err != nil {
 		t.Fatal(err)
@@ -639,5 +640,15 @@ func TestWhatStillDiffers(t *testing.T) {
 	}
 	if err := c.Get(ctx, client.ObjectKeyFromObject(dep), &LocalQueue{}); err != nil {
 		t.Errorf("the dependent after its owner's deletion: %v, want it kept (no garbage collector)", err)
+	}
+	w.take()
+	strict := objectAt("kueue.x-k8s.io/v1beta2", "LocalQueue", "strict")
+	strict.SetNamespace("team-a")
+	strict.Object["spec"] = map[string]any{"clusterQueue": "cq", "bogus": int64(1)}
+	if err := c.Create(ctx, strict, client.FieldValidation("Strict")); err != nil {
+		t.Errorf("a Strict create with an unknown field: %v, want it stored pruned (Strict is not offered)", err)
+	}
+	if ws := w.take(); len(ws) != 1 || !strings.Contains(ws[0], `unknown field "spec.bogus"`) {
+		t.Errorf("warnings of a Strict create: %q, want the pruned field's", ws)
 	}
 }
