@@ -168,9 +168,9 @@ func objectAt(apiVersion, kind, name string) *unstructured.Unstructured {
 }
 
 // TestNoPrivateFieldAccess keeps crdfake on controller-runtime's exported
-// API: no file of the package imports unsafe or reads a field by name
-// through reflect (FieldByName, FieldByIndex), which is how the former
-// Builder read fake.ClientBuilder's unexported fields and broke on a
+// API: no file of the package imports unsafe or reads a field by name or
+// position through reflect (FieldByName, FieldByIndex, Field(i)), which
+// is how the former Builder read fake.ClientBuilder's unexported fields and broke on a
 // controller-runtime version other than the one it was written for.
 func TestNoPrivateFieldAccess(t *testing.T) {
 	files, err := filepath.Glob("*.go")
@@ -194,6 +194,12 @@ func TestNoPrivateFieldAccess(t *testing.T) {
 		ast.Inspect(file, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok && strings.HasPrefix(sel.Sel.Name, "FieldBy") {
 				t.Errorf("%s: %s reads a field by name or index", fset.Position(sel.Pos()), sel.Sel.Name)
+			}
+			// reflect.Value.Field(i) reads a field by its position.
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Field" {
+					t.Errorf("%s: Field(i) reads a field by index", fset.Position(sel.Pos()))
+				}
 			}
 			return true
 		})

@@ -596,3 +596,59 @@ func TestListIndexedField(t *testing.T) {
 		t.Errorf("an index added after Build: %v, %v", list.Items, err)
 	}
 }
+
+// TestWhatStillDiffers pins the README's "What still differs from a
+// cluster" entries no other test shows: List ignores Limit, Watch and
+// DeleteAllOf take no index's field selector, and there is no garbage collector
+// (a dependent outlives its owner, a Foreground deletion of an object
+// without finalizers removes it at once), and fieldValidation=Strict is
+// not offered (an unknown field is pruned with a warning).
+func TestWhatStillDiffers(t *testing.T) {
+	ctx := context.Background()
+	b := corpusCRDs(t).NewClientBuilder().WithScheme(kueueScheme(t)).WithIndex(&LocalQueue{}, "spec.clusterQueue", func(o client.Object) []string {
+		return []string{o.(*LocalQueue).Spec.ClusterQueue}
+	})
+	c, w := suiteClient(t, b)
+	owner := &LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "owner", Namespace: "team-a"}, Spec: LocalQueueSpec{ClusterQueue: "cq"}}
+	if err := c.Create(ctx, owner); err != nil {
+		t.Fatal(err)
+	}
+	dep := &LocalQueue{ObjectMeta: metav1.ObjectMeta{Name: "dep", Namespace: "team-a", OwnerReferences: []metav1.OwnerReference{{
+		APIVersion: "kueue.x-k8s.io/v1beta2", Kind: "LocalQueue", Name: "owner", UID: owner.UID,
+	}}}, Spec: LocalQueueSpec{ClusterQueue: "cq"}}
+	if err := c.Create(ctx, dep); err != nil {
+		t.Fatal(err)
+	}
+	list := &LocalQueueList{}
+	if err := c.List(ctx, list, client.InNamespace("team-a"), client.Limit(1)); err != nil || len(list.Items) != 2 || list.Continue != "" {
+		t.Errorf("List with Limit 1: %d items, continue %q, %v; want both, no continue", len(list.Items), list.Continue, err)
+	}
+	if err := c.DeleteAllOf(ctx, &LocalQueue{}, client.InNamespace("team-a"), client.MatchingFields{"spec.clusterQueue": "cq"}); !apierrors.IsBadRequest(err) {
+		t.Errorf("DeleteAllOf on an indexed field: %v, want 400 field label not supported", err)
+	}
+	if w, err := c.Watch(ctx, &LocalQueueList{}, client.MatchingFields{"spec.clusterQueue": "cq"}); !apierrors.IsBadRequest(err) {
+		if w != nil {
+			w.Stop()
+		}
+		t.Errorf("Watch on an indexed field: %v, want 400 field label not supported", err)
+	}
+	if err := c.Delete(ctx, owner, client.PropagationPolicy(metav1.DeletePropagationForeground)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(owner), &LocalQueue{}); !apierrors.IsNotFound(err) {
+		t.Errorf("owner after a Foreground delete: %v, want NotFound (no foregroundDeletion finalizer)", err)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(dep), &LocalQueue{}); err != nil {
+		t.Errorf("the dependent after its owner's deletion: %v, want it kept (no garbage collector)", err)
+	}
+	w.take()
+	strict := objectAt("kueue.x-k8s.io/v1beta2", "LocalQueue", "strict")
+	strict.SetNamespace("team-a")
+	strict.Object["spec"] = map[string]any{"clusterQueue": "cq", "bogus": int64(1)}
+	if err := c.Create(ctx, strict, client.FieldValidation("Strict")); err != nil {
+		t.Errorf("a Strict create with an unknown field: %v, want it stored pruned (Strict is not offered)", err)
+	}
+	if ws := w.take(); len(ws) != 1 || !strings.Contains(ws[0], `unknown field "spec.bogus"`) {
+		t.Errorf("warnings of a Strict create: %q, want the pruned field's", ws)
+	}
+}

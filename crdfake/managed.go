@@ -397,6 +397,13 @@ func managerName(fieldManager string) string {
 	if fieldManager != "" {
 		return fieldManager
 	}
+	return defaultManager()
+}
+
+// defaultManager is the program's name as the apiserver takes it from a
+// client's default user agent, built once: the user agent formats the
+// binary's name, version and platform, which do not change in a process.
+var defaultManager = sync.OnceValue(func() string {
 	ua := rest.DefaultKubernetesUserAgent()
 	if i := strings.IndexByte(ua, '/'); i >= 0 {
 		ua = ua[:i]
@@ -405,4 +412,4 @@ func managerName(fieldManager string) string {
 		ua = ua[:128]
 	}
 	return ua
-}
+})
