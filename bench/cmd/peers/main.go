@@ -61,6 +61,9 @@ func main() {
 	corpus := flag.String("corpus", filepath.Join("..", "..", "shared", "corpus"), "the corpus directory")
 	flag.Parse()
 	log.SetFlags(0)
+	if *rounds < 1 {
+		log.Fatalf("-rounds %d: at least one round is needed for a median", *rounds)
+	}
 	corpusDir, err := filepath.Abs(*corpus)
 	if err != nil {
 		log.Fatal(err)
