@@ -48,16 +48,11 @@ type objectResult struct {
 
 func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseArgs(verb, args)
-	if err == errHelp {
-		fmt.Fprint(stdout, verbHelp[verb])
-		return 0
-	}
 	if err == nil {
 		err = checkObjectOptions(o)
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "crdschema %s: %v\n%s", verb, err, verbUsage(verb))
-		return 2
+	if status, done := argsDone(verb, err, stdout, stderr); done {
+		return status
 	}
 	in := &inputs{stdin: stdin, max: o.maxInput}
 	return withBudget(o.timeout, stdout, stderr, func(stdout, stderr io.Writer) int {

@@ -52,19 +52,15 @@ func revisionFlagSet(o *revisionOptions) *flag.FlagSet {
 // parseRevisionArgs parses and checks revision's arguments.
 func parseRevisionArgs(args []string) (*revisionOptions, error) {
 	o := &revisionOptions{options: &options{maxInput: defaultMaxInput}}
-	operands, err := parseInterleaved(revisionFlagSet(o), args)
-	if err != nil {
+	if err := parseCommon(revisionFlagSet(o), o.options, args); err != nil {
 		return nil, err
-	}
-	o.operands = operands
-	if o.output == "" {
-		o.output = "text"
 	}
 	var failOn []string
 	for _, v := range o.failOn {
 		for _, class := range strings.Split(v, ",") {
-			if class = strings.TrimSpace(class); !slices.Contains(optionalFailing, class) {
-				return nil, fmt.Errorf("--fail-on must be one of %s, not %q", strings.Join(optionalFailing, ", "), class)
+			class = strings.TrimSpace(class)
+			if err := oneOf("--fail-on", optionalFailing, class); err != nil {
+				return nil, err
 			}
 			failOn = append(failOn, class)
 		}
@@ -75,8 +71,9 @@ func parseRevisionArgs(args []string) (*revisionOptions, error) {
 		return nil, errors.New("--old is required: the revision the cluster has")
 	case len(o.crds) == 0:
 		return nil, errors.New("--crd is required: the new revision")
-	case !slices.Contains(revisionFormats, o.output):
-		return nil, fmt.Errorf("-o must be one of %s, not %q", strings.Join(revisionFormats, ", "), o.output)
+	}
+	if err := oneOf("-o", revisionFormats, o.output); err != nil {
+		return nil, err
 	}
 	return o, stdinOnce(o.olds, o.crds, o.operands)
 }
@@ -85,13 +82,8 @@ func parseRevisionArgs(args []string) (*revisionOptions, error) {
 // does, to the CRDs and to every object stored under the old revision.
 func runRevision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseRevisionArgs(args)
-	if err == errHelp {
-		fmt.Fprint(stdout, verbHelp["revision"])
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "crdschema revision: %v\n%s", err, verbUsage("revision"))
-		return 2
+	if status, done := argsDone("revision", err, stdout, stderr); done {
+		return status
 	}
 	in := &inputs{stdin: stdin, max: o.maxInput}
 	return withBudget(o.timeout, stdout, stderr, func(stdout, stderr io.Writer) int {
