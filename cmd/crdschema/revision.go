@@ -94,18 +94,10 @@ func runRevision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // loadRevisionCRDs is loadCRDs keeping, for each CRD, the locator of its
 // document (the line of a field path in it).
 func loadRevisionCRDs(paths []string, in *inputs, stderr io.Writer) ([]*crdschema.CRD, map[*crdschema.CRD]func(string) (int, int), bool, error) {
-	files, err := expandPaths(paths)
+	locate := map[*crdschema.CRD]func(string) (int, int){}
+	out, ok, err := loadCRDsEach(paths, in, stderr, func(c *crdschema.CRD, d *crdschema.Document) { locate[c] = d.Locator() })
 	if err != nil {
 		return nil, nil, false, err
-	}
-	var out []*crdschema.CRD
-	locate := map[*crdschema.CRD]func(string) (int, int){}
-	ok := true
-	for _, f := range files {
-		docs, readOK := readInput(f, in, stderr)
-		cs, decodeOK := crdsAmongEach(docs, stderr, func(c *crdschema.CRD, d *crdschema.Document) { locate[c] = d.Locator() })
-		ok = ok && readOK && decodeOK
-		out = append(out, cs...)
 	}
 	return out, locate, ok, nil
 }
