@@ -44,16 +44,11 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.recursive, "recursive", false, "list the fields of fields")
 	fs.StringVar(&o.output, "o", "plaintext", "output format: plaintext or json")
 	operands, err := parseInterleaved(fs, args)
-	if err == errHelp {
-		fmt.Fprint(stdout, verbHelp["explain"])
-		return 0
-	}
 	if err == nil {
 		err = o.check(operands)
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "crdschema explain: %v\n%s", err, verbUsage("explain"))
-		return 2
+	if status, done := argsDone("explain", err, stdout, stderr); done {
+		return status
 	}
 	in := &inputs{stdin: stdin, max: defaultMaxInput}
 	return explainRun(o, in, stdout, stderr)

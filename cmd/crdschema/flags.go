@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -73,6 +74,44 @@ func newFlagSet(verb string) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	return fs
+}
+
+// argsDone reports a verb's argument error as newFlagSet's doc says: -h
+// (errHelp) prints the verb's help on stdout (status 0), any other error
+// its message and usage line on stderr (status 2). done is false when err
+// is nil: the verb runs.
+func argsDone(verb string, err error, stdout, stderr io.Writer) (status int, done bool) {
+	switch {
+	case err == nil:
+		return 0, false
+	case err == errHelp:
+		fmt.Fprint(stdout, verbHelp[verb])
+		return 0, true
+	}
+	fmt.Fprintf(stderr, "crdschema %s: %v\n%s", verb, err, verbUsage(verb))
+	return 2, true
+}
+
+// parseCommon parses args into fs, which binds o (commonFlags): it keeps
+// the operands and defaults -o to text.
+func parseCommon(fs *flag.FlagSet, o *options, args []string) error {
+	operands, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	o.operands = operands
+	if o.output == "" {
+		o.output = "text"
+	}
+	return nil
+}
+
+// oneOf checks a flag's value against the values it takes.
+func oneOf(flagName string, values []string, v string) error {
+	if !slices.Contains(values, v) {
+		return fmt.Errorf("%s must be one of %s, not %q", flagName, strings.Join(values, ", "), v)
+	}
+	return nil
 }
 
 // commonFlags adds the flags check and the object verbs share.

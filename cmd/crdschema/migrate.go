@@ -31,21 +31,17 @@ func migrateFlagSet(o *options) *flag.FlagSet {
 // parseMigrateArgs parses and checks migrate's arguments.
 func parseMigrateArgs(args []string) (*options, error) {
 	o := &options{maxInput: defaultMaxInput}
-	operands, err := parseInterleaved(migrateFlagSet(o), args)
-	if err != nil {
+	if err := parseCommon(migrateFlagSet(o), o, args); err != nil {
 		return nil, err
-	}
-	o.operands = operands
-	if o.output == "" {
-		o.output = "text"
 	}
 	switch {
 	case len(o.crds) == 0:
 		return nil, errors.New("--crd is required: the CRD whose storage version the objects move to")
 	case len(o.operands) == 0:
 		return nil, errors.New("no OBJECTS given: the objects the cluster stores (kubectl get PLURAL.GROUP -A -o yaml)")
-	case !slices.Contains(migrateFormats, o.output):
-		return nil, fmt.Errorf("-o must be one of %s, not %q", strings.Join(migrateFormats, ", "), o.output)
+	}
+	if err := oneOf("-o", migrateFormats, o.output); err != nil {
+		return nil, err
 	}
 	return o, stdinOnce(o.olds, o.crds, o.operands)
 }
@@ -54,13 +50,8 @@ func parseMigrateArgs(args []string) (*options, error) {
 // stored object given, per CRD, and the storedVersions patch it allows.
 func runMigrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseMigrateArgs(args)
-	if err == errHelp {
-		fmt.Fprint(stdout, verbHelp["migrate"])
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "crdschema migrate: %v\n%s", err, verbUsage("migrate"))
-		return 2
+	if status, done := argsDone("migrate", err, stdout, stderr); done {
+		return status
 	}
 	in := &inputs{stdin: stdin, max: o.maxInput}
 	return withBudget(o.timeout, stdout, stderr, func(stdout, stderr io.Writer) int {

@@ -48,16 +48,11 @@ type objectResult struct {
 
 func runObjects(verb string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseArgs(verb, args)
-	if err == errHelp {
-		fmt.Fprint(stdout, verbHelp[verb])
-		return 0
-	}
 	if err == nil {
 		err = checkObjectOptions(o)
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "crdschema %s: %v\n%s", verb, err, verbUsage(verb))
-		return 2
+	if status, done := argsDone(verb, err, stdout, stderr); done {
+		return status
 	}
 	in := &inputs{stdin: stdin, max: o.maxInput}
 	return withBudget(o.timeout, stdout, stderr, func(stdout, stderr io.Writer) int {
@@ -335,6 +330,12 @@ func loadBareSchema(path string, in *inputs) (s *crdschema.Schema, rejected, err
 // read or decoded is reported on stderr (ok false) and the other CRDs are
 // still loaded; err is a path that cannot be expanded.
 func loadCRDs(paths []string, in *inputs, stderr io.Writer) (out []*crdschema.CRD, ok bool, err error) {
+	return loadCRDsEach(paths, in, stderr, nil)
+}
+
+// loadCRDsEach is loadCRDs calling each (when not nil) with every CRD and
+// its document, as crdsAmongEach.
+func loadCRDsEach(paths []string, in *inputs, stderr io.Writer, each func(*crdschema.CRD, *crdschema.Document)) (out []*crdschema.CRD, ok bool, err error) {
 	files, err := expandPaths(paths)
 	if err != nil {
 		return nil, false, err
@@ -342,22 +343,17 @@ func loadCRDs(paths []string, in *inputs, stderr io.Writer) (out []*crdschema.CR
 	ok = true
 	for _, f := range files {
 		docs, readOK := readInput(f, in, stderr)
-		cs, decodeOK := crdsAmong(docs, stderr)
+		cs, decodeOK := crdsAmongEach(docs, stderr, each)
 		ok = ok && readOK && decodeOK
 		out = append(out, cs...)
 	}
 	return out, ok, nil
 }
 
-// crdsAmong decodes the CRD documents among docs; the other documents are
+// crdsAmongEach decodes the CRD documents among docs, calling each (when
+// not nil) with every CRD and its document; the other documents are
 // ignored. A CRD that cannot be decoded is reported on stderr (ok false)
 // and left out.
-func crdsAmong(docs []crdschema.Document, stderr io.Writer) (out []*crdschema.CRD, ok bool) {
-	return crdsAmongEach(docs, stderr, nil)
-}
-
-// crdsAmongEach is crdsAmong calling each (when not nil) with every CRD
-// and its document.
 func crdsAmongEach(docs []crdschema.Document, stderr io.Writer, each func(*crdschema.CRD, *crdschema.Document)) (out []*crdschema.CRD, ok bool) {
 	ok = true
 	for i := range docs {

@@ -52,19 +52,15 @@ func revisionFlagSet(o *revisionOptions) *flag.FlagSet {
 // parseRevisionArgs parses and checks revision's arguments.
 func parseRevisionArgs(args []string) (*revisionOptions, error) {
 	o := &revisionOptions{options: &options{maxInput: defaultMaxInput}}
-	operands, err := parseInterleaved(revisionFlagSet(o), args)
-	if err != nil {
+	if err := parseCommon(revisionFlagSet(o), o.options, args); err != nil {
 		return nil, err
-	}
-	o.operands = operands
-	if o.output == "" {
-		o.output = "text"
 	}
 	var failOn []string
 	for _, v := range o.failOn {
 		for _, class := range strings.Split(v, ",") {
-			if class = strings.TrimSpace(class); !slices.Contains(optionalFailing, class) {
-				return nil, fmt.Errorf("--fail-on must be one of %s, not %q", strings.Join(optionalFailing, ", "), class)
+			class = strings.TrimSpace(class)
+			if err := oneOf("--fail-on", optionalFailing, class); err != nil {
+				return nil, err
 			}
 			failOn = append(failOn, class)
 		}
@@ -75,8 +71,9 @@ func parseRevisionArgs(args []string) (*revisionOptions, error) {
 		return nil, errors.New("--old is required: the revision the cluster has")
 	case len(o.crds) == 0:
 		return nil, errors.New("--crd is required: the new revision")
-	case !slices.Contains(revisionFormats, o.output):
-		return nil, fmt.Errorf("-o must be one of %s, not %q", strings.Join(revisionFormats, ", "), o.output)
+	}
+	if err := oneOf("-o", revisionFormats, o.output); err != nil {
+		return nil, err
 	}
 	return o, stdinOnce(o.olds, o.crds, o.operands)
 }
@@ -85,13 +82,8 @@ func parseRevisionArgs(args []string) (*revisionOptions, error) {
 // does, to the CRDs and to every object stored under the old revision.
 func runRevision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseRevisionArgs(args)
-	if err == errHelp {
-		fmt.Fprint(stdout, verbHelp["revision"])
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "crdschema revision: %v\n%s", err, verbUsage("revision"))
-		return 2
+	if status, done := argsDone("revision", err, stdout, stderr); done {
+		return status
 	}
 	in := &inputs{stdin: stdin, max: o.maxInput}
 	return withBudget(o.timeout, stdout, stderr, func(stdout, stderr io.Writer) int {
@@ -102,18 +94,10 @@ func runRevision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // loadRevisionCRDs is loadCRDs keeping, for each CRD, the locator of its
 // document (the line of a field path in it).
 func loadRevisionCRDs(paths []string, in *inputs, stderr io.Writer) ([]*crdschema.CRD, map[*crdschema.CRD]func(string) (int, int), bool, error) {
-	files, err := expandPaths(paths)
+	locate := map[*crdschema.CRD]func(string) (int, int){}
+	out, ok, err := loadCRDsEach(paths, in, stderr, func(c *crdschema.CRD, d *crdschema.Document) { locate[c] = d.Locator() })
 	if err != nil {
 		return nil, nil, false, err
-	}
-	var out []*crdschema.CRD
-	locate := map[*crdschema.CRD]func(string) (int, int){}
-	ok := true
-	for _, f := range files {
-		docs, readOK := readInput(f, in, stderr)
-		cs, decodeOK := crdsAmongEach(docs, stderr, func(c *crdschema.CRD, d *crdschema.Document) { locate[c] = d.Locator() })
-		ok = ok && readOK && decodeOK
-		out = append(out, cs...)
 	}
 	return out, locate, ok, nil
 }

@@ -82,9 +82,9 @@ func tail(s string, n int) string {
 	return "..." + s[len(s)-n:]
 }
 
-// The changes CRD.Changes returns are printed with their class and make
-// the run unsafe when they are rejected, data-loss or breaking (Changes is
-// filled in by another branch; this pins how the verb shows them).
+// The changes revision.Changes returns are printed with their class and
+// make the run unsafe when they are rejected, data-loss or breaking (the
+// changes are set by hand here, to pin how the verb shows each class).
 func TestRevisionChanges(t *testing.T) {
 	t.Chdir(filepath.Join("testdata", "revision"))
 	var errb bytes.Buffer

@@ -161,3 +161,19 @@ func TestSummaryCountsEachDocumentOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldSegmentsAsLibrary: the command's copy of the field-path parser
+// (fieldSegments, for valueAt) splits every path as the library's does
+// (pathNames reads it with the internal parser), ambiguous ones included,
+// so that a placeholder is looked up at the field the error names.
+func TestFieldSegmentsAsLibrary(t *testing.T) {
+	for _, p := range []string{
+		"spec", "spec.list[2].name", "spec.m[a.b]", "spec.m[a]b].c", "spec.m[a][0]",
+		"spec.m[a].[b]", "spec.m[unterminated", "spec.m[]", "[0].x", "a..b", "spec.m[x]]",
+	} {
+		got, want := fieldSegments(p), pathNames(p)
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Errorf("fieldSegments(%q) = %q, the library reads %q", p, got, want)
+		}
+	}
+}

@@ -63,13 +63,8 @@ func parseSampleArgs(args []string) (*sampleOptions, error) {
 // --round-trip what a round trip between its versions loses.
 func runSample(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseSampleArgs(args)
-	if err == errHelp {
-		fmt.Fprint(stdout, verbHelp["sample"])
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "crdschema sample: %v\n%s", err, verbUsage("sample"))
-		return 2
+	if status, done := argsDone("sample", err, stdout, stderr); done {
+		return status
 	}
 	// The summary of the --crd input goes to stderr, after the objects;
 	// -o json's output is its lines only.
