@@ -17,16 +17,17 @@ import (
 )
 
 // TestRevisionGolden runs every testdata/revision/cases/*.yaml
-// ({args: [...]}) inside testdata/revision, whose old/ and new/ hold real
-// corpus CRDs (cert-manager's Certificate, cluster-api's IPAddress) and
-// new revisions made by editing them (see testdata/revision/README.md),
-// and compares exit status, stdout and stderr with the .golden file.
+// ({args: [...]}) in revisionDir, whose old/ and new/ hold real corpus
+// CRDs (cert-manager's Certificate, cluster-api's IPAddress) and new
+// revisions made by editing them (see testdata/revision/README.md), and
+// compares exit status, stdout and stderr with the .golden file.
 func TestRevisionGolden(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("testdata", "revision"))
+	dir := revisionDir(t)
+	cases, err := filepath.Abs(filepath.Join("testdata", "revision", "cases"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden.Run(t, filepath.Join(dir, "cases"), func(t *testing.T, path string, data []byte) string {
+	golden.Run(t, cases, func(t *testing.T, path string, data []byte) string {
 		var c struct {
 			Args []string `json:"args"`
 		}
@@ -44,7 +45,7 @@ func TestRevisionGolden(t *testing.T) {
 // List) and as a stream of many documents: every object is replayed, the
 // findings of the 1,000th are on its own line.
 func TestRevisionStdin(t *testing.T) {
-	t.Chdir(filepath.Join("testdata", "revision"))
+	t.Chdir(revisionDir(t))
 	var stream strings.Builder
 	for i := range 1000 {
 		fmt.Fprintf(&stream, "---\napiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c%d, namespace: web, resourceVersion: \"%d\"}\nspec:\n  commonName: c%d.example.com\n  issuerRef: {name: letsencrypt}\n  secretName: tls\n", i, i+1, i)
@@ -86,7 +87,7 @@ func tail(s string, n int) string {
 // make the run unsafe when they are rejected, data-loss or breaking (the
 // changes are set by hand here, to pin how the verb shows each class).
 func TestRevisionChanges(t *testing.T) {
-	t.Chdir(filepath.Join("testdata", "revision"))
+	t.Chdir(revisionDir(t))
 	var errb bytes.Buffer
 	olds, _, err := storedCRDs([]string{"old/certificates.cert-manager.io.yaml"}, &inputs{}, &errb)
 	if err != nil {
