@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/golden"
+	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 // TestUpdateGolden applies every update pair of each testdata/update case
@@ -110,7 +111,7 @@ func TestUpdateConcurrentUse(t *testing.T) {
 // ../shared/findings/update-unnamed-stored-object), while a create of the
 // same object keeps "metadata": {}.
 func TestUpdateUnnamedStoredObject(t *testing.T) {
-	dir := filepath.Join("testdata", "regressions", "09-apply-update-unnamed-stored-object-001582")
+	dir := shareddata.Dir(t, "findings", "update-unnamed-stored-object", "001582")
 	var all []byte
 	for _, f := range []string{"crd.yaml", "old.yaml", "object.yaml"} {
 		data, err := os.ReadFile(filepath.Join(dir, f))

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -578,7 +580,10 @@ func TestCorpusApply(t *testing.T) {
 
 // TestRegressions replays the differences the differential tester found,
 // fixed since: testdata/regressions/<case>/ holds the inputs, the arguments
-// and the oracle's (the apiserver code's) answers, in the batch format.
+// and the oracle's (the apiserver code's) answers, in the batch format. A
+// case whose inputs are shared findings names them in shared.txt instead
+// ("<file> <path under ../shared>" a line); it runs in a temporary copy
+// with those files, and skips saying so without ../shared.
 func TestRegressions(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "regressions"))
@@ -590,13 +595,47 @@ func TestRegressions(t *testing.T) {
 		t.Fatalf("no regression cases found: %v", err)
 	}
 	for _, abs := range dirs {
-		args, err := os.ReadFile(filepath.Join(abs, "args.txt"))
+		t.Run(filepath.Base(abs), func(t *testing.T) {
+			dir := withSharedInputs(t, abs)
+			args, err := os.ReadFile(filepath.Join(dir, "args.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			verb := strings.Fields(string(args))[0]
+			report(t, filepath.Base(abs), replayDirs(t, verb, []string{dir}, nil))
+		})
+	}
+}
+
+// withSharedInputs returns dir, or, when dir has a shared.txt, a
+// temporary copy of dir holding the shared files it names.
+func withSharedInputs(t *testing.T, dir string) string {
+	t.Helper()
+	list, err := os.ReadFile(filepath.Join(dir, "shared.txt"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return dir
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(t.TempDir(), filepath.Base(dir))
+	if err := os.CopyFS(tmp, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		name, from, ok := strings.Cut(line, " ")
+		if !ok || name != filepath.Base(name) {
+			t.Fatalf("%s/shared.txt: %q is not \"<file> <path under ../shared>\"", dir, line)
+		}
+		data, err := os.ReadFile(shareddata.Dir(t, strings.Split(from, "/")...))
 		if err != nil {
 			t.Fatal(err)
 		}
-		verb := strings.Fields(string(args))[0]
-		report(t, filepath.Base(abs), replayDirs(t, verb, []string{abs}, nil))
+		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
+	return tmp
 }
 
 // TestConformanceConvert replays the convert batches: the public random
