@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -158,6 +159,9 @@ func FuzzFastRead(f *testing.F) {
 	for _, s := range readSeeds {
 		f.Add([]byte(s))
 	}
+	for _, s := range sharedFindingSeeds(f, "FuzzFastRead") {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if msg := readDisagreement(t, "f.yaml", data); msg != "" {
 			if exactVaries("f.yaml", data) {
@@ -166,6 +170,43 @@ func FuzzFastRead(f *testing.F) {
 			t.Fatal(msg)
 		}
 	})
+}
+
+// sharedFindingSeeds returns the inputs of target's fuzz findings kept
+// in ../shared/findings (files target-*, each in the format of
+// testdata/fuzz with one []byte). Without the shared data the other seeds
+// still run and the log says these do not, or the test fails under
+// CRDSCHEMA_REQUIRE_SHARED=1.
+func sharedFindingSeeds(f *testing.F, target string) [][]byte {
+	f.Helper()
+	dir, ok := shareddata.Path("findings")
+	if !ok {
+		if os.Getenv(shareddata.RequireEnv) == "1" {
+			f.Fatalf("shared test data missing at %s (%s=1: it must be present)", dir, shareddata.RequireEnv)
+		}
+		f.Logf("shared findings not found at %s: the %s seeds kept there do not run", dir, target)
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, target+"-*"))
+	if len(files) == 0 {
+		f.Fatalf("no %s findings in %s", target, dir)
+	}
+	seeds := make([][]byte, 0, len(files))
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		rest, ok := strings.CutPrefix(string(data), "go test fuzz v1\n")
+		quoted, ok2 := strings.CutPrefix(strings.TrimSpace(rest), "[]byte(")
+		quoted, ok3 := strings.CutSuffix(quoted, ")")
+		seed, err := strconv.Unquote(quoted)
+		if !ok || !ok2 || !ok3 || err != nil {
+			f.Fatalf("%s: not a fuzz input of one []byte", file)
+		}
+		seeds = append(seeds, []byte(seed))
+	}
+	return seeds
 }
 
 func TestFastReadSeeds(t *testing.T) {
