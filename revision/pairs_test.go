@@ -161,7 +161,11 @@ func probesAgree(t *testing.T, dir string, changes []expectedChange) (bad []stri
 		}
 		var p struct{ Kind, Field, Class string }
 		if err := json.Unmarshal(data, &p); err != nil {
-			continue // the real pairs' probes have other files
+			t.Fatalf("%s: %v", f, err)
+		}
+		if p.Kind == "" || p.Field == "" || p.Class == "" {
+			bad = append(bad, fmt.Sprintf("probe %s: kind, field and class are required", f))
+			continue
 		}
 		if !slices.ContainsFunc(changes, func(e expectedChange) bool { return e.Kind == p.Kind && e.Field == p.Field && e.Class == p.Class }) {
 			bad = append(bad, fmt.Sprintf("probe %s: no expected %s %s of class %s", f, p.Kind, p.Field, p.Class))
@@ -218,15 +222,36 @@ func realPairs(t *testing.T, sub string) string {
 
 // checkPairs fails the test for every change classified wrong or not
 // expected, and, with maxStatic, for more than 5% of the reported changes
-// static (the made-up pairs pin instead which of their changes are).
-func checkPairs(t *testing.T, root string, maxStatic bool) {
+// static (the made-up pairs pin instead which of their changes are). It
+// returns the number of expected changes.
+func checkPairs(t *testing.T, root string, maxStatic bool) int {
 	t.Helper()
-	_, _, static, reported, bad := scorePairs(t, root)
+	_, total, static, reported, bad := scorePairs(t, root)
 	for _, b := range bad {
 		t.Error(b)
 	}
 	if maxStatic && static*20 > reported {
 		t.Errorf("%d of %d changes static, more than 5%%", static, reported)
+	}
+	return total
+}
+
+// The made-up pairs' expected changes and probes: a pair, a change or a
+// probe lost fails TestReleasePairs/made-up.
+const (
+	madeUpChanges = 29
+	madeUpProbes  = 10
+)
+
+// checkMadeUpPairs checks the made-up pairs and that none of their
+// expected changes or probes is lost.
+func checkMadeUpPairs(t *testing.T) {
+	root := filepath.Join("testdata", "pairs")
+	if total := checkPairs(t, root, false); total != madeUpChanges {
+		t.Errorf("%d expected changes in the made-up pairs, want %d", total, madeUpChanges)
+	}
+	if probes, _ := filepath.Glob(filepath.Join(root, "*", "probes", "*", "probe.json")); len(probes) != madeUpProbes {
+		t.Errorf("%d probes in the made-up pairs, want %d", len(probes), madeUpProbes)
 	}
 }
 
@@ -236,7 +261,7 @@ func checkPairs(t *testing.T, root string, maxStatic bool) {
 // toys.crdschema.dev: each change kind and class the real pairs showed);
 // "real" are consecutive releases of public projects ($CRDSCHEMA_REVISIONS).
 func TestReleasePairs(t *testing.T) {
-	t.Run("made-up", func(t *testing.T) { checkPairs(t, filepath.Join("testdata", "pairs"), false) })
+	t.Run("made-up", checkMadeUpPairs)
 	t.Run("real", func(t *testing.T) { checkPairs(t, realPairs(t, "revisions"), true) })
 }
 
