@@ -91,6 +91,14 @@ func (k *kind) gr() kschema.GroupResource {
 // as the apiserver checks it on the first request of its kind: one the
 // apiserver would reject fails every request of its kind (and Objects),
 // naming it and its first errors.
+//
+// Of an input in the block-style YAML that generators write (a
+// controller-gen or kubectl output: any input but JSON, v1beta1 CRDs,
+// Lists and less usual YAML), only the CRDs' names are read, and each CRD
+// is decoded on the first request of its kind, so that a test pays for
+// the kinds it uses: the input's other documents are not decoded, and a
+// CRD whose text cannot be decoded fails every request of its kind with
+// the error reading the input would have given.
 func Parse(docs ...[]byte) (*CRDs, error) {
 	c := &CRDs{kinds: map[kschema.GroupKind]*kind{}}
 	for i, data := range docs {
@@ -237,12 +245,16 @@ func (k *kind) load() error {
 func (k *kind) decode() (*crdschema.CRD, error) {
 	docs, err := crdschema.ReadDocuments(k.file, k.text)
 	if err != nil {
-		// Lines counted from the document's first line: from the file's.
+		// Lines counted from the document's first line and the document
+		// numbered 0: the file's line and the document's number.
 		var errs schema.InputErrors
 		if errors.As(err, &errs) {
 			for _, e := range errs {
 				if e.Line > 0 {
 					e.Line += k.line - 1
+				}
+				if inner := errors.Unwrap(e.Err); inner != nil {
+					e.Err = fmt.Errorf("document %d: %w", k.index, inner)
 				}
 			}
 		}
