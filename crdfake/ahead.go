@@ -117,8 +117,8 @@ func scanDocument(data []byte) (doc aheadDoc, isCRD, empty, ok bool) {
 	}
 	var apiVersion, kind string
 	spec := &specScan{}
-	s.mapping(0, func(key string, value []byte, indent int) {
-		switch key {
+	s.mapping(0, func(key, value []byte, indent int) {
+		switch string(key) {
 		case "apiVersion":
 			apiVersion = s.str(value, indent)
 		case "kind":
@@ -158,16 +158,16 @@ type versionScan struct {
 }
 
 // read is the handler of the spec's mapping.
-func (sp *specScan) read(s *scanner) func(string, []byte, int) {
-	return func(key string, value []byte, indent int) {
-		switch key {
+func (sp *specScan) read(s *scanner) func([]byte, []byte, int) {
+	return func(key, value []byte, indent int) {
+		switch string(key) {
 		case "group":
 			sp.group = s.str(value, indent)
 		case "scope":
 			sp.scope = s.str(value, indent)
 		case "names":
-			s.block(value, indent, func(key string, value []byte, indent int) {
-				switch key {
+			s.block(value, indent, func(key, value []byte, indent int) {
+				switch string(key) {
 				case "kind":
 					sp.kind = s.str(value, indent)
 				case "plural":
@@ -192,8 +192,8 @@ func (sp *specScan) read(s *scanner) func(string, []byte, int) {
 func (sp *specScan) readVersions(s *scanner, value []byte, indent int) {
 	s.sequence(value, indent, func(itemIndent int) {
 		v := versionScan{}
-		s.mapping(itemIndent, func(key string, value []byte, indent int) {
-			switch key {
+		s.mapping(itemIndent, func(key, value []byte, indent int) {
+			switch string(key) {
 			case "name":
 				v.name = s.str(value, indent)
 			case "served":
@@ -294,15 +294,16 @@ func (s *scanner) consume() {
 // key's indentation to handle, which must consume the value. It stops at
 // a line indented less; a line indented more, a line that is not a
 // plain key, and a key given twice fail.
-func (s *scanner) mapping(indent int, handle func(key string, value []byte, indent int)) {
-	var seen []string
+func (s *scanner) mapping(indent int, handle func(key, value []byte, indent int)) {
+	var seenKeys [16][]byte
+	seen := seenKeys[:0]
 	for {
 		at, text, more := s.peek()
 		if !more || at < indent {
 			return
 		}
 		key, value, ok := splitKey(text)
-		if at > indent || !ok || slices.Contains(seen, key) {
+		if at > indent || !ok || slices.ContainsFunc(seen, func(k []byte) bool { return bytes.Equal(k, key) }) {
 			s.fail()
 			return
 		}
@@ -316,7 +317,7 @@ func (s *scanner) mapping(indent int, handle func(key string, value []byte, inde
 // text; ok is false for anything but a key of letters, digits and "_-./",
 // plain or quoted (without escapes). A line that is not a key (a tab,
 // a directive, a document marker) is not ok.
-func splitKey(text []byte) (key string, value []byte, ok bool) {
+func splitKey(text []byte) (key, value []byte, ok bool) {
 	i, j := 0, 0
 	if len(text) > 0 && (text[0] == '"' || text[0] == '\'') {
 		i, j = 1, 1
@@ -325,21 +326,21 @@ func splitKey(text []byte) (key string, value []byte, ok bool) {
 		j++
 	}
 	if j == i {
-		return "", nil, false
+		return nil, nil, false
 	}
-	key = string(text[i:j])
+	key = text[i:j]
 	if i == 1 {
 		if j == len(text) || text[j] != text[0] {
-			return "", nil, false
+			return nil, nil, false
 		}
 		j++
 	}
 	if j == len(text) || text[j] != ':' {
-		return "", nil, false
+		return nil, nil, false
 	}
 	rest := text[j+1:]
 	if len(rest) > 0 && rest[0] != ' ' {
-		return "", nil, false
+		return nil, nil, false
 	}
 	rest = bytes.TrimLeft(rest, " ")
 	if len(rest) > 0 && rest[0] == '#' {
@@ -354,7 +355,7 @@ func isKeyByte(b byte) bool {
 
 // block reads the block mapping below a key at indent (value must be
 // empty: a flow mapping is not followed).
-func (s *scanner) block(value []byte, indent int, handle func(string, []byte, int)) {
+func (s *scanner) block(value []byte, indent int, handle func([]byte, []byte, int)) {
 	if len(value) > 0 {
 		s.fail()
 		return

@@ -274,6 +274,7 @@ func namesOf(crd *crdschema.CRD) names {
 		if r, err := crd.Resource(v); err == nil {
 			// The same in every version's Resource.
 			n.plural, n.singular, n.listKind, n.namespaced = r.Plural, r.Singular, r.ListKind, r.Namespaced
+			break
 		}
 	}
 	return n
