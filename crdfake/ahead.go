@@ -55,6 +55,9 @@ func readAhead(data []byte) (found []aheadDoc, ok bool) {
 	if t := bytes.TrimLeftFunc(data, unicode.IsSpace); len(t) > 0 && t[0] == '{' {
 		return nil, false // a JSON stream
 	}
+	if otherBreaks(data) {
+		return nil, false
+	}
 	index := 0
 	for _, c := range splitYAML(data) {
 		doc, isCRD, empty, ok := scanDocument(c.data)
@@ -71,6 +74,29 @@ func readAhead(data []byte) (found []aheadDoc, ok bool) {
 		index++
 	}
 	return found, true
+}
+
+// otherBreaks reports whether data holds a line break other than "\n"
+// and "\r\n": YAML also breaks lines at a lone "\r", NEL, LS and PS,
+// which the scan, reading lines as the documents reader splits them,
+// would not see.
+func otherBreaks(data []byte) bool {
+	for _, b := range []string{"\u0085", "\u2028", "\u2029"} {
+		if bytes.Contains(data, []byte(b)) {
+			return true
+		}
+	}
+	for i := bytes.IndexByte(data, '\r'); i >= 0; {
+		if i+1 == len(data) || data[i+1] != '\n' {
+			return true
+		}
+		next := bytes.IndexByte(data[i+1:], '\r')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 // yamlChunk is one document of a YAML stream and the line it starts at.

@@ -154,6 +154,9 @@ spec:
 	{"indented document", false, "  " + strings.ReplaceAll(crdText, "\n", "\n  ")},
 	{"directive", false, "%YAML 1.1\n" + crdText},
 	{"document start with content", false, "--- !tag\n" + crdText},
+	{"a lone CR", false, strings.Replace(crdText, "  scope: Namespaced\n", "  scope: Namespaced\r  x: y\n", 1)},
+	{"LS", false, strings.Replace(crdText, "  scope: Namespaced\n", "  scope: Namespaced\u2028  x: y\n", 1)},
+	{"NEL deep", false, strings.Replace(crdText, "type: object\n", "type: object\u0085kind: Evil\n", 1)},
 }
 
 const crdText = `apiVersion: apiextensions.k8s.io/v1
