@@ -221,6 +221,9 @@ func (k *kind) accepted() error {
 	return k.rejected
 }
 
+// load is accepted's work: the CRD decoded (when read ahead) and its
+// names compared with those read ahead, what the fake needs of it
+// filled in, the CRD checked.
 func (k *kind) load() error {
 	if k.crd == nil {
 		crd, err := k.decode()
