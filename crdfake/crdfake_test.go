@@ -20,6 +20,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/crdfake"
 )
 
@@ -655,5 +656,59 @@ spec:
 	g2.SetResourceVersion("")
 	if err := c.Create(ctx, g2); !apierrors.IsInternalError(err) {
 		t.Errorf("write at another version: %v", err)
+	}
+}
+
+// A CRD read ahead (its names only) is decoded on the first request of
+// its kind: one that cannot be decoded fails every request of its kind,
+// naming the file's line, and the other kinds of the set are served.
+func TestUndecodableCRDFailsItsKind(t *testing.T) {
+	crd := func(kind, schema string) string {
+		return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ` + strings.ToLower(kind) + `s.example.com
+spec:
+  group: example.com
+  names:
+    kind: ` + kind + `
+    plural: ` + strings.ToLower(kind) + `s
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+` + schema
+	}
+	set := crd("Good", "            type: object\n") + "---\n" + crd("Bad", "            type: [object\n            x-kubernetes-preserve-unknown-fields: true\n")
+	crds, err := crdfake.Parse([]byte(set))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func(kind string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1", "kind": kind,
+			"metadata": map[string]any{"name": "x", "namespace": "default"},
+		}}
+	}
+	// The error reading the whole set gives, which Parse gave before it
+	// read CRDs ahead.
+	_, want := crdschema.ReadDocuments("document 0", []byte(set))
+	if want == nil || !strings.Contains(want.Error(), "document 0:41: document 1: yaml: line 20:") {
+		t.Fatalf("reading the set: got %v", want)
+	}
+	c := crds.NewClientBuilder().Build()
+	for range 2 { // every request, not only the first
+		if err := c.Create(context.Background(), obj("Bad")); err == nil || err.Error() != want.Error() {
+			t.Errorf("create of the undecodable kind: got %v, want %v", err, want)
+		}
+	}
+	if err := c.Create(context.Background(), obj("Good")); err != nil {
+		t.Errorf("create of the decodable kind: %v", err)
 	}
 }

@@ -1,16 +1,19 @@
 package crdfake
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/serving"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -25,15 +28,24 @@ type CRDs struct {
 }
 
 // kind is one CRD as the fake serves it: what the apiserver's handler
-// takes from the CRD besides its schemas.
+// takes from the CRD besides its schemas. Its names are known from the
+// start; the rest is filled in on the first request of the kind
+// (accepted), when the CRD is decoded (if it was read ahead) and checked.
 type kind struct {
-	crd        *crdschema.CRD
-	gk         kschema.GroupKind
-	plural     string
-	singular   string
-	listKind   string
-	namespaced bool
-	storage    string
+	names
+	// at is where the CRD was read (file:line), for its errors.
+	at string
+	// crd is the CRD: decoded when read, or, when its names were read
+	// ahead, decoded by accepted from text, the document numbered index
+	// at line of file.
+	crd   *crdschema.CRD
+	file  string
+	text  []byte
+	index int
+	line  int
+
+	// storage and the fields below are the CRD's, set by accepted.
+	storage string
 	// preserveUnknownFields is the CRD's spec.preserveUnknownFields (a
 	// v1beta1 CRD's defaults to true); webhook tells conversion strategy
 	// Webhook.
@@ -43,11 +55,10 @@ type kind struct {
 	versions map[string]*version
 	// managed builds the field managers on first use (managed.go).
 	managed fieldManagers
-	// at is where the CRD was read (file:line), for its rejection.
-	at string
-	// checked runs the apiserver's check of the CRD on the first request
-	// of the kind; rejected is its answer, nil when it would be accepted.
-	checked  sync.Once
+	// loaded decodes and checks the CRD on the first request of the
+	// kind; rejected is why its requests fail, nil when the apiserver
+	// would accept the CRD.
+	loaded   sync.Once
 	rejected error
 }
 
@@ -80,10 +91,19 @@ func (k *kind) gr() kschema.GroupResource {
 // as the apiserver checks it on the first request of its kind: one the
 // apiserver would reject fails every request of its kind (and Objects),
 // naming it and its first errors.
+//
+// Of an input in the block-style YAML that generators write (a
+// controller-gen or kubectl output: any input but JSON, v1beta1 CRDs,
+// Lists and less usual YAML), only the CRDs' names are read, and each CRD
+// is decoded on the first request of its kind, so that a test pays for
+// the kinds it uses: the input's other documents are not decoded, and a
+// CRD whose text cannot be decoded fails every request of its kind with
+// the error reading the input would have given.
 func Parse(docs ...[]byte) (*CRDs, error) {
 	c := &CRDs{kinds: map[kschema.GroupKind]*kind{}}
 	for i, data := range docs {
-		if err := c.add(fmt.Sprintf("document %d", i), data); err != nil {
+		// A copy: the CRDs read ahead are decoded later from it.
+		if err := c.add(fmt.Sprintf("document %d", i), bytes.Clone(data)); err != nil {
 			return nil, err
 		}
 	}
@@ -147,8 +167,16 @@ func isManifest(name string) bool {
 	return false
 }
 
-// add reads the CRDs of one input and checks them.
+// add reads the CRDs of one input: their names only when the file can
+// be read ahead (ahead.go), else every CRD decoded.
 func (c *CRDs) add(name string, data []byte) error {
+	if found, ok := readAhead(data); ok {
+		for i := range found {
+			f := &found[i]
+			c.register(&kind{names: f.names, at: fmt.Sprintf("%s:%d", name, f.line), file: name, text: f.text, index: f.index, line: f.line})
+		}
+		return nil
+	}
 	docs, err := crdschema.ReadDocuments(name, data)
 	if err != nil {
 		return err
@@ -161,16 +189,19 @@ func (c *CRDs) add(name string, data []byte) error {
 		if err != nil {
 			return err
 		}
-		k := newKind(crd)
-		k.at = fmt.Sprintf("%s:%d", docs[i].File, docs[i].Line)
-		if _, dup := c.kinds[k.gk]; dup {
-			// The apiserver serves the first CRD of a group and kind.
-			continue
-		}
-		c.kinds[k.gk] = k
-		c.order = append(c.order, k)
+		c.register(&kind{names: namesOf(crd), at: fmt.Sprintf("%s:%d", docs[i].File, docs[i].Line), crd: crd})
 	}
 	return nil
+}
+
+// register adds a kind, unless the set has its group and kind already:
+// the apiserver serves the first CRD of a group and kind.
+func (c *CRDs) register(k *kind) {
+	if _, dup := c.kinds[k.gk]; dup {
+		return
+	}
+	c.kinds[k.gk] = k
+	c.order = append(c.order, k)
 }
 
 // done fails for a set without CRDs, which is most likely a wrong path.
@@ -181,49 +212,97 @@ func (c *CRDs) done() error {
 	return nil
 }
 
-// accepted checks the kind's CRD as the apiserver does when it is
-// created (once, on the first request of the kind): the error names a
-// CRD the apiserver would reject and its first errors.
+// accepted decodes the kind's CRD if it was read ahead and checks it as
+// the apiserver does when it is created (once, on the first request of
+// the kind): the error names a CRD that cannot be decoded, or that the
+// apiserver would reject, and its first errors.
 func (k *kind) accepted() error {
-	k.checked.Do(func() {
-		if errs := k.crd.Errors(); len(errs) > 0 {
-			k.rejected = fmt.Errorf("%s: %w", k.at, &crdschema.RejectedError{CRD: k.crd.Name(), Errors: errs})
-		}
-	})
+	k.loaded.Do(func() { k.rejected = k.load() })
 	return k.rejected
 }
 
-// newKind reads what the fake needs of an accepted CRD: its names and
-// scope, its versions' subresources, selectable fields and deprecation
-// warnings.
-func newKind(crd *crdschema.CRD) *kind {
-	k := &kind{
-		crd:      crd,
-		gk:       crd.GroupKind(),
-		storage:  crd.StorageVersion(),
-		webhook:  crd.ConversionStrategy() == "Webhook",
-		versions: map[string]*version{},
+// load is accepted's work: the CRD decoded (when read ahead) and its
+// names compared with those read ahead, what the fake needs of it
+// filled in, the CRD checked.
+func (k *kind) load() error {
+	if k.crd == nil {
+		crd, err := k.decode()
+		if err != nil {
+			return err
+		}
+		if n := namesOf(crd); !n.equal(&k.names) {
+			// The REST mapper has answered with what was read ahead.
+			return fmt.Errorf("%s: crdfake read the names of CustomResourceDefinition %q ahead as %+v, but they are %+v: please report this", k.at, crd.Name(), k.names, n)
+		}
+		k.crd, k.text = crd, nil
 	}
-	served := map[string]bool{}
-	for _, v := range crd.ServedVersions() {
-		served[v] = true
+	k.fill()
+	if errs := k.crd.Errors(); len(errs) > 0 {
+		return fmt.Errorf("%s: %w", k.at, &crdschema.RejectedError{CRD: k.crd.Name(), Errors: errs})
 	}
+	return nil
+}
+
+// decode decodes the CRD read ahead, as reading its whole file would:
+// the same document, position and errors.
+func (k *kind) decode() (*crdschema.CRD, error) {
+	docs, err := crdschema.ReadDocuments(k.file, k.text)
+	if err != nil {
+		// Lines counted from the document's first line and the document
+		// numbered 0: the file's line and the document's number.
+		var errs schema.InputErrors
+		if errors.As(err, &errs) {
+			for _, e := range errs {
+				if e.Line > 0 {
+					e.Line += k.line - 1
+				}
+				if inner := errors.Unwrap(e.Err); inner != nil {
+					e.Err = fmt.Errorf("document %d: %w", k.index, inner)
+				}
+			}
+		}
+		return nil, err
+	}
+	if len(docs) != 1 {
+		return nil, fmt.Errorf("%s: crdfake read one CustomResourceDefinition ahead, but the document holds %d documents: please report this", k.at, len(docs))
+	}
+	docs[0].Index, docs[0].Line = k.index, k.line
+	return docs[0].CRD()
+}
+
+// namesOf are the names of a decoded CRD.
+func namesOf(crd *crdschema.CRD) names {
+	n := names{gk: crd.GroupKind(), served: crd.ServedVersions()}
+	for _, v := range crd.Versions() {
+		if r, err := crd.Resource(v); err == nil {
+			// The same in every version's Resource.
+			n.plural, n.singular, n.listKind, n.namespaced = r.Plural, r.Singular, r.ListKind, r.Namespaced
+			break
+		}
+	}
+	return n
+}
+
+// fill reads what the fake needs of the kind's CRD besides its names:
+// the storage version, the versions' subresources, selectable fields and
+// deprecation warnings.
+func (k *kind) fill() {
+	crd := k.crd
+	k.storage = crd.StorageVersion()
+	k.webhook = crd.ConversionStrategy() == "Webhook"
+	k.versions = map[string]*version{}
 	for _, name := range crd.Versions() {
 		r, err := crd.Resource(name)
 		if err != nil {
 			continue // a defined version: not reached
 		}
-		// The names, scope and preserveUnknownFields are the CRD's, the
-		// same in every version's Resource.
-		k.plural, k.singular, k.listKind = r.Plural, r.Singular, r.ListKind
-		k.namespaced, k.preserveUnknownFields = r.Namespaced, r.PreserveUnknownFields
-		v := &version{name: name, served: served[name], deprecation: crd.Deprecation(name), status: r.StatusSubresource, scale: r.Scale}
+		k.preserveUnknownFields = r.PreserveUnknownFields // the CRD's, in every version
+		v := &version{name: name, served: slices.Contains(k.served, name), deprecation: crd.Deprecation(name), status: r.StatusSubresource, scale: r.Scale}
 		for _, p := range r.SelectableFields {
 			v.selectable = append(v.selectable, strings.TrimPrefix(p, "."))
 		}
 		k.versions[name] = v
 	}
-	return k
 }
 
 // object is the object m holds at key k, nil when it holds none.

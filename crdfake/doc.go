@@ -9,10 +9,11 @@
 //	if err != nil { ... } // a document that cannot be read
 //	c := crds.NewClientBuilder().WithScheme(scheme).WithWarningHandler(warnings).Build()
 //
-// Each kind's CRD is checked and compiled on the first request of the
-// kind, so that a test pays for the kinds it uses, not for the whole set;
-// a CRD the apiserver would reject fails every request of its kind, named
-// with its first errors.
+// Each kind's CRD is decoded (reading a set reads only the CRDs' names),
+// checked and compiled on the first request of the kind, so that a test
+// pays for the kinds it uses, not for the whole set; a CRD the apiserver
+// would reject fails every request of its kind, named with its first
+// errors.
 //
 // Every request of a kind the CRDs define is answered from a store of the
 // client's own holding one object per name at the CRD's storage version,

@@ -27,7 +27,7 @@ type restMapper struct {
 func newRESTMapper(c *CRDs, scheme *runtime.Scheme, prev meta.RESTMapper) *restMapper {
 	var preferred []kschema.GroupVersion // ServedVersions: highest priority first
 	for _, k := range c.order {
-		for _, v := range k.crd.ServedVersions() {
+		for _, v := range k.served {
 			preferred = append(preferred, kschema.GroupVersion{Group: k.gk.Group, Version: v})
 		}
 	}
@@ -37,7 +37,7 @@ func newRESTMapper(c *CRDs, scheme *runtime.Scheme, prev meta.RESTMapper) *restM
 		if k.namespaced {
 			scope = meta.RESTScopeNamespace
 		}
-		for _, v := range k.crd.ServedVersions() {
+		for _, v := range k.served {
 			gv := kschema.GroupVersion{Group: k.gk.Group, Version: v}
 			m.crds.AddSpecific(gv.WithKind(k.gk.Kind), gv.WithResource(k.plural), gv.WithResource(k.singular), scope)
 		}
