@@ -44,12 +44,24 @@ func streamed(name string, r io.Reader) ([]Document, error) {
 	return docs, nil
 }
 
+// wrongLen is a reader whose Len says n whatever it holds: Documents
+// sizes its buffers by a reader's Len, and a hint that turns out wrong
+// may change nothing but the reads.
+type wrongLen struct {
+	io.Reader
+	n int
+}
+
+func (w wrongLen) Len() int { return w.n }
+
 // streamDisagreement compares Documents, read through a reader handing
-// out one byte at a time and one returning half of what is asked, with
-// ReadDocuments ("" when they agree).
+// out one byte at a time, one returning half of what is asked, one whose
+// Len is right and two whose Len is wrong, with ReadDocuments ("" when
+// they agree).
 func streamDisagreement(name string, data []byte) string {
 	want, werr := ReadDocuments(name, data)
-	for _, r := range []io.Reader{iotest.OneByteReader(bytes.NewReader(data)), iotest.HalfReader(bytes.NewReader(data)), bytes.NewReader(data)} {
+	for _, r := range []io.Reader{iotest.OneByteReader(bytes.NewReader(data)), iotest.HalfReader(bytes.NewReader(data)), bytes.NewReader(data),
+		wrongLen{bytes.NewReader(data), 1}, wrongLen{iotest.HalfReader(bytes.NewReader(data)), 3*len(data) + 700}} {
 		got, gerr := streamed(name, r)
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) {
 			return fmt.Sprintf("error %v, ReadDocuments: %v", gerr, werr)

@@ -65,3 +65,23 @@ func copyFile(b *testing.B, from, to string) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkApplyProject is one invocation of bench/cmd/peers' run,
+// `crdschema apply -o json --crd P/crds P/examples`, in process, for the
+// three corpus projects that cost it most (issue 32). allocs/op are what
+// to compare: a process pays its package init and first-use caches once,
+// which repeated runs in one process do not.
+func BenchmarkApplyProject(b *testing.B) {
+	corpus := shareddata.Dir(b, "corpus")
+	for _, p := range []string{"argo-workflows", "prometheus-operator", "gateway-api"} {
+		args := []string{"apply", "-o", "json", "--crd", filepath.Join(corpus, p, "crds"), filepath.Join(corpus, p, "examples")}
+		b.Run(p, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if code := run(args, nil, io.Discard, io.Discard); code > 1 {
+					b.Fatalf("exit %d", code)
+				}
+			}
+		})
+	}
+}

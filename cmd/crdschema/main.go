@@ -23,6 +23,7 @@ import (
 )
 
 func main() {
+	deferGC()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -76,12 +76,35 @@ func (in *inputs) open(name string) (io.Reader, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && in.max > 0 && st.Size() > in.max {
-		f.Close()
-		return nil, nil, in.tooLarge()
+	var r io.Reader = f
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if in.max > 0 && st.Size() > in.max {
+			f.Close()
+			return nil, nil, in.tooLarge()
+		}
+		r = &fileReader{r: f, left: st.Size()}
 	}
-	return in.limit(f), func() { f.Close() }, nil
+	return in.limit(r), func() { f.Close() }, nil
 }
+
+// fileReader reads a regular file whose size was known at open. Its Len,
+// the bytes left to read, lets schema.Documents read a small file through
+// a buffer its size rather than 64 KiB (through limitReader, which passes
+// it on).
+type fileReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (f *fileReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	f.left -= int64(n)
+	return n, err
+}
+
+// Len is the number of bytes the file has left to read, as far as its
+// size at open says.
+func (f *fileReader) Len() int { return int(max(f.left, 0)) }
 
 func (in *inputs) limit(r io.Reader) io.Reader {
 	if in.max <= 0 {
@@ -95,6 +118,15 @@ type limitReader struct {
 	r    io.Reader
 	left int64
 	err  error
+}
+
+// Len is the Len of the reader limited (see fileReader), or the limit
+// when that has none.
+func (l *limitReader) Len() int {
+	if s, ok := l.r.(interface{ Len() int }); ok {
+		return min(s.Len(), int(max(l.left+1, 0)))
+	}
+	return int(max(l.left+1, 0))
 }
 
 func (l *limitReader) Read(p []byte) (int, error) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -211,5 +212,43 @@ func BenchmarkReadStreamed(b *testing.B) {
 		if err := in.read(f, func(crdschema.Document, *schema.InputError) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestOpenSaysFileSize: a regular file is opened as a reader whose Len is
+// what it has left to read (through the input limit too), so that
+// schema.Documents sizes its buffers to the file (issue 32: 64 KiB for
+// every 2 KiB example file otherwise); standard input says nothing.
+func TestOpenSaysFileSize(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "obj.yaml")
+	data := []byte("kind: A\napiVersion: x/v1\n")
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type lener interface{ Len() int }
+	for _, in := range []*inputs{{}, {max: 1 << 20}} {
+		r, closeFn, err := in.open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, ok := r.(lener)
+		if !ok || l.Len() != len(data) {
+			t.Errorf("max %d: reader %T, want a Len of %d", in.max, r, len(data))
+		}
+		if _, err := r.Read(make([]byte, 5)); err != nil {
+			t.Fatal(err)
+		}
+		if ok && l.Len() != len(data)-5 {
+			t.Errorf("max %d: Len %d after reading 5 bytes, want %d", in.max, l.Len(), len(data)-5)
+		}
+		closeFn()
+	}
+	// A pipe says nothing (io.MultiReader hides strings.Reader's Len).
+	r, _, err := (&inputs{stdin: io.MultiReader(strings.NewReader("a: 1\n")), max: 1 << 20}).open("-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, ok := r.(lener); ok && l.Len() < 64<<10 {
+		t.Errorf("standard input through the limit: Len %d, want none or at least 64 KiB", l.Len())
 	}
 }
