@@ -5,12 +5,16 @@ package yamlfast
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math"
 	"unicode/utf8"
 )
 
+// line is one line of the input; int32 offsets (splitLines declines
+// longer inputs) keep a document's lines in half the memory.
 type line struct {
-	start, end int // content is data[start:end], without the newline
-	indent     int // leading spaces
+	start, end int32 // content is data[start:end], without the newline
+	indent     int32 // leading spaces
 	kind       byte
 }
 
@@ -21,9 +25,13 @@ const (
 )
 
 // splitLines splits the input into lines. It reports false, declining,
-// when a line does not pass lineOK.
+// when a line does not pass lineOK, or the input is too long for a line's
+// offsets.
 func (p *parser) splitLines() bool {
 	d := p.data
+	if len(d) > math.MaxInt32 {
+		return false
+	}
 	p.lines = make([]line, 0, bytes.Count(d, []byte{'\n'})+1)
 	for pos := 0; pos < len(d); {
 		end := bytes.IndexByte(d[pos:], '\n')
@@ -33,20 +41,36 @@ func (p *parser) splitLines() bool {
 			end += pos
 		}
 		ln := d[pos:end]
-		if !lineOK(ln) {
+		ind := indentation(ln)
+		if !lineOK(ln, ind) {
 			return false
 		}
-		p.lines = append(p.lines, newLine(ln, pos, end))
+		p.lines = append(p.lines, newLine(ln, ind, pos, end))
 		pos = end + 1
 	}
 	return true
 }
 
-// lineOK reports whether the fast path reads the line ln: it is not a
-// directive or document marker, and holds only the characters it reads
-// the way yaml.v2 does (printable ASCII, and printable non-ASCII
-// characters other than YAML 1.1's line breaks and the byte order mark).
-func lineOK(ln []byte) bool {
+// indentation is the number of spaces ln starts with.
+func indentation(ln []byte) int {
+	const spaces = 0x2020202020202020
+	ind := 0
+	// Eight at a time: generated CRDs indent deeply.
+	for ind+8 <= len(ln) && binary.LittleEndian.Uint64(ln[ind:]) == spaces {
+		ind += 8
+	}
+	for ind < len(ln) && ln[ind] == ' ' {
+		ind++
+	}
+	return ind
+}
+
+// lineOK reports whether the fast path reads the line ln, whose first ind
+// bytes are spaces: it is not a directive or document marker, and holds
+// only the characters it reads the way yaml.v2 does (printable ASCII, and
+// printable non-ASCII characters other than YAML 1.1's line breaks and the
+// byte order mark).
+func lineOK(ln []byte, ind int) bool {
 	if len(ln) > 0 {
 		switch c := ln[0]; c {
 		case '%':
@@ -57,7 +81,15 @@ func lineOK(ln []byte) bool {
 			}
 		}
 	}
-	for i := 0; i < len(ln); i++ {
+	for i := ind; i < len(ln); i++ {
+		// Eight bytes at a time while they are all printable ASCII
+		// (most of a CRD: descriptions are long lines of it).
+		for i+8 <= len(ln) && printableASCII8(binary.LittleEndian.Uint64(ln[i:])) {
+			i += 8
+		}
+		if i == len(ln) {
+			break
+		}
 		c := ln[i]
 		if c >= 0x20 && c < 0x7f {
 			continue
@@ -74,14 +106,22 @@ func lineOK(ln []byte) bool {
 	return true
 }
 
-// newLine returns the line ln, data[start:end], with its indentation and
-// kind.
-func newLine(ln []byte, start, end int) line {
-	ind := 0
-	for ind < len(ln) && ln[ind] == ' ' {
-		ind++
-	}
-	l := line{start: start, end: end, indent: ind, kind: textLine}
+// printableASCII8 reports whether each of the eight bytes of x is in
+// 0x20..0x7e. Bytes in range pass no borrow (from subtracting 0x20) or
+// carry (from adding 1) to the next, so the lowest byte out of range, if
+// any, sets its bit 7: in b-0x20 with b's bit 7 clear when b < 0x20, in b+1
+// or b when b >= 0x7f. What the bytes above it give does not matter.
+func printableASCII8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	low := (x - 0x20*ones) &^ x
+	high := (x + ones) | x
+	return (low|high)&highs == 0
+}
+
+// newLine returns the line ln, data[start:end], indented by ind spaces,
+// with its kind.
+func newLine(ln []byte, ind, start, end int) line {
+	l := line{start: int32(start), end: int32(end), indent: int32(ind), kind: textLine}
 	switch {
 	case ind == len(ln):
 		l.kind = blankLine
@@ -105,7 +145,7 @@ func (p *parser) nextContent(l int) int {
 // text returns line l from column col.
 func (p *parser) text(l, col int) []byte {
 	ln := p.lines[l]
-	return p.data[ln.start+col : ln.end]
+	return p.data[int(ln.start)+col : int(ln.end)]
 }
 
 // isSeqEntry reports whether line l has a sequence entry ("-" followed by a
