@@ -4,6 +4,7 @@ package yamlfast
 // scalars, over one or more lines.
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 
@@ -107,6 +108,13 @@ func (p *parser) resolveBytes(b []byte) any {
 func plainLine(t []byte) ([]byte, bool) {
 	end := len(t)
 	for i := 0; i < len(t); i++ {
+		// Skip the words holding neither ':' nor '#'.
+		for i+8 <= len(t) && !hasColonOrHash(binary.LittleEndian.Uint64(t[i:])) {
+			i += 8
+		}
+		if i == len(t) {
+			break
+		}
 		switch t[i] {
 		case ':':
 			if i+1 == len(t) || t[i+1] == ' ' {
@@ -120,6 +128,15 @@ func plainLine(t []byte) ([]byte, bool) {
 		}
 	}
 	return trimRight(t[:end]), true
+}
+
+// hasColonOrHash reports whether one of the eight bytes of x is ':' or
+// '#': whether x with either byte cleared by xor has a zero byte, tested
+// as (v-0x01…)&^v&0x80…, which is non-zero exactly when v has one.
+func hasColonOrHash(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	colon, hash := x^(':'*ones), x^('#'*ones)
+	return ((colon-ones)&^colon|(hash-ones)&^hash)&highs != 0
 }
 
 // quoted reads a single- or double-quoted scalar starting at column col of

@@ -190,3 +190,34 @@ func TestPrintableASCII8(t *testing.T) {
 		check(x)
 	}
 }
+
+// TestHasColonOrHash holds the word test to the byte test.
+func TestHasColonOrHash(t *testing.T) {
+	each := func(x uint64) bool {
+		for i := 0; i < 8; i++ {
+			if c := byte(x >> (8 * i)); c == ':' || c == '#' {
+				return true
+			}
+		}
+		return false
+	}
+	check := func(x uint64) {
+		if got, want := hasColonOrHash(x), each(x); got != want {
+			t.Fatalf("hasColonOrHash(%#016x) = %v, want %v", x, got, want)
+		}
+	}
+	for pos := 0; pos < 8; pos++ {
+		for b := 0; b < 256; b++ {
+			for _, around := range []uint64{0x4141414141414141, 0x3a3a3a3a3a3a3a3a, 0x2323232323232323, 0, ^uint64(0)} {
+				check(around&^(0xff<<(8*pos)) | uint64(b)<<(8*pos))
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 1_000_000 {
+		check(r.Uint64())
+		x := 0x4141414141414141 | r.Uint64()&0x1f1f1f1f1f1f1f1f
+		x ^= uint64(r.IntN(256)) << (8 * r.IntN(8))
+		check(x)
+	}
+}
