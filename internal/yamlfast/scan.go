@@ -81,20 +81,8 @@ func lineOK(ln []byte, ind int) bool {
 			}
 		}
 	}
-	for i := ind; i < len(ln); i++ {
-		// Eight bytes at a time while they are all printable ASCII
-		// (most of a CRD: descriptions are long lines of it).
-		for i+8 <= len(ln) && printableASCII8(binary.LittleEndian.Uint64(ln[i:])) {
-			i += 8
-		}
-		if i == len(ln) {
-			break
-		}
-		c := ln[i]
-		if c >= 0x20 && c < 0x7f {
-			continue
-		}
-		if c < 0x80 {
+	for i := skipPrintableASCII(ln, ind); i < len(ln); i = skipPrintableASCII(ln, i+1) {
+		if ln[i] < 0x80 {
 			return false
 		}
 		r, size := utf8.DecodeRune(ln[i:])
@@ -104,6 +92,19 @@ func lineOK(ln []byte, ind int) bool {
 		i += size - 1
 	}
 	return true
+}
+
+// skipPrintableASCII returns the offset of the first byte of ln from i on
+// that is not printable ASCII, or len(ln); it goes eight bytes at a time
+// (most of a CRD is printable ASCII, descriptions long lines of it).
+func skipPrintableASCII(ln []byte, i int) int {
+	for i+8 <= len(ln) && printableASCII8(binary.LittleEndian.Uint64(ln[i:])) {
+		i += 8
+	}
+	for i < len(ln) && ln[i] >= 0x20 && ln[i] < 0x7f {
+		i++
+	}
+	return i
 }
 
 // printableASCII8 reports whether each of the eight bytes of x is in
