@@ -25,8 +25,8 @@ const (
 )
 
 // splitLines splits the input into lines. It reports false, declining,
-// when a line does not pass lineOK, or the input is too long for a line's
-// offsets.
+// when a line does not pass lineOK or lineEnd, or the input is too long
+// for a line's offsets.
 func (p *parser) splitLines() bool {
 	d := p.data
 	if len(d) > math.MaxInt32 {
@@ -34,15 +34,10 @@ func (p *parser) splitLines() bool {
 	}
 	p.lines = make([]line, 0, bytes.Count(d, []byte{'\n'})+1)
 	for pos := 0; pos < len(d); {
-		end := bytes.IndexByte(d[pos:], '\n')
-		if end < 0 {
-			end = len(d)
-		} else {
-			end += pos
-		}
+		ind := indentation(d[pos:])
+		end, ok := lineEnd(d, pos+ind)
 		ln := d[pos:end]
-		ind := indentation(ln)
-		if !lineOK(ln, ind) {
+		if !ok || !lineOK(ln) {
 			return false
 		}
 		p.lines = append(p.lines, newLine(ln, ind, pos, end))
@@ -51,52 +46,62 @@ func (p *parser) splitLines() bool {
 	return true
 }
 
-// indentation is the number of spaces ln starts with.
-func indentation(ln []byte) int {
+// indentation is the number of spaces t starts with.
+func indentation(t []byte) int {
 	const spaces = 0x2020202020202020
 	ind := 0
 	// Eight at a time: generated CRDs indent deeply.
-	for ind+8 <= len(ln) && binary.LittleEndian.Uint64(ln[ind:]) == spaces {
+	for ind+8 <= len(t) && binary.LittleEndian.Uint64(t[ind:]) == spaces {
 		ind += 8
 	}
-	for ind < len(ln) && ln[ind] == ' ' {
+	for ind < len(t) && t[ind] == ' ' {
 		ind++
 	}
 	return ind
 }
 
-// lineOK reports whether the fast path reads the line ln, whose first ind
-// bytes are spaces: it is not a directive or document marker, and holds
-// only the characters it reads the way yaml.v2 does (printable ASCII, and
-// printable non-ASCII characters other than YAML 1.1's line breaks and the
-// byte order mark).
-func lineOK(ln []byte, ind int) bool {
-	if len(ln) > 0 {
-		switch c := ln[0]; c {
-		case '%':
-			return false
-		case '-', '.':
-			if len(ln) >= 3 && ln[1] == c && ln[2] == c {
-				return false
-			}
+// lineEnd returns the end of the line of d that goes on at i: the offset
+// of its newline, or len(d). ok is false when the line holds a character
+// the fast path does not read the way yaml.v2 does: it reads printable
+// ASCII, and printable non-ASCII characters other than YAML 1.1's line
+// breaks and the byte order mark. Looking for the newline and checking
+// the characters are one pass.
+func lineEnd(d []byte, i int) (end int, ok bool) {
+	for {
+		i = skipPrintableASCII(d, i)
+		if i == len(d) || d[i] == '\n' {
+			return i, true
 		}
-	}
-	for i := skipPrintableASCII(ln, ind); i < len(ln); i = skipPrintableASCII(ln, i+1) {
-		if ln[i] < 0x80 {
-			return false
+		if d[i] < 0x80 {
+			return i, false
 		}
-		r, size := utf8.DecodeRune(ln[i:])
+		r, size := utf8.DecodeRune(d[i:])
 		if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
-			return false
+			return i, false
 		}
-		i += size - 1
+		i += size
+	}
+}
+
+// lineOK reports whether the fast path reads the line ln as far as its
+// start goes: it is not a directive or document marker.
+func lineOK(ln []byte) bool {
+	if len(ln) == 0 {
+		return true
+	}
+	switch c := ln[0]; c {
+	case '%':
+		return false
+	case '-', '.':
+		return len(ln) < 3 || ln[1] != c || ln[2] != c
 	}
 	return true
 }
 
 // skipPrintableASCII returns the offset of the first byte of ln from i on
-// that is not printable ASCII, or len(ln); it goes eight bytes at a time
-// (most of a CRD is printable ASCII, descriptions long lines of it).
+// that is not printable ASCII (a newline, say), or len(ln); it goes eight
+// bytes at a time (most of a CRD is printable ASCII, descriptions long
+// lines of it).
 func skipPrintableASCII(ln []byte, i int) int {
 	for i+8 <= len(ln) && printableASCII8(binary.LittleEndian.Uint64(ln[i:])) {
 		i += 8
