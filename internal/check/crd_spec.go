@@ -294,11 +294,22 @@ func allVersionsSame(versions []model.Version, get func(*model.Version) any, set
 	}
 	first := get(&versions[0])
 	for i := range versions {
-		if !set(&versions[i]) || !semantic.Equal(get(&versions[i]), first) {
+		if !set(&versions[i]) || unequal(get(&versions[i]), first) {
 			return false
 		}
 	}
 	return true
+}
+
+// unequal is !semantic.Equal(a, b), first looking for a difference
+// between two schemas the quick way (model.SchemasDiffer).
+func unequal(a, b any) bool {
+	if x, ok := a.(*model.Validation); ok {
+		if y, ok := b.(*model.Validation); ok && model.SchemasDiffer(x, y) {
+			return true
+		}
+	}
+	return !semantic.Equal(a, b)
 }
 
 // requiredEnum checks that a required string is one of the accepted values.

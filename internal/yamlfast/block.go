@@ -135,10 +135,10 @@ func (p *parser) mappingFrom(col, l, first int) map[string]any {
 		}
 		m[k] = v
 		l = p.nextContent(p.line)
-		if l < 0 || p.lines[l].indent < col {
+		if l < 0 || int(p.lines[l].indent) < col {
 			break
 		}
-		if p.lines[l].indent > col {
+		if int(p.lines[l].indent) > col {
 			p.decline()
 			return nil
 		}
@@ -167,10 +167,10 @@ func (p *parser) sequenceFrom(col, first int) []any {
 			first = -1
 		} else {
 			l = p.nextContent(p.line)
-			if l < 0 || p.lines[l].indent < col || !p.isSeqEntry(l, col) {
+			if l < 0 || int(p.lines[l].indent) < col || !p.isSeqEntry(l, col) {
 				break
 			}
-			if p.lines[l].indent > col {
+			if int(p.lines[l].indent) > col {
 				p.decline()
 				return nil
 			}
@@ -254,7 +254,7 @@ func (p *parser) valueBelow(n int, compact bool) any {
 	if next < 0 {
 		return nil
 	}
-	ind := p.lines[next].indent
+	ind := int(p.lines[next].indent)
 	switch {
 	case ind > n:
 		if p.isSeqEntry(next, ind) {

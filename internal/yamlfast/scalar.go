@@ -4,6 +4,7 @@ package yamlfast
 // scalars, over one or more lines.
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 
@@ -34,10 +35,10 @@ func (p *parser) plain(l, col, n int) any {
 			breaks++
 			continue
 		}
-		if ln.indent <= n || ln.kind == commentLine {
+		if int(ln.indent) <= n || ln.kind == commentLine {
 			break
 		}
-		part, ok := p.continuationLine(next, ln.indent)
+		part, ok := p.continuationLine(next, int(ln.indent))
 		if !ok {
 			p.decline()
 			return nil
@@ -107,6 +108,13 @@ func (p *parser) resolveBytes(b []byte) any {
 func plainLine(t []byte) ([]byte, bool) {
 	end := len(t)
 	for i := 0; i < len(t); i++ {
+		// Skip the words holding neither ':' nor '#'.
+		for i+8 <= len(t) && !hasColonOrHash(binary.LittleEndian.Uint64(t[i:])) {
+			i += 8
+		}
+		if i == len(t) {
+			break
+		}
 		switch t[i] {
 		case ':':
 			if i+1 == len(t) || t[i+1] == ' ' {
@@ -122,10 +130,19 @@ func plainLine(t []byte) ([]byte, bool) {
 	return trimRight(t[:end]), true
 }
 
+// hasColonOrHash reports whether one of the eight bytes of x is ':' or
+// '#': whether x with either byte cleared by xor has a zero byte, tested
+// as (v-0x01…)&^v&0x80…, which is non-zero exactly when v has one.
+func hasColonOrHash(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	colon, hash := x^(':'*ones), x^('#'*ones)
+	return ((colon-ones)&^colon|(hash-ones)&^hash)&highs != 0
+}
+
 // quoted reads a single- or double-quoted scalar starting at column col of
 // line l; continuation lines must be indented more than n.
 func (p *parser) quoted(l, col, n int) any {
-	pos := p.lines[l].start + col
+	pos := int(p.lines[l].start) + col
 	r := quoteReader{p: p, s: p.buf[:0], i: pos + 1, cur: l, n: n, q: p.data[pos]}
 	if !r.read() {
 		p.decline()
@@ -134,7 +151,7 @@ func (p *parser) quoted(l, col, n int) any {
 	p.buf = r.s
 	// The rest of the closing line must be blank or a comment.
 	d, i := p.data, r.i
-	if end := p.lines[r.cur].end; !restIsComment(d[i+1:end], false) || (i+1 < end && d[i+1] == '#') {
+	if end := int(p.lines[r.cur].end); !restIsComment(d[i+1:end], false) || (i+1 < end && d[i+1] == '#') {
 		p.decline()
 		return nil
 	}
@@ -246,7 +263,7 @@ func (p *parser) contOK(l, n int) bool {
 		return false
 	}
 	ln := p.lines[l]
-	return ln.kind == blankLine || ln.indent > n
+	return ln.kind == blankLine || int(ln.indent) > n
 }
 
 // skipFold is called at the start of a continuation line (offset i, line
@@ -389,18 +406,18 @@ func (p *parser) blockScalar(l, col, n int) any {
 	cur := l + 1
 	for ; cur < len(p.lines); cur++ {
 		ln := p.lines[cur]
-		width := ln.end - ln.start
-		if width < indent || ln.indent < indent {
+		width := int(ln.end) - int(ln.start)
+		if width < indent || int(ln.indent) < indent {
 			if ln.kind != blankLine {
 				break // the end of the scalar
 			}
 		} else if width > indent {
-			b.line(p.data[ln.start+indent:ln.end], ln.end < len(p.data))
+			b.line(p.data[int(ln.start)+indent:int(ln.end)], int(ln.end) < len(p.data))
 			continue
 		}
 		// A blank line, or exactly the indentation: a break, unless the
 		// input ends without a newline.
-		if ln.end < len(p.data) {
+		if int(ln.end) < len(p.data) {
 			b.trailing++
 		}
 	}
@@ -443,13 +460,13 @@ func blockHeader(h []byte) (literal bool, chomp, explicit int, ok bool) {
 func (p *parser) blockIndent(next, n, explicit int) (indent int, ok bool) {
 	maxInd := 0
 	for next < len(p.lines) && p.lines[next].kind == blankLine {
-		maxInd = max(maxInd, p.lines[next].end-p.lines[next].start)
+		maxInd = max(maxInd, int(p.lines[next].end)-int(p.lines[next].start))
 		next++
 	}
 	if next >= len(p.lines) {
 		return 0, false
 	}
-	first := p.lines[next].indent
+	first := int(p.lines[next].indent)
 	indent = max(maxInd, first, n+1, 1)
 	if explicit > 0 {
 		indent = n + explicit

@@ -5,12 +5,16 @@ package yamlfast
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math"
 	"unicode/utf8"
 )
 
+// line is one line of the input; int32 offsets (splitLines declines
+// longer inputs) keep a document's lines in half the memory.
 type line struct {
-	start, end int // content is data[start:end], without the newline
-	indent     int // leading spaces
+	start, end int32 // content is data[start:end], without the newline
+	indent     int32 // leading spaces
 	kind       byte
 }
 
@@ -21,67 +25,109 @@ const (
 )
 
 // splitLines splits the input into lines. It reports false, declining,
-// when a line does not pass lineOK.
+// when a line does not pass lineOK or lineEnd, or the input is too long
+// for a line's offsets.
 func (p *parser) splitLines() bool {
 	d := p.data
+	if len(d) > math.MaxInt32 {
+		return false
+	}
 	p.lines = make([]line, 0, bytes.Count(d, []byte{'\n'})+1)
 	for pos := 0; pos < len(d); {
-		end := bytes.IndexByte(d[pos:], '\n')
-		if end < 0 {
-			end = len(d)
-		} else {
-			end += pos
-		}
+		ind := indentation(d[pos:])
+		end, ok := lineEnd(d, pos+ind)
 		ln := d[pos:end]
-		if !lineOK(ln) {
+		if !ok || !lineOK(ln) {
 			return false
 		}
-		p.lines = append(p.lines, newLine(ln, pos, end))
+		p.lines = append(p.lines, newLine(ln, ind, pos, end))
 		pos = end + 1
 	}
 	return true
 }
 
-// lineOK reports whether the fast path reads the line ln: it is not a
-// directive or document marker, and holds only the characters it reads
-// the way yaml.v2 does (printable ASCII, and printable non-ASCII
-// characters other than YAML 1.1's line breaks and the byte order mark).
-func lineOK(ln []byte) bool {
-	if len(ln) > 0 {
-		switch c := ln[0]; c {
-		case '%':
-			return false
-		case '-', '.':
-			if len(ln) >= 3 && ln[1] == c && ln[2] == c {
-				return false
-			}
-		}
+// indentation is the number of spaces t starts with.
+func indentation(t []byte) int {
+	const spaces = 0x2020202020202020
+	ind := 0
+	// Eight at a time: generated CRDs indent deeply.
+	for ind+8 <= len(t) && binary.LittleEndian.Uint64(t[ind:]) == spaces {
+		ind += 8
 	}
-	for i := 0; i < len(ln); i++ {
-		c := ln[i]
-		if c >= 0x20 && c < 0x7f {
-			continue
+	for ind < len(t) && t[ind] == ' ' {
+		ind++
+	}
+	return ind
+}
+
+// lineEnd returns the end of the line of d that goes on at i: the offset
+// of its newline, or len(d). ok is false when the line holds a character
+// the fast path does not read the way yaml.v2 does: it reads printable
+// ASCII, and printable non-ASCII characters other than YAML 1.1's line
+// breaks and the byte order mark. Looking for the newline and checking
+// the characters are one pass.
+func lineEnd(d []byte, i int) (end int, ok bool) {
+	for {
+		i = skipPrintableASCII(d, i)
+		if i == len(d) || d[i] == '\n' {
+			return i, true
 		}
-		if c < 0x80 {
-			return false
+		if d[i] < 0x80 {
+			return i, false
 		}
-		r, size := utf8.DecodeRune(ln[i:])
+		r, size := utf8.DecodeRune(d[i:])
 		if r == utf8.RuneError || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
-			return false
+			return i, false
 		}
-		i += size - 1
+		i += size
+	}
+}
+
+// lineOK reports whether the fast path reads the line ln as far as its
+// start goes: it is not a directive or document marker.
+func lineOK(ln []byte) bool {
+	if len(ln) == 0 {
+		return true
+	}
+	switch c := ln[0]; c {
+	case '%':
+		return false
+	case '-', '.':
+		return len(ln) < 3 || ln[1] != c || ln[2] != c
 	}
 	return true
 }
 
-// newLine returns the line ln, data[start:end], with its indentation and
-// kind.
-func newLine(ln []byte, start, end int) line {
-	ind := 0
-	for ind < len(ln) && ln[ind] == ' ' {
-		ind++
+// skipPrintableASCII returns the offset of the first byte of ln from i on
+// that is not printable ASCII (a newline, say), or len(ln); it goes eight
+// bytes at a time (most of a CRD is printable ASCII, descriptions long
+// lines of it).
+func skipPrintableASCII(ln []byte, i int) int {
+	for i+8 <= len(ln) && printableASCII8(binary.LittleEndian.Uint64(ln[i:])) {
+		i += 8
 	}
-	l := line{start: start, end: end, indent: ind, kind: textLine}
+	for i < len(ln) && ln[i] >= 0x20 && ln[i] < 0x7f {
+		i++
+	}
+	return i
+}
+
+// printableASCII8 reports whether each of the eight bytes of x is in
+// 0x20..0x7e. Bytes in range pass no borrow (from subtracting 0x20) or
+// carry (from adding 1) to the next, so the lowest byte out of range, if
+// any, sets its bit 7: in b-0x20 with b's bit 7 clear when b < 0x20, in b+1
+// or b when b >= 0x7f. What the bytes above it give does not matter.
+func printableASCII8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	low := (x - 0x20*ones) &^ x
+	high := (x + ones) | x
+	return (low|high)&highs == 0
+}
+
+// newLine returns the line ln, data[start:end], indented by ind spaces,
+// with its kind.
+func newLine(ln []byte, ind, start, end int) line {
+	l := line{start: int32(start), end: int32(end), indent: int32(ind), kind: textLine}
 	switch {
 	case ind == len(ln):
 		l.kind = blankLine
@@ -105,7 +151,7 @@ func (p *parser) nextContent(l int) int {
 // text returns line l from column col.
 func (p *parser) text(l, col int) []byte {
 	ln := p.lines[l]
-	return p.data[ln.start+col : ln.end]
+	return p.data[int(ln.start)+col : int(ln.end)]
 }
 
 // isSeqEntry reports whether line l has a sequence entry ("-" followed by a

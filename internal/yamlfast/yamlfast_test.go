@@ -1,6 +1,7 @@
 package yamlfast
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -153,4 +154,70 @@ func TestIsYAMLFloatMatchesItsRegexp(t *testing.T) {
 		}
 	}
 	walk("")
+}
+
+// TestPrintableASCII8 holds the eight-byte test to the byte-by-byte one,
+// for every byte value in every position among printable neighbours and
+// for random words.
+func TestPrintableASCII8(t *testing.T) {
+	each := func(x uint64) bool {
+		for i := 0; i < 8; i++ {
+			if c := byte(x >> (8 * i)); c < 0x20 || c >= 0x7f {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(x uint64) {
+		if got, want := printableASCII8(x), each(x); got != want {
+			t.Fatalf("printableASCII8(%#016x) = %v, want %v", x, got, want)
+		}
+	}
+	const fill = 0x4141414141414141 // "AAAAAAAA"
+	for pos := 0; pos < 8; pos++ {
+		for b := 0; b < 256; b++ {
+			for _, around := range []uint64{fill, 0x2020202020202020, 0x7e7e7e7e7e7e7e7e, 0} {
+				check(around&^(0xff<<(8*pos)) | uint64(b)<<(8*pos))
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1_000_000 {
+		check(r.Uint64())
+		// Mostly printable words, with one or two bytes changed.
+		x := fill | r.Uint64()&0x1f1f1f1f1f1f1f1f
+		x ^= uint64(r.IntN(256)) << (8 * r.IntN(8))
+		check(x)
+	}
+}
+
+// TestHasColonOrHash holds the word test to the byte test.
+func TestHasColonOrHash(t *testing.T) {
+	each := func(x uint64) bool {
+		for i := 0; i < 8; i++ {
+			if c := byte(x >> (8 * i)); c == ':' || c == '#' {
+				return true
+			}
+		}
+		return false
+	}
+	check := func(x uint64) {
+		if got, want := hasColonOrHash(x), each(x); got != want {
+			t.Fatalf("hasColonOrHash(%#016x) = %v, want %v", x, got, want)
+		}
+	}
+	for pos := 0; pos < 8; pos++ {
+		for b := 0; b < 256; b++ {
+			for _, around := range []uint64{0x4141414141414141, 0x3a3a3a3a3a3a3a3a, 0x2323232323232323, 0, ^uint64(0)} {
+				check(around&^(0xff<<(8*pos)) | uint64(b)<<(8*pos))
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 1_000_000 {
+		check(r.Uint64())
+		x := 0x4141414141414141 | r.Uint64()&0x1f1f1f1f1f1f1f1f
+		x ^= uint64(r.IntN(256)) << (8 * r.IntN(8))
+		check(x)
+	}
 }
