@@ -97,11 +97,32 @@ func mustStructuralProps(t *testing.T, p *model.Props) *structural.Schema {
 // check built, compile no rule again: every rule they evaluate was
 // compiled by the check (or the check of its defaults).
 func TestCorpusVersionsCompileNothing(t *testing.T) {
+	checked := 0
+	eachCorpusCRD(t, func(file string, crd *model.CRD) {
+		errs, built := CRD(crd)
+		if len(errs) > 0 {
+			return
+		}
+		n := built.Rules.Len()
+		for _, v := range crd.Spec.Versions {
+			if s := built.Structural(crd.SchemaFor(v.Name)); s != nil {
+				cel.NewValidator(s, true, built.Rules)
+			}
+		}
+		if got := built.Rules.Len(); got != n {
+			t.Errorf("%s (%s): the versions' validators compiled %d rule sets the check had not", file, crd.Metadata.Name, got-n)
+		}
+		checked++
+	})
+	t.Logf("%d accepted CRDs", checked)
+}
+
+// eachCorpusCRD calls fn with every CRD of the corpus CRD files.
+func eachCorpusCRD(t *testing.T, fn func(file string, crd *model.CRD)) {
 	files, _ := filepath.Glob(filepath.Join(shareddata.Dir(t, "corpus"), "*", "crds", "*.yaml"))
 	if len(files) == 0 {
 		t.Fatal("no corpus CRD files")
 	}
-	checked := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -116,21 +137,7 @@ func TestCorpusVersionsCompileNothing(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			errs, built := CRD(crd)
-			if len(errs) > 0 {
-				continue
-			}
-			n := built.Rules.Len()
-			for _, v := range crd.Spec.Versions {
-				if s := built.Structural(crd.SchemaFor(v.Name)); s != nil {
-					cel.NewValidator(s, true, built.Rules)
-				}
-			}
-			if got := built.Rules.Len(); got != n {
-				t.Errorf("%s (%s): the versions' validators compiled %d rule sets the check had not", f, crd.Metadata.Name, got-n)
-			}
-			checked++
+			fn(f, crd)
 		}
 	}
-	t.Logf("%d accepted CRDs", checked)
 }
