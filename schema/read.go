@@ -89,10 +89,12 @@ func (j *lazyJSON) bytes() []byte {
 
 // encode encodes j.v. The values this package defers are those
 // internal/yamlfast reads (plain types, no infinities or NaN, nesting
-// within jsonfast's bound: TestLazyJSON) and the items of a List decoded
-// from JSON, which jsonfast encodes unless nested beyond its bound;
-// encoding/json, which writes the same bytes and cannot fail on a value
-// decoded from JSON, is the fallback.
+// within jsonfast's bound: the fast reader used to decline where jsonfast
+// could not encode, and TestFastReadAgrees and FuzzFastRead compare every
+// encoding with the exact reader's JSON) and the items of a List, which
+// jsonfast encodes unless nested beyond its bound; encoding/json, which
+// writes the same bytes and cannot fail on a decoded value, is the
+// fallback.
 func (j *lazyJSON) encode() {
 	b, ok := jsonfast.EncodeSized(j.v, j.size)
 	if !ok {
