@@ -69,6 +69,11 @@ import (
 // or says it cannot), Effect.Manifest (an object without server-set
 // metadata was created under the old revision first) and
 // Effect.NotChecked (the steps that need a webhook the CRD was not given).
+// Issue 32 (same count): Document.JSON, in package schema and the root, is
+// a method instead of a field, so that a YAML document's JSON is encoded
+// only when asked for (it was encoded for every document and almost
+// nothing reads it: loading all corpus CRDs from YAML 362 → 330 MB/op,
+// the command over prometheus-operator 55.7 → 51.0 MB/op).
 const apiBudget = 393
 
 // TestAPISurface lists every exported identifier of the public packages

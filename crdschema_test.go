@@ -35,7 +35,7 @@ func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
 	}
 	var s *Schema
 	if model.IsCRD(docs[0].Object) {
-		crd, err := model.DecodeCRD(docs[0].JSON)
+		crd, err := model.DecodeCRD(docs[0].JSON())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func loadCase(t testing.TB, file string) (*Schema, []map[string]any) {
 		}
 	} else {
 		p := &model.Props{}
-		if err := model.DecodeProps(docs[0].JSON, p); err != nil {
+		if err := model.DecodeProps(docs[0].JSON(), p); err != nil {
 			t.Fatal(err)
 		}
 		if s, err = compileSchema(p); err != nil {

@@ -27,9 +27,6 @@ type Document struct {
 	// written; see Apply). nil when the document is not a mapping, which
 	// Documents yields only beside its error. It belongs to the caller.
 	Object map[string]any
-	// JSON is the document as JSON, as kubectl would send it. Treat it as
-	// read-only.
-	JSON []byte
 	// Duplicates are the fields a JSON document holds twice, as the
 	// apiserver's strict decoder names them (see schema.Document). A
 	// pipeline call takes an Object, which cannot show them: set
@@ -109,11 +106,26 @@ func Documents(name string, r io.Reader, kinds ...string) iter.Seq2[Document, er
 // newDocument wraps a document of package schema, marking the whole
 // floats of its Object when mark is set.
 func newDocument(d schema.Document, mark bool) Document {
-	out := Document{Position: d.Position, Object: d.Object, JSON: d.JSON, Duplicates: d.Duplicates, Text: d.Text, doc: d}
-	if mark {
+	out := Document{Position: d.Position, Object: d.Object, Duplicates: d.Duplicates, Text: d.Text, doc: d}
+	// Marking changes Object, from which a YAML document's JSON is
+	// encoded: a document with floats to mark has it encoded first.
+	if mark && jsonvalue.HasWholeFloats(d.Object) {
+		d.JSON()
 		out.floats = jsonvalue.KeepFloats(d.Object)
 	}
 	return out
+}
+
+// JSON returns the document as JSON, as kubectl would send it: a JSON
+// input's own bytes; for a YAML document or an item of a List, its value
+// as read encoded as encoding/json encodes it (a whole float written
+// "3.0" as 3), on the first call on the document or any copy of it, and
+// kept for the later calls; reading documents without asking costs
+// nothing. A change made to Object before the first call may show in it.
+// The result is shared: treat it as read-only. It is nil for a document
+// that could not be read and for one built by hand.
+func (d *Document) JSON() []byte {
+	return d.doc.JSON()
 }
 
 // Locator returns a function that finds a field of the document in its
@@ -146,7 +158,7 @@ func (d *Document) CRD() (*CRD, error) {
 	var crd *model.CRD
 	var err error
 	if d.floats {
-		crd, err = model.DecodeCRD(d.doc.JSON)
+		crd, err = model.DecodeCRD(d.doc.JSON())
 	} else {
 		crd, err = model.DecodeCRDDocument(d.doc)
 	}
@@ -167,7 +179,7 @@ func (d *Document) Schema() (*Schema, error) {
 		return nil, d.inputError(fmt.Errorf("document %d is not a mapping", d.Index))
 	}
 	p := &model.Props{}
-	if err := model.DecodeProps(d.doc.JSON, p); err != nil {
+	if err := model.DecodeProps(d.doc.JSON(), p); err != nil {
 		return nil, d.inputError(fmt.Errorf("document %d: cannot decode schema: %w", d.Index, err))
 	}
 	return compileSchema(p)

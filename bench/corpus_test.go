@@ -276,9 +276,9 @@ func readCorpus(dir string) (*corpus, error) {
 			return nil, fmt.Errorf("%s: %d documents, %v", f, len(docs), err)
 		}
 		project := filepath.Base(filepath.Dir(filepath.Dir(f)))
-		cf := &crdFile{project: project, name: strings.TrimSuffix(filepath.Base(f), ".yaml"), yaml: data, json: docs[0].JSON}
+		cf := &crdFile{project: project, name: strings.TrimSuffix(filepath.Base(f), ".yaml"), yaml: data, json: docs[0].JSON()}
 		var m map[string]any
-		if err := json.Unmarshal(docs[0].JSON, &m); err != nil {
+		if err := json.Unmarshal(docs[0].JSON(), &m); err != nil {
 			return nil, err
 		}
 		stripCEL(m)
@@ -301,7 +301,7 @@ func readCorpus(dir string) (*corpus, error) {
 		gk := crd.GroupKind()
 		k := key{project, gk.Group, gk.Kind}
 		if _, ok := crdsByKind[k]; !ok {
-			crdsByKind[k] = &loaded{crd, docs[0].JSON}
+			crdsByKind[k] = &loaded{crd, docs[0].JSON()}
 		}
 	}
 
@@ -395,8 +395,8 @@ func readCorpus(dir string) (*corpus, error) {
 			if clean.Object == nil {
 				continue
 			}
-			c.objects = append(c.objects, &routed{file: f, obj: d.Object, json: d.JSON, v: v, clean: clean.Object})
-			c.bytes += int64(len(d.JSON))
+			c.objects = append(c.objects, &routed{file: f, obj: d.Object, json: d.JSON(), v: v, clean: clean.Object})
+			c.bytes += int64(len(d.JSON()))
 		}
 	}
 	if len(c.objects) == 0 {

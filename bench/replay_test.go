@@ -47,7 +47,7 @@ func replayCorpus(tb testing.TB, revise func(doc map[string]any)) []replayCase {
 			tb.Fatal(err)
 		}
 		var doc map[string]any
-		if err := json.Unmarshal(docs[0].JSON, &doc); err != nil {
+		if err := json.Unmarshal(docs[0].JSON(), &doc); err != nil {
 			tb.Fatal(err)
 		}
 		revise(doc)

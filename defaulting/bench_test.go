@@ -46,7 +46,7 @@ func loadCorpus(b *testing.B) []corpusCase {
 				if d.Object == nil || !model.IsCRD(d.Object) {
 					continue
 				}
-				crd, err := model.DecodeCRD(d.JSON)
+				crd, err := model.DecodeCRD(d.JSON())
 				if err != nil {
 					continue
 				}

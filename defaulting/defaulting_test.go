@@ -399,7 +399,7 @@ func TestGolden(t *testing.T) {
 			t.Fatal("want a schema and at least one object")
 		}
 		p := &model.Props{}
-		if err := model.DecodeProps(docs[0].JSON, p); err != nil {
+		if err := model.DecodeProps(docs[0].JSON(), p); err != nil {
 			t.Fatal(err)
 		}
 		s, err := structural.New(p)

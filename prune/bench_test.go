@@ -44,7 +44,7 @@ func loadCorpus(b *testing.B) []corpusObject {
 			if d.Object == nil || !model.IsCRD(d.Object) {
 				continue
 			}
-			crd, err := model.DecodeCRD(d.JSON)
+			crd, err := model.DecodeCRD(d.JSON())
 			if err != nil {
 				continue
 			}

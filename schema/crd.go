@@ -62,7 +62,7 @@ func (d *Document) VersionSchema(version string) (*Props, error) {
 		return nil, d.inputError(fmt.Errorf("document %d is not an apiextensions.k8s.io/v1 or v1beta1 CustomResourceDefinition (apiVersion %q, kind %q)", d.Index, av, kind))
 	}
 	var crd v1CRD
-	err := kjson.Unmarshal(d.JSON, &crd)
+	err := kjson.Unmarshal(d.JSON(), &crd)
 	if err != nil {
 		return nil, d.inputError(fmt.Errorf("document %d: cannot decode the CustomResourceDefinition: %w", d.Index, jsonvalue.DecodeError(err, av)))
 	}

@@ -15,7 +15,9 @@ type fastDoc struct {
 }
 
 // fastChunk decodes a chunk without the exact path, or declines. A JSON
-// chunk keeps its bytes; its value comes from internal/jsonfast.
+// chunk keeps its bytes; its value comes from internal/jsonfast. A YAML
+// chunk's value comes from internal/yamlfast, and its JSON is left to be
+// encoded when asked for (json nil).
 func fastChunk(c chunk) (fastDoc, bool) {
 	if c.json {
 		t := bytes.TrimSpace(c.data)
@@ -35,13 +37,7 @@ func fastChunk(c chunk) (fastDoc, bool) {
 	if v == nil {
 		return fastDoc{skip: true}, true
 	}
-	// The JSON of a YAML document is usually less than half its size
-	// (indentation, block scalars).
-	js, ok := jsonfast.EncodeSized(v, len(c.data)/2)
-	if !ok {
-		return fastDoc{}, false
-	}
-	return fastDoc{json: js, value: v}, true
+	return fastDoc{value: v}, true
 }
 
 // fastJSONStream decodes a stream of JSON objects and arrays with

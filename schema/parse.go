@@ -29,7 +29,7 @@ func (d *Document) Props() (*Props, error) {
 	if d.Object == nil {
 		return nil, d.inputError(fmt.Errorf("document %d is not a mapping", d.Index))
 	}
-	p, err := Decode(d.JSON)
+	p, err := Decode(d.JSON())
 	if err != nil {
 		return nil, d.inputError(fmt.Errorf("document %d: cannot decode schema: %w", d.Index, err))
 	}

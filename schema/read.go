@@ -8,11 +8,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	sjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/crdschema/crdschema/internal/jsonfast"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 )
 
@@ -21,8 +23,6 @@ import (
 type Document struct {
 	// Position is where the document starts: file, index and line.
 	Position
-	// JSON is the document as JSON, as kubectl would send it.
-	JSON []byte
 	// Object is the decoded document (integers as int64, every other
 	// number as float64, as the apiserver's JSON decoder reads them). It
 	// is nil when the document is not a mapping.
@@ -41,6 +41,11 @@ type Document struct {
 	// share the List's. It is for finding a field's line and column.
 	Text []byte
 
+	// js is the document's JSON when it is at hand (see JSON); lazy,
+	// when set, encodes it on the first call instead. A pointer, so
+	// that every copy of the Document shares one encoding.
+	js   []byte
+	lazy *lazyJSON
 	// plain is true when Value is exactly what internal/jsonfast.Decode
 	// returns for JSON (which then holds no duplicate keys): JSON was
 	// decoded by jsonfast, or encoded from a Value read by yamlfast.
@@ -50,6 +55,52 @@ type Document struct {
 	// -1 for a document that could not be read (no fields to find). An
 	// int32 beside plain keeps the Document's size.
 	item int32
+}
+
+// JSON returns the document as JSON, as kubectl would send it: the input's
+// own bytes for a document of a JSON stream; for a YAML document (and an
+// item of a List), its value encoded as encoding/json does, on the first
+// call of JSON on the document or any copy of it, and kept for the later
+// calls (a reader that never asks pays nothing). It is encoded from the
+// value as read: a change made to Object before the first call shows in
+// it. The result is shared: treat it as read-only. It is nil for a
+// document that could not be read and for one built by hand.
+func (d *Document) JSON() []byte {
+	if d.lazy != nil {
+		return d.lazy.bytes()
+	}
+	return d.js
+}
+
+// lazyJSON is the JSON of a plain value (as internal/jsonfast.Encode
+// takes it), encoded when first asked for. once makes a Document and its
+// copies safe to use from several goroutines.
+type lazyJSON struct {
+	once sync.Once
+	v    any // to encode, until b is set
+	size int // the expected size of the encoding
+	b    []byte
+}
+
+func (j *lazyJSON) bytes() []byte {
+	j.once.Do(j.encode)
+	return j.b
+}
+
+// encode encodes j.v. The values this package defers are those
+// internal/yamlfast reads (plain types, no infinities or NaN, nesting
+// within jsonfast's bound: the fast reader used to decline where jsonfast
+// could not encode, and TestFastReadAgrees and FuzzFastRead compare every
+// encoding with the exact reader's JSON) and the items of a List, which
+// jsonfast encodes unless nested beyond its bound; encoding/json, which
+// writes the same bytes and cannot fail on a decoded value, is the
+// fallback.
+func (j *lazyJSON) encode() {
+	b, ok := jsonfast.EncodeSized(j.v, j.size)
+	if !ok {
+		b, _ = kjson.Marshal(j.v)
+	}
+	j.b, j.v = b, nil
 }
 
 // Plain reports whether Value is exactly the decoding of JSON (which then
@@ -281,9 +332,11 @@ func yamlErrorLine(err error, start int) int {
 }
 
 // add adds the document (js, v) of chunk c, or the items of a List
-// document. plain says whether v is exactly jsonfast's decoding of js; the
-// items of a List are re-encoded and never count as plain, nor have
-// duplicates. A document or item that is not a mapping is an error.
+// document. js nil means v, read by internal/yamlfast, is to be encoded
+// when its JSON is asked for. plain says whether v is exactly jsonfast's
+// decoding of js; the items of a List, encoded when asked for, never count
+// as plain, nor have duplicates. A document or item that is not a mapping
+// is an error.
 func (r *docReader) add(c chunk, js []byte, v any, plain bool, dups []string) {
 	line := c.line
 	obj, ok := v.(map[string]any)
@@ -299,17 +352,18 @@ func (r *docReader) add(c chunk, js []byte, v any, plain bool, dups []string) {
 					r.fail(c, line, fmt.Errorf("items[%d]: expected a mapping, got %s", i, jsonvalue.ReaderWords.Of(it)))
 					continue
 				}
-				b, err := kjson.Marshal(m)
-				if err != nil {
-					r.fail(c, line, fmt.Errorf("items[%d]: %w", i, err))
-					continue
-				}
-				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: b, Object: m, Value: m, Text: c.data, item: int32(i) + 1}, nil)
+				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, lazy: &lazyJSON{v: m}, Object: m, Value: m, Text: c.data, item: int32(i) + 1}, nil)
 				r.index++
 			}
 			return
 		}
 	}
-	r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, JSON: js, Object: obj, Value: v, Duplicates: dups, Text: c.data, plain: plain}, nil)
+	d := Document{Position: Position{File: r.name, Index: r.index, Line: line}, js: js, Object: obj, Value: v, Duplicates: dups, Text: c.data, plain: plain}
+	if js == nil {
+		// The JSON of a YAML document is usually less than half its
+		// size (indentation, block scalars).
+		d.lazy = &lazyJSON{v: v, size: len(c.data) / 2}
+	}
+	r.emit(d, nil)
 	r.index++
 }

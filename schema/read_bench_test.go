@@ -23,7 +23,7 @@ func BenchmarkReadWorkflowsJSON(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchRead(b, docs[0].JSON)
+	benchRead(b, docs[0].JSON())
 }
 
 // benchRead reads data by the fast and the exact reader, side by side.

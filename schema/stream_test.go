@@ -69,6 +69,8 @@ func streamDisagreement(name string, data []byte) string {
 		if len(got) != len(want) {
 			return fmt.Sprintf("%d documents, ReadDocuments %d", len(got), len(want))
 		}
+		settle(want)
+		settle(got)
 		for i := range got {
 			if !reflect.DeepEqual(got[i], want[i]) {
 				return fmt.Sprintf("document %d: %+v\nReadDocuments: %+v", i, got[i], want[i])
@@ -207,7 +209,7 @@ func kindsDisagreement(data []byte, kinds ...string) string {
 		case err != nil:
 			allErrs[err.Error()] = true
 		case slices.Contains(kinds, kind):
-			all = append(all, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON))
+			all = append(all, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON()))
 		}
 	}
 	for d, err := range Documents("f.yaml", iotest.HalfReader(bytes.NewReader(data)), kinds...) {
@@ -217,7 +219,7 @@ func kindsDisagreement(data []byte, kinds ...string) string {
 			}
 			continue
 		}
-		some = append(some, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON))
+		some = append(some, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON()))
 	}
 	if !reflect.DeepEqual(all, some) {
 		return fmt.Sprintf("with kinds %q:\n%s\nwithout:\n%s", kinds, strings.Join(some, "\n"), strings.Join(all, "\n"))

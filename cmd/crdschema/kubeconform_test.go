@@ -130,7 +130,7 @@ func splitExamples(t *testing.T, corpus, dir string) map[string]string {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(path, d.JSON, 0o644); err != nil {
+				if err := os.WriteFile(path, d.JSON(), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				out[path] = fmt.Sprintf("%s#%d", rel, d.Index)

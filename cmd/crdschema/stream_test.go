@@ -35,7 +35,7 @@ func readWhole(t *testing.T, name string, data []byte) []string {
 		t.Fatal(err)
 	}
 	for _, d := range docs {
-		out = append(out, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON))
+		out = append(out, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON()))
 	}
 	for _, e := range errs {
 		out = append(out, "error "+e.Error())
@@ -56,7 +56,7 @@ func readStreamed(t *testing.T, name string) []string {
 			errs = append(errs, "error "+derr.Error())
 			return nil
 		}
-		out = append(out, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON))
+		out = append(out, fmt.Sprintf("%d@%d %s", d.Index, d.Line, d.JSON()))
 		return nil
 	})
 	var ie *schema.InputError

@@ -35,7 +35,7 @@ func checkCRDFile(t *testing.T, name string, data []byte) string {
 	}
 	var b strings.Builder
 	for _, d := range docs {
-		crd, err := model.DecodeCRD(d.JSON)
+		crd, err := model.DecodeCRD(d.JSON())
 		if err != nil {
 			t.Fatalf("document %d: %v", d.Index, err)
 		}

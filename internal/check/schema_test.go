@@ -50,7 +50,7 @@ func checkSchemaFile(t *testing.T, name string, data []byte) string {
 func checkTestDocument(t *testing.T, d model.Document) (field.ErrorList, string) {
 	t.Helper()
 	if model.IsCRD(d.Object) {
-		crd, err := model.DecodeCRD(d.JSON)
+		crd, err := model.DecodeCRD(d.JSON())
 		if err != nil {
 			t.Fatalf("document %d: %v", d.Index, err)
 		}
@@ -64,7 +64,7 @@ func checkTestDocument(t *testing.T, d model.Document) (field.ErrorList, string)
 		return errs, "CRD " + crd.Metadata.Name
 	}
 	var p model.Props
-	if err := model.DecodeProps(d.JSON, &p); err != nil {
+	if err := model.DecodeProps(d.JSON(), &p); err != nil {
 		t.Fatalf("document %d: %v", d.Index, err)
 	}
 	title := p.Title

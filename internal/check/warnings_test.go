@@ -18,7 +18,7 @@ func decodeCRD(t *testing.T, yaml string) *model.CRD {
 	if err != nil || len(docs) != 1 {
 		t.Fatalf("reading the CRD: %v (%d documents)", err, len(docs))
 	}
-	crd, err := model.DecodeCRD(docs[0].JSON)
+	crd, err := model.DecodeCRD(docs[0].JSON())
 	if err != nil {
 		t.Fatal(err)
 	}

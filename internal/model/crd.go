@@ -258,12 +258,12 @@ func DecodeCRD(data []byte) (*CRD, error) {
 	return decodeCRDExact(data)
 }
 
-// DecodeCRDDocument is DecodeCRD(d.JSON) for a document as ReadDocuments
+// DecodeCRDDocument is DecodeCRD(d.JSON()) for a document as ReadDocuments
 // returned it, with identical results and errors. Where the
 // document's Value is known to be exactly what decoding its JSON gives, the
 // CRD is converted from Value rather than by decoding JSON again; in every
 // other case (a document built elsewhere, read by the exact decoders, or an
-// item of a List) it decodes d.JSON. d.Value must not have been changed
+// item of a List) it decodes d.JSON(). d.Value must not have been changed
 // since it was read. The CRD shares no map or slice with d.Value.
 func DecodeCRDDocument(d Document) (*CRD, error) {
 	if d.Plain() {
@@ -273,10 +273,10 @@ func DecodeCRDDocument(d Document) (*CRD, error) {
 			}
 			// The conversion declines exactly where it would have on the
 			// decoded JSON, which leaves the exact decoder.
-			return decodeCRDExact(d.JSON)
+			return decodeCRDExact(d.JSON())
 		}
 	}
-	return DecodeCRD(d.JSON)
+	return DecodeCRD(d.JSON())
 }
 
 // decodeCRDExact is DecodeCRD with apimachinery's JSON decoder.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/crdschema/crdschema/schema"
@@ -20,7 +21,7 @@ func agreeCRDDocument(t testing.TB, name string, data []byte) (fromValue int) {
 		return 0
 	}
 	for _, d := range docs {
-		want, werr := DecodeCRD(d.JSON)
+		want, werr := DecodeCRD(d.JSON())
 		got, gerr := DecodeCRDDocument(d)
 		if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
 			t.Fatalf("%s: document %d: error %v, DecodeCRD: %v", name, d.Index, gerr, werr)
@@ -117,11 +118,24 @@ func TestPlainJSON(t *testing.T) {
 	}
 }
 
-// TestDecodeCRDDocumentBuiltElsewhere checks that a document not read by
-// ReadDocuments is decoded from its JSON, whatever its Value says.
-func TestDecodeCRDDocumentBuiltElsewhere(t *testing.T) {
-	js := []byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"from-json"}}`)
-	d := Document{JSON: js, Value: map[string]any{"apiVersion": v1APIVersion, "kind": "CustomResourceDefinition", "metadata": map[string]any{"name": "from-value"}}}
+// TestDecodeCRDDocumentNotPlain checks that a document not known to be
+// plain (an item of a List) is decoded from its JSON, whatever its Value
+// says.
+func TestDecodeCRDDocumentNotPlain(t *testing.T) {
+	in := `{"kind":"List","items":[{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"from-json"}}]}`
+	docs, err := schema.ReadDocuments("f.json", []byte(in))
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("%d documents, %v", len(docs), err)
+	}
+	d := docs[0]
+	if d.Plain() {
+		t.Fatal("an item of a List is marked plain")
+	}
+	// The JSON is encoded when first asked for, from the value as read.
+	if js := d.JSON(); !strings.Contains(string(js), `"name":"from-json"`) {
+		t.Fatalf("JSON %s", js)
+	}
+	d.Value = map[string]any{"apiVersion": v1APIVersion, "kind": "CustomResourceDefinition", "metadata": map[string]any{"name": "from-value"}}
 	crd, err := DecodeCRDDocument(d)
 	if err != nil {
 		t.Fatal(err)

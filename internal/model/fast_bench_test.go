@@ -22,7 +22,7 @@ func BenchmarkDecodeWorkflowsCRD(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	js := docs[0].JSON
+	js := docs[0].JSON()
 	for _, side := range []struct {
 		name string
 		f    func([]byte) (*CRD, error)

@@ -49,7 +49,7 @@ func crdJSONs(t testing.TB) (names []string, docs [][]byte) {
 		}
 		for _, d := range ds {
 			names = append(names, f)
-			docs = append(docs, d.JSON)
+			docs = append(docs, d.JSON())
 		}
 	}
 	return names, docs
