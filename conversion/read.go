@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -39,6 +40,10 @@ type Storage struct {
 	// apiVersion is each version's apiVersion (group/version), which
 	// every object converted to it gets, boxed once.
 	apiVersion map[string]any
+	// narrow holds the schemas step 4 of Read prunes with, by versions
+	// read from and at (narrowed), built on first use under mu.
+	mu     sync.Mutex
+	narrow map[[2]string]*structural.Schema
 }
 
 // NewStorage is the storage of the CRD named name (its metadata.name, for
@@ -52,7 +57,7 @@ func NewStorage(name, group string, versions map[string]Version, preserveUnknown
 		apiVersion[v] = group + "/" + v
 	}
 	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook,
-		class: schemaClasses(versions), apiVersion: apiVersion}
+		class: schemaClasses(versions), apiVersion: apiVersion, narrow: map[[2]string]*structural.Schema{}}
 }
 
 // Read is what the apiserver serves for stored, an object as stored in
@@ -89,7 +94,7 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 		return nil, nil, field.ErrorList{field.InternalError(field.NewPath("metadata"),
 			fmt.Errorf("the storage decoder panics on an object without metadata: runtime error: invalid memory address or nil pointer dereference"))}
 	}
-	pruned, errs := s.coerce(stored, s.versions[from].Schema, true, true)
+	pruned, errs := s.coerce(stored, s.versions[from].Schema, true, true, s.versions[from].Schema)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
@@ -102,8 +107,16 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 	// changes, step 4's pruning finds nothing left to prune. Its coercion
 	// still runs: step 1 keeps some malformed embedded metadata (a string
 	// metadata) that step 4 rejects.
-	samePrune := (!s.webhook || from == to) && s.class[from] == s.class[to]
-	more, errs := s.coerce(out, s.versions[to].Schema, false, !samePrune)
+	// Otherwise it walks only where the two schemas differ (narrowed).
+	pruneWith, withPrune := s.versions[to].Schema, true
+	if !s.webhook || from == to {
+		if s.class[from] == s.class[to] {
+			withPrune = false
+		} else {
+			pruneWith = s.narrowed(from, to)
+		}
+	}
+	more, errs := s.coerce(out, s.versions[to].Schema, false, withPrune, pruneWith)
 	pruned = append(pruned, more...)
 	if len(errs) > 0 {
 		return nil, pruned, errs
@@ -125,7 +138,7 @@ func (s *Storage) Convert(ctx context.Context, obj map[string]any, to string, co
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	pruned, errs := s.coerce(out, s.versions[to].Schema, false, true)
+	pruned, errs := s.coerce(out, s.versions[to].Schema, false, true, s.versions[to].Schema)
 	if len(errs) > 0 {
 		return nil, pruned, errs
 	}
@@ -135,12 +148,13 @@ func (s *Storage) Convert(ctx context.Context, obj map[string]any, to string, co
 // coerce is the apiserver's unstructuredSchemaCoercer on obj with schema
 // sch, in place; onRead is the storage decoder's (malformed metadata
 // dropped, generation repaired), otherwise the converter's. Pruning (with
-// the drop of non-nullable nulls) is left out unless withPrune is set.
+// the drop of non-nullable nulls), with schema pruneWith, is left out
+// unless withPrune is set.
 // When a malformed embedded resource fails the coercion, the paths of the
 // root metadata and pruning, which come before it, are returned with the
 // error; those of embedded metadata are not (the apiserver walks maps in
 // random order, so which of them precede the failure is not fixed).
-func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead, withPrune bool) ([]string, field.ErrorList) {
+func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead, withPrune bool, pruneWith *structural.Schema) ([]string, field.ErrorList) {
 	opts := embedded.CoerceOptions{DropMalformed: onRead, ReturnPaths: true}
 	metaPaths, err := embedded.CoerceResourceMeta(obj, opts)
 	if err != nil {
@@ -148,7 +162,7 @@ func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead, wit
 	}
 	var paths []string
 	if withPrune && !s.preserveUnknownFields {
-		paths = prune.Prune(obj, sch, prune.Options{ResourceRoot: true, ReturnPaths: true, DropNulls: true})
+		paths = prune.Prune(obj, pruneWith, prune.Options{ResourceRoot: true, ReturnPaths: true, DropNulls: true})
 	}
 	out := append(metaPaths, paths...)
 	embeddedPaths, errs := embedded.CoerceEmbedded(obj, sch, opts)
