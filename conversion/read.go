@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -39,6 +40,10 @@ type Storage struct {
 	// apiVersion is each version's apiVersion (group/version), which
 	// every object converted to it gets, boxed once.
 	apiVersion map[string]any
+	// narrow holds how step 4 of Read coerces, by versions read from and
+	// at (step4), built on first use under mu.
+	mu     sync.Mutex
+	narrow map[[2]string]stepFour
 }
 
 // NewStorage is the storage of the CRD named name (its metadata.name, for
@@ -52,7 +57,7 @@ func NewStorage(name, group string, versions map[string]Version, preserveUnknown
 		apiVersion[v] = group + "/" + v
 	}
 	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook,
-		class: schemaClasses(versions), apiVersion: apiVersion}
+		class: schemaClasses(versions), apiVersion: apiVersion, narrow: map[[2]string]stepFour{}}
 }
 
 // Read is what the apiserver serves for stored, an object as stored in
@@ -71,9 +76,14 @@ func NewStorage(name, group string, versions map[string]Version, preserveUnknown
 //     drop nulls; coerce embedded resources (a malformed one fails the
 //     read).
 //
-// to's defaults are not applied. Between two versions whose schemas are
-// the same (for strategy Webhook, only from a version to itself), step 4
-// does not prune again: there is nothing left to prune. Read changes stored in place and returns
+// to's defaults are not applied. Where step 4 gets the object as step 1
+// left it but for apiVersion and defaults (strategy None, or strategy
+// Webhook from a version to itself), it does what would change nothing
+// only where it could change something: between versions whose schemas
+// are the same it does not prune again (there is nothing left to prune),
+// otherwise it prunes only where their schemas differ, and it does not
+// coerce the root's metadata again, which step 1 coerced, unless the
+// defaults put something there. Read changes stored in place and returns
 // the served object (nil on error), the unknown-field paths dropped in
 // steps 1 and 4 (unsorted, possibly repeated), and the errors. A read that
 // fails in step 4 on a malformed embedded resource still returns the paths
@@ -89,7 +99,7 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 		return nil, nil, field.ErrorList{field.InternalError(field.NewPath("metadata"),
 			fmt.Errorf("the storage decoder panics on an object without metadata: runtime error: invalid memory address or nil pointer dereference"))}
 	}
-	pruned, errs := s.coerce(stored, s.versions[from].Schema, true, true)
+	pruned, errs := s.coerce(stored, s.versions[from].Schema, coercion{onRead: true, prune: true, pruneWith: s.versions[from].Schema, rootMeta: true})
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
@@ -99,11 +109,12 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 		return nil, nil, errs
 	}
 	// Between versions with the same schemas, where only apiVersion
-	// changes, step 4's pruning finds nothing left to prune. Its coercion
-	// still runs: step 1 keeps some malformed embedded metadata (a string
-	// metadata) that step 4 rejects.
-	samePrune := (!s.webhook || from == to) && s.class[from] == s.class[to]
-	more, errs := s.coerce(out, s.versions[to].Schema, false, !samePrune)
+	// changes, step 4's pruning finds nothing left to prune, and elsewhere
+	// only where the schemas differ (step4). Its coercion of embedded
+	// resources still runs: step 1 keeps some malformed embedded metadata
+	// (a string metadata) that step 4 rejects.
+	st := s.step4(from, to)
+	more, errs := s.coerce(out, s.versions[to].Schema, coercion{prune: st.prune, pruneWith: st.pruneWith, rootMeta: st.rootMeta})
 	pruned = append(pruned, more...)
 	if len(errs) > 0 {
 		return nil, pruned, errs
@@ -125,30 +136,43 @@ func (s *Storage) Convert(ctx context.Context, obj map[string]any, to string, co
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	pruned, errs := s.coerce(out, s.versions[to].Schema, false, true)
+	pruned, errs := s.coerce(out, s.versions[to].Schema, coercion{prune: true, pruneWith: s.versions[to].Schema, rootMeta: true})
 	if len(errs) > 0 {
 		return nil, pruned, errs
 	}
 	return out, pruned, nil
 }
 
+// coercion says what coerce does.
+type coercion struct {
+	// onRead is the storage decoder's coercion (malformed metadata
+	// dropped, generation repaired), otherwise the converter's.
+	onRead bool
+	// prune prunes (with the drop of non-nullable nulls) with pruneWith.
+	prune     bool
+	pruneWith *structural.Schema
+	// rootMeta coerces the root's metadata.
+	rootMeta bool
+}
+
 // coerce is the apiserver's unstructuredSchemaCoercer on obj with schema
-// sch, in place; onRead is the storage decoder's (malformed metadata
-// dropped, generation repaired), otherwise the converter's. Pruning (with
-// the drop of non-nullable nulls) is left out unless withPrune is set.
-// When a malformed embedded resource fails the coercion, the paths of the
-// root metadata and pruning, which come before it, are returned with the
-// error; those of embedded metadata are not (the apiserver walks maps in
-// random order, so which of them precede the failure is not fixed).
-func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead, withPrune bool) ([]string, field.ErrorList) {
-	opts := embedded.CoerceOptions{DropMalformed: onRead, ReturnPaths: true}
-	metaPaths, err := embedded.CoerceResourceMeta(obj, opts)
-	if err != nil {
-		return nil, field.ErrorList{err}
+// sch, in place, as how says. When a malformed embedded resource fails the
+// coercion, the paths of the root metadata and pruning, which come before
+// it, are returned with the error; those of embedded metadata are not (the
+// apiserver walks maps in random order, so which of them precede the
+// failure is not fixed).
+func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, how coercion) ([]string, field.ErrorList) {
+	opts := embedded.CoerceOptions{DropMalformed: how.onRead, ReturnPaths: true}
+	var metaPaths []string
+	if how.rootMeta {
+		var err *field.Error
+		if metaPaths, err = embedded.CoerceResourceMeta(obj, opts); err != nil {
+			return nil, field.ErrorList{err}
+		}
 	}
 	var paths []string
-	if withPrune && !s.preserveUnknownFields {
-		paths = prune.Prune(obj, sch, prune.Options{ResourceRoot: true, ReturnPaths: true, DropNulls: true})
+	if how.prune && !s.preserveUnknownFields {
+		paths = prune.Prune(obj, how.pruneWith, prune.Options{ResourceRoot: true, ReturnPaths: true, DropNulls: true})
 	}
 	out := append(metaPaths, paths...)
 	embeddedPaths, errs := embedded.CoerceEmbedded(obj, sch, opts)
@@ -156,7 +180,7 @@ func (s *Storage) coerce(obj map[string]any, sch *structural.Schema, onRead, wit
 		// The apiserver stops at the first malformed resource it meets.
 		return out, errs[:1]
 	}
-	if onRead {
+	if how.onRead {
 		repairGeneration(obj)
 	}
 	return append(out, embeddedPaths...), nil
