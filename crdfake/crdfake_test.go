@@ -368,23 +368,17 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj := func(kind string) *unstructured.Unstructured {
-		return &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "example.com/v1", "kind": kind,
-			"metadata": map[string]any{"name": "x", "namespace": "default"},
-		}}
-	}
 	c := crds.NewClientBuilder().Build()
 	for range 2 { // every request, not only the first
-		err = c.Create(context.Background(), obj("Bad"))
+		err = c.Create(context.Background(), objectAt("example.com/v1", "Bad", "x"))
 		if err == nil || !strings.Contains(err.Error(), `document 0:1: CustomResourceDefinition "bads.example.com" would be rejected`) || !strings.Contains(err.Error(), "properties[spec].type: Required value") {
 			t.Errorf("create of the rejected kind: got %v", err)
 		}
 	}
-	if err := c.Create(context.Background(), obj("Good")); err != nil {
+	if err := c.Create(context.Background(), objectAt("example.com/v1", "Good", "x")); err != nil {
 		t.Errorf("create of the accepted kind: %v", err)
 	}
-	if _, err := crds.Objects(nil, obj("Bad")); err == nil || !strings.Contains(err.Error(), "would be rejected") {
+	if _, err := crds.Objects(nil, objectAt("example.com/v1", "Bad", "x")); err == nil || !strings.Contains(err.Error(), "would be rejected") {
 		t.Errorf("Objects of the rejected kind: got %v", err)
 	}
 	if _, err := crdfake.Parse([]byte("apiVersion: v1\nkind: ConfigMap\n")); err == nil {
@@ -690,12 +684,6 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj := func(kind string) *unstructured.Unstructured {
-		return &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "example.com/v1", "kind": kind,
-			"metadata": map[string]any{"name": "x", "namespace": "default"},
-		}}
-	}
 	// The error reading the whole set gives, which Parse gave before it
 	// read CRDs ahead.
 	_, want := crdschema.ReadDocuments("document 0", []byte(set))
@@ -704,11 +692,11 @@ spec:
 	}
 	c := crds.NewClientBuilder().Build()
 	for range 2 { // every request, not only the first
-		if err := c.Create(context.Background(), obj("Bad")); err == nil || err.Error() != want.Error() {
+		if err := c.Create(context.Background(), objectAt("example.com/v1", "Bad", "x")); err == nil || err.Error() != want.Error() {
 			t.Errorf("create of the undecodable kind: got %v, want %v", err, want)
 		}
 	}
-	if err := c.Create(context.Background(), obj("Good")); err != nil {
+	if err := c.Create(context.Background(), objectAt("example.com/v1", "Good", "x")); err != nil {
 		t.Errorf("create of the decodable kind: %v", err)
 	}
 }
