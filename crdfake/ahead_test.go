@@ -79,7 +79,7 @@ func agree(t *testing.T, name string, data []byte, found []aheadDoc) {
 		if n := namesOf(crd); !n.equal(&f.names) || d.Index != f.index || d.Line != f.line {
 			t.Errorf("%s: CRD %d read ahead as %+v (document %d, line %d), decoded as %+v (document %d, line %d)", name, i, f.names, f.index, f.line, n, d.Index, d.Line)
 		}
-		k := &kind{names: f.names, at: name, file: name, text: f.text, index: f.index, line: f.line}
+		k := &kind{names: f.names, file: name, text: f.text, index: f.index, line: f.line}
 		got, err := k.decode()
 		if err != nil {
 			t.Errorf("%s: CRD %d decoded from its document: %v", name, i, err)

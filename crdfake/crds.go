@@ -33,16 +33,15 @@ type CRDs struct {
 // (accepted), when the CRD is decoded (if it was read ahead) and checked.
 type kind struct {
 	names
-	// at is where the CRD was read (file:line), for its errors.
-	at string
+	// file and line are where the CRD was read, for its errors (at).
+	file string
+	line int
 	// crd is the CRD: decoded when read, or, when its names were read
 	// ahead, decoded by accepted from text, the document numbered index
 	// at line of file.
 	crd   *crdschema.CRD
-	file  string
 	text  []byte
 	index int
-	line  int
 
 	// storage and the fields below are the CRD's, set by accepted.
 	storage string
@@ -173,7 +172,7 @@ func (c *CRDs) add(name string, data []byte) error {
 	if found, ok := readAhead(data); ok {
 		for i := range found {
 			f := &found[i]
-			c.register(&kind{names: f.names, at: fmt.Sprintf("%s:%d", name, f.line), file: name, text: f.text, index: f.index, line: f.line})
+			c.register(&kind{names: f.names, file: name, line: f.line, text: f.text, index: f.index})
 		}
 		return nil
 	}
@@ -189,7 +188,7 @@ func (c *CRDs) add(name string, data []byte) error {
 		if err != nil {
 			return err
 		}
-		c.register(&kind{names: namesOf(crd), at: fmt.Sprintf("%s:%d", docs[i].File, docs[i].Line), crd: crd})
+		c.register(&kind{names: namesOf(crd), file: docs[i].File, line: docs[i].Line, crd: crd})
 	}
 	return nil
 }
@@ -212,6 +211,10 @@ func (c *CRDs) done() error {
 	return nil
 }
 
+// at is where the kind's CRD was read (file:line), for its errors: built
+// only when one is reported, not for every CRD of a set.
+func (k *kind) at() string { return fmt.Sprintf("%s:%d", k.file, k.line) }
+
 // accepted decodes the kind's CRD if it was read ahead and checks it as
 // the apiserver does when it is created (once, on the first request of
 // the kind): the error names a CRD that cannot be decoded, or that the
@@ -232,13 +235,13 @@ func (k *kind) load() error {
 		}
 		if n := namesOf(crd); !n.equal(&k.names) {
 			// The REST mapper has answered with what was read ahead.
-			return fmt.Errorf("%s: crdfake read the names of CustomResourceDefinition %q ahead as %+v, but they are %+v: please report this", k.at, crd.Name(), k.names, n)
+			return fmt.Errorf("%s: crdfake read the names of CustomResourceDefinition %q ahead as %+v, but they are %+v: please report this", k.at(), crd.Name(), k.names, n)
 		}
 		k.crd, k.text = crd, nil
 	}
 	k.fill()
 	if errs := k.crd.Errors(); len(errs) > 0 {
-		return fmt.Errorf("%s: %w", k.at, &crdschema.RejectedError{CRD: k.crd.Name(), Errors: errs})
+		return fmt.Errorf("%s: %w", k.at(), &crdschema.RejectedError{CRD: k.crd.Name(), Errors: errs})
 	}
 	return nil
 }
@@ -264,7 +267,7 @@ func (k *kind) decode() (*crdschema.CRD, error) {
 		return nil, err
 	}
 	if len(docs) != 1 {
-		return nil, fmt.Errorf("%s: crdfake read one CustomResourceDefinition ahead, but the document holds %d documents: please report this", k.at, len(docs))
+		return nil, fmt.Errorf("%s: crdfake read one CustomResourceDefinition ahead, but the document holds %d documents: please report this", k.at(), len(docs))
 	}
 	docs[0].Index, docs[0].Line = k.index, k.line
 	return docs[0].CRD()
