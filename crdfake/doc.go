@@ -9,8 +9,9 @@
 //	if err != nil { ... } // a document that cannot be read
 //	c := crds.NewClientBuilder().WithScheme(scheme).WithWarningHandler(warnings).Build()
 //
-// Each kind's CRD is decoded (reading a set reads only the CRDs' names),
-// checked and compiled on the first request of the kind, so that a test
+// Each kind's CRD is checked and compiled on the first request of the
+// kind, and decoded then too when its file is the block YAML generators
+// write (reading such a set reads only the CRDs' names), so that a test
 // pays for the kinds it uses, not for the whole set; a CRD the apiserver
 // would reject fails every request of its kind, named with its first
 // errors.
