@@ -23,6 +23,11 @@ func (in *inputs) read(name string, visit func(d crdschema.Document, err *schema
 		return &schema.InputError{File: name, Err: err}
 	}
 	defer closeFn()
+	return readFrom(name, r, visit, kinds...)
+}
+
+// readFrom reads the documents of r, named name, as read does.
+func readFrom(name string, r io.Reader, visit func(d crdschema.Document, err *schema.InputError) error, kinds ...string) error {
 	for d, err := range crdschema.Documents(name, r, kinds...) {
 		var ie *schema.InputError
 		if err != nil && (!errors.As(err, &ie) || d.Line == 0) {
