@@ -40,22 +40,23 @@ func (fp *firstPass) replay(visit func(crdschema.Document, *schema.InputError) e
 // only; larger files are read as any other.
 const maxSniffed = 64 << 20
 
-// onlyCRDs reports whether every "---"-separated part of the file's text
+// onlyCRDs returns the file's text when every "---"-separated part of it
 // that is not blank mentions CustomResourceDefinition: a file of CRDs (a
-// kubebuilder config/crd/bases file, a chart's crds/). It only decides
-// whether the first pass reads the file whole and keeps it for the
-// second: whatever it answers, both passes see the same documents.
-func onlyCRDs(name string, in *inputs) bool {
+// kubebuilder config/crd/bases file, a chart's crds/), which the first
+// pass then reads from that text (not from the file a second time) and
+// keeps for the second. Whatever it answers, both passes see the same
+// documents.
+func onlyCRDs(name string, in *inputs) ([]byte, bool) {
 	if name == "-" {
-		return false
+		return nil, false
 	}
 	st, err := os.Stat(name)
 	if err != nil || !st.Mode().IsRegular() || st.Size() > maxSniffed || (in.max > 0 && st.Size() > in.max) {
-		return false
+		return nil, false
 	}
 	data, err := os.ReadFile(name)
-	if err != nil {
-		return false
+	if err != nil || (in.max > 0 && int64(len(data)) > in.max) {
+		return nil, false
 	}
 	seen := false
 	for part := range bytes.SplitSeq(data, []byte("\n---")) {
@@ -63,11 +64,11 @@ func onlyCRDs(name string, in *inputs) bool {
 			continue
 		}
 		if !bytes.Contains(part, []byte("CustomResourceDefinition")) {
-			return false
+			return nil, false
 		}
 		seen = true
 	}
-	return seen
+	return data, seen
 }
 
 // thinCRD is the part of a CRD document the second pass uses, which

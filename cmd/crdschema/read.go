@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -180,7 +181,8 @@ func crdsAmongFiles(files []inputFile, in *inputs, ls *layouts, stderr io.Writer
 			}
 			crds = append(crds, c)
 		}
-		if !onlyCRDs(f.name, in) {
+		data, only := onlyCRDs(f.name, in)
+		if !only {
 			_ = in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
 				if derr == nil && d.IsCRD() {
 					crd(d)
@@ -191,7 +193,7 @@ func crdsAmongFiles(files []inputFile, in *inputs, ls *layouts, stderr io.Writer
 		}
 		// A file of CRDs is read whole once: the second pass replays it.
 		fp := &firstPass{}
-		fp.err = in.read(f.name, func(d crdschema.Document, derr *schema.InputError) error {
+		fp.err = readFrom(f.name, bytes.NewReader(data), func(d crdschema.Document, derr *schema.InputError) error {
 			if derr == nil && d.IsCRD() {
 				crd(d)
 				d = thinCRD(d)

@@ -23,6 +23,11 @@ func (in *inputs) read(name string, visit func(d crdschema.Document, err *schema
 		return &schema.InputError{File: name, Err: err}
 	}
 	defer closeFn()
+	return readFrom(name, r, visit, kinds...)
+}
+
+// readFrom reads the documents of r, named name, as read does.
+func readFrom(name string, r io.Reader, visit func(d crdschema.Document, err *schema.InputError) error, kinds ...string) error {
 	for d, err := range crdschema.Documents(name, r, kinds...) {
 		var ie *schema.InputError
 		if err != nil && (!errors.As(err, &ie) || d.Line == 0) {
@@ -110,23 +115,33 @@ func (in *inputs) limit(r io.Reader) io.Reader {
 	if in.max <= 0 {
 		return r
 	}
-	return &limitReader{r: r, left: in.max, err: in.tooLarge()}
+	l := &limitReader{r: r, left: in.max, err: in.tooLarge()}
+	if f, ok := r.(*fileReader); ok {
+		return &sizedLimitReader{l, f}
+	}
+	return l
 }
 
 // limitReader reads from r and fails with err after more than left bytes.
+// It says no Len: the limit is not what the input holds, and a Len of
+// the limit made schema.Documents start a 4 MiB document buffer for any
+// standard input.
 type limitReader struct {
 	r    io.Reader
 	left int64
 	err  error
 }
 
-// Len is the Len of the reader limited (see fileReader), or the limit
-// when that has none.
-func (l *limitReader) Len() int {
-	if s, ok := l.r.(interface{ Len() int }); ok {
-		return min(s.Len(), int(max(l.left+1, 0)))
-	}
-	return int(max(l.left+1, 0))
+// sizedLimitReader is a limitReader of a regular file, which passes the
+// file's Len on (see fileReader).
+type sizedLimitReader struct {
+	*limitReader
+	f *fileReader
+}
+
+// Len is what the file has left to read, within the limit.
+func (l *sizedLimitReader) Len() int {
+	return min(l.f.Len(), int(max(l.left+1, 0)))
 }
 
 func (l *limitReader) Read(p []byte) (int, error) {
