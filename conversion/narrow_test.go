@@ -98,7 +98,7 @@ func checkNarrowed(t *testing.T, from, to *structural.Schema, objJSON []byte) {
 	read := func(whole bool) (map[string]any, []string, any) {
 		s := NewStorage("k", "g", versions, false, false)
 		if whole {
-			s.narrow[[2]string{"v1", "v2"}] = stepFour{prune: true, pruneWith: to, rootMeta: true}
+			s.narrow[[2]string{"v1", "v2"}] = coercion{prune: true, pruneWith: to, rootMeta: true}
 		}
 		in, _ := jsonfast.Decode(objJSON)
 		m := in.(map[string]any)
