@@ -6,27 +6,17 @@ import (
 	"github.com/crdschema/crdschema/structural"
 )
 
-// stepFour is how step 4 of Read coerces and prunes an object read from
-// version from at version to.
-type stepFour struct {
-	// prune says whether it prunes, with schema pruneWith.
-	prune     bool
-	pruneWith *structural.Schema
-	// rootMeta says whether it coerces the root's metadata again.
-	rootMeta bool
-}
-
-// step4 is how step 4 reads from version from at version to. When the
-// object comes from step 1 unchanged but for its apiVersion (strategy None,
-// or a read at the stored version) and step 2's defaults, it is
-// narrowed: between versions of the same schemas (schemaClasses) it does
+// step4 is how step 4 of Read coerces an object read from version from at
+// version to. When the object comes from step 1 unchanged but for its
+// apiVersion (strategy None, or a read at the stored version) and step 2's
+// defaults, it is narrowed: between versions of the same schemas (schemaClasses) it does
 // not prune (there is nothing left to prune), otherwise it prunes with
 // narrowed; and the root's metadata, which step 1 coerced into the form
 // the ObjectMeta round trip writes, is not coerced again unless from's
 // defaults specify something in it. Built once per pair of versions.
-func (s *Storage) step4(from, to string) stepFour {
+func (s *Storage) step4(from, to string) coercion {
 	if s.webhook && from != to { // the webhook's answer is coerced whole
-		return stepFour{prune: true, pruneWith: s.versions[to].Schema, rootMeta: true}
+		return coercion{prune: true, pruneWith: s.versions[to].Schema, rootMeta: true}
 	}
 	k := [2]string{from, to}
 	s.mu.Lock()
@@ -35,7 +25,7 @@ func (s *Storage) step4(from, to string) stepFour {
 	if ok {
 		return st
 	}
-	st = stepFour{prune: s.class[from] != s.class[to], rootMeta: defaultsInMeta(s.versions[from].Defaults)}
+	st = coercion{prune: s.class[from] != s.class[to], rootMeta: defaultsInMeta(s.versions[from].Defaults)}
 	if st.prune {
 		st.pruneWith = narrowed(s.versions[to].Schema, s.versions[from].Schema)
 	}

@@ -43,7 +43,7 @@ type Storage struct {
 	// narrow holds how step 4 of Read coerces, by versions read from and
 	// at (step4), built on first use under mu.
 	mu     sync.Mutex
-	narrow map[[2]string]stepFour
+	narrow map[[2]string]coercion
 }
 
 // NewStorage is the storage of the CRD named name (its metadata.name, for
@@ -57,7 +57,7 @@ func NewStorage(name, group string, versions map[string]Version, preserveUnknown
 		apiVersion[v] = group + "/" + v
 	}
 	return &Storage{name: name, group: group, versions: versions, preserveUnknownFields: preserveUnknownFields, webhook: webhook,
-		class: schemaClasses(versions), apiVersion: apiVersion, narrow: map[[2]string]stepFour{}}
+		class: schemaClasses(versions), apiVersion: apiVersion, narrow: map[[2]string]coercion{}}
 }
 
 // Read is what the apiserver serves for stored, an object as stored in
@@ -113,8 +113,7 @@ func (s *Storage) Read(ctx context.Context, stored map[string]any, to string, co
 	// only where the schemas differ (step4). Its coercion of embedded
 	// resources still runs: step 1 keeps some malformed embedded metadata
 	// (a string metadata) that step 4 rejects.
-	st := s.step4(from, to)
-	more, errs := s.coerce(out, s.versions[to].Schema, coercion{prune: st.prune, pruneWith: st.pruneWith, rootMeta: st.rootMeta})
+	more, errs := s.coerce(out, s.versions[to].Schema, s.step4(from, to))
 	pruned = append(pruned, more...)
 	if len(errs) > 0 {
 		return nil, pruned, errs
