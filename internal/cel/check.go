@@ -511,7 +511,7 @@ func (n *Node) compile(info *typeInfo, rules []schema.ValidationRule) ([]compile
 		return compileRules(info.s, rules, info.decl, opts)
 	}
 	resourceRoot := n.parent == nil || (info.s != nil && info.s.EmbeddedResource)
-	return cache.compile("c"+opts.stored.key(rules), info.s, rules, resourceRoot, n.typedAlone(), func() ([]compiled, error) {
+	return cache.compile(newExprsKind+opts.stored.key(rules), info.s, rules, resourceRoot, n.typedAlone(), func() ([]compiled, error) {
 		return compileRules(info.s, rules, info.decl, opts)
 	})
 }
@@ -557,6 +557,16 @@ func (c *CompileCache) lookup(kind string, s *structural.Schema, rules []schema.
 	}
 	return nil
 }
+
+// The kinds of CompileCache entries: compiled in the environment of new
+// expressions (a CRD create's check; an update's adds StoredExpressions.key)
+// and in the environment of stored expressions (the runtime, for rules
+// that fail in the former). A SchemaCheck and a validator share results
+// through newExprsKind.
+const (
+	newExprsKind    = "c"
+	storedExprsKind = "v"
+)
 
 // compile returns the results of compiling rules (kind names the
 // environment and options) on a node s, typed as a resource root or not:

@@ -101,13 +101,13 @@ func (b *vnodeBuilder) compile(s *structural.Schema, rules []schema.ValidationRu
 	if b.cache == nil || underMeta || len(rules) == 0 {
 		return compileRules(s, rules, decl, stored)
 	}
-	results, err := b.cache.compile("c", s, rules, isResourceRoot, false, func() ([]compiled, error) {
+	results, err := b.cache.compile(newExprsKind, s, rules, isResourceRoot, false, func() ([]compiled, error) {
 		return compileRules(s, rules, decl, compileOptions{kind: newExpressions})
 	})
 	if err == nil && allCompiled(results) {
 		return results, nil
 	}
-	return b.cache.compile("v", s, rules, isResourceRoot, false, func() ([]compiled, error) { return compileRules(s, rules, decl, stored) })
+	return b.cache.compile(storedExprsKind, s, rules, isResourceRoot, false, func() ([]compiled, error) { return compileRules(s, rules, decl, stored) })
 }
 
 // allCompiled reports whether every rule of results, and its
