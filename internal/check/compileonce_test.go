@@ -97,7 +97,7 @@ func mustStructuralProps(t *testing.T, p *model.Props) *structural.Schema {
 // check built, compile no rule again: every rule they evaluate was
 // compiled by the check (or the check of its defaults).
 func TestCorpusVersionsCompileNothing(t *testing.T) {
-	checked := 0
+	checked, validators := 0, 0
 	eachCorpusCRD(t, func(file string, crd *model.CRD) {
 		errs, built := CRD(crd)
 		if len(errs) > 0 {
@@ -107,6 +107,7 @@ func TestCorpusVersionsCompileNothing(t *testing.T) {
 		for _, v := range crd.Spec.Versions {
 			if s := built.Structural(crd.SchemaFor(v.Name)); s != nil {
 				cel.NewValidator(s, true, built.Rules)
+				validators++
 			}
 		}
 		if got := built.Rules.Len(); got != n {
@@ -114,7 +115,12 @@ func TestCorpusVersionsCompileNothing(t *testing.T) {
 		}
 		checked++
 	})
-	t.Logf("%d accepted CRDs", checked)
+	t.Logf("%d accepted CRDs, %d versions' validators", checked, validators)
+	// A Built that gave no structural schema would build no validator and
+	// compare nothing.
+	if checked > 0 && validators < checked {
+		t.Errorf("%d validators built for %d accepted CRDs: every accepted CRD has at least one version", validators, checked)
+	}
 }
 
 // eachCorpusCRD calls fn with every CRD of the corpus CRD files.
