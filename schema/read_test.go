@@ -213,3 +213,46 @@ func TestReadDocumentsKeyCollisions(t *testing.T) {
 		t.Errorf("distinct keys: %v, %v", docs, err)
 	}
 }
+
+// TestDocumentJSONAsRead: a document's JSON is the document as read,
+// whatever the caller did to Object before asking (a field deleted, one
+// added, a nested value changed): YAML documents and the items of YAML
+// and JSON Lists, read by the fast and the exact readers and by
+// Documents.
+func TestDocumentJSONAsRead(t *testing.T) {
+	inputs := []struct{ name, text, want string }{
+		{"doc.yaml", "kind: X\nspec:\n  count: 3.0\n  list: [a, {b: 1}]\n", `{"kind":"X","spec":{"count":3,"list":["a",{"b":1}]}}`},
+		{"list.yaml", "kind: List\nitems:\n- kind: X\n  spec: {count: 1, list: [a, {b: 1}]}\n", `{"kind":"X","spec":{"count":1,"list":["a",{"b":1}]}}`},
+		{"list.json", `{"kind": "List", "items": [{"kind": "X", "spec": {"count": 1, "list": ["a", {"b": 1}]}}]}`, `{"kind":"X","spec":{"count":1,"list":["a",{"b":1}]}}`},
+	}
+	readers := map[string]func(string, []byte) ([]Document, error){
+		"fast":  ReadDocuments,
+		"exact": readDocumentsExact,
+		"Documents": func(name string, data []byte) ([]Document, error) {
+			var docs []Document
+			for d, err := range Documents(name, strings.NewReader(string(data))) {
+				if err != nil {
+					return nil, err
+				}
+				docs = append(docs, d)
+			}
+			return docs, nil
+		},
+	}
+	for _, in := range inputs {
+		for rname, read := range readers {
+			docs, err := read(in.name, []byte(in.text))
+			if err != nil || len(docs) != 1 {
+				t.Fatalf("%s, %s: %d documents, %v", in.name, rname, len(docs), err)
+			}
+			d := docs[0]
+			spec := d.Object["spec"].(map[string]any)
+			spec["list"].([]any)[1].(map[string]any)["b"] = "changed"
+			delete(spec, "count")
+			d.Object["added"] = true
+			if got := d.JSON(); string(got) != in.want {
+				t.Errorf("%s, %s: JSON after changing Object: %s, want %s", in.name, rname, got, in.want)
+			}
+		}
+	}
+}
