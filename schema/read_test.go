@@ -256,3 +256,26 @@ func TestDocumentJSONAsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitYAML: the documents of a YAML stream as the readers split it,
+// each with its first line; a document of only a comment is one (the
+// readers skip it); an indented "---" splits nothing; stopping early
+// stops.
+func TestSplitYAML(t *testing.T) {
+	data := []byte("a: 1\n--- # first\nb: 2\nc: |\n  ---\n---\n# only a comment\n---\nd: 4\n")
+	var got []string
+	for line, text := range SplitYAML(data) {
+		got = append(got, fmt.Sprintf("%d %q", line, text))
+	}
+	want := []string{`1 "a: 1\n"`, `3 "b: 2\nc: |\n  ---\n"`, `7 "# only a comment\n"`, `9 "d: 4\n"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SplitYAML (-want +got):\n%s", diff)
+	}
+	docs, err := ReadDocuments("f.yaml", data)
+	if err != nil || len(docs) != 3 || docs[0].Line != 1 || docs[1].Line != 3 || docs[2].Line != 9 {
+		t.Errorf("ReadDocuments: %d documents, %v; want 3, at lines 1, 3 and 9", len(docs), err)
+	}
+	for range SplitYAML(data) {
+		break // a splitter that went on would make the loop panic
+	}
+}
