@@ -87,32 +87,20 @@ func jsonschemaRun(paths []string, out string, in *inputs, stdout, stderr io.Wri
 	return servedStatus(rd, false, nil)
 }
 
-// schemaFiles reads the CRDs of files as rd.crds does (counted as checked,
-// the other documents skipped) and computes each CRD's schema files as it
-// is read, right after its check, whose structural models the schemas are
-// then made from (see crdschema.CRD.Errors). It returns the files, the
-// message of each CRD that has none (rejected), and the number of CRDs.
+// schemaFiles reads the CRDs of files as rd.crds does and computes each
+// CRD's schema files as it is read, right after its check, whose
+// structural models the schemas are then made from (see
+// crdschema.CRD.Errors). It returns the files, the message of each CRD
+// that has none (rejected), and the number of CRDs.
 func (rd *docReader) schemaFiles(in []inputFile) (files []schemaFile, rejected []string, n int, err error) {
-	err = rd.each(in, func(d crdschema.Document) error {
-		if !d.IsCRD() {
-			rd.counts.skip(skipNotCRD, d.File)
-			return nil
-		}
-		c, err := d.CRD()
-		if err != nil {
-			reportError(rd.stderr, err)
-			rd.inputErr = true
-			return nil
-		}
+	err = rd.eachCRD(in, func(c *crdschema.CRD) {
 		n++
-		rd.counts.checked(len(c.Errors()))
 		fs, err := crdSchemaFiles(c)
 		if err != nil {
 			rejected = append(rejected, fmt.Sprintf("crdschema: %s:%d: %v\n", c.Position().File, c.Position().Line, err))
-			return nil
+			return
 		}
 		files = append(files, fs...)
-		return nil
 	})
 	return files, rejected, n, err
 }
