@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"sync"
+	"weak"
 
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -46,8 +47,14 @@ type loaded struct {
 	// compiledVersion takes over (guarded by mu). A check that Errors
 	// runs keeps none of it: most loaded CRDs are checked and never
 	// compiled, and what a check builds is about as large as the CRD.
-	// The versions of such a CRD are built again (a new Built).
-	built *check.Built
+	// It holds it weakly instead (dropped): a caller that asks for
+	// Errors and then compiles or publishes the versions (the command's
+	// jsonschema and openapi, a CRD defined twice, crdfake) takes it over
+	// as long as no garbage collection came between; after one, the
+	// versions are built again (a new Built), and nothing of it stays
+	// live in the meantime.
+	built   *check.Built
+	dropped weak.Pointer[check.Built]
 	// warns are the warnings of a create of the CRD had it no errors
 	// (built on first use).
 	warnOnce sync.Once
@@ -122,26 +129,40 @@ func (c *CRD) Position() schema.Position { return c.pos }
 
 // Errors returns the errors `kubectl create` of this CRD would report,
 // sorted by field, type and detail; nil when the apiserver would accept it.
-// The caller may change the returned list.
+// The caller may change the returned list. The check runs once; what it
+// builds on its way (the versions' structural models and compiled rules)
+// is not kept live, so that many checked CRDs cost little more than
+// their documents: a compilation or publication of the versions right
+// after (Version, JSONSchema, OpenAPI) takes it over, unless a garbage
+// collection came between.
 func (c *CRD) Errors() field.ErrorList {
 	return copyErrors(c.check())
 }
 
 // check checks the CRD once and returns its errors, which the caller
-// must not change; what the check built is dropped.
+// must not change; what the check built is dropped, held only weakly.
 func (c *loaded) check() field.ErrorList {
-	c.checkOnce.Do(func() { c.errs, _ = check.CRD(c.crd) })
+	c.checkOnce.Do(func() {
+		var b *check.Built
+		c.errs, b = check.CRD(c.crd)
+		c.dropped = weak.Make(b)
+	})
 	return c.errs
 }
 
 // builtForVersions returns what the versions are compiled with (the
-// caller holds mu): what the check built, when this call runs the check,
-// or else a new Built.
+// caller holds mu): what the check built, when this call runs the check
+// or the garbage collector has not yet reclaimed what it dropped, or else
+// a new Built.
 func (c *loaded) builtForVersions() *check.Built {
 	c.checkOnce.Do(func() { c.errs, c.built = check.CRD(c.crd) })
 	if c.built == nil {
+		c.built = c.dropped.Value()
+	}
+	if c.built == nil {
 		c.built = check.NewBuilt()
 	}
+	c.dropped = weak.Pointer[check.Built]{}
 	return c.built
 }
 
@@ -251,10 +272,16 @@ func (c *CRD) compiledVersion(name string) (*Schema, error) {
 }
 
 // structuralOf is the structural model of the CRD's schema p: the one its
-// versions are compiled with, or else a new one.
+// versions are compiled with, or the check's if still at hand, or else a
+// new one. The CRD has been checked (its callers ask Errors first).
 func (c *loaded) structuralOf(p *model.Props) (*structural.Schema, error) {
+	c.check()
 	c.mu.Lock()
-	s := c.built.Structural(p)
+	b := c.built
+	if b == nil {
+		b = c.dropped.Value()
+	}
+	s := b.Structural(p)
 	c.mu.Unlock()
 	if s != nil {
 		return s, nil

@@ -57,7 +57,9 @@ type Document struct {
 // into documents is one *schema.InputError and no documents.
 //
 // It is Documents over an input already in memory: the same documents and
-// errors, collected.
+// errors, collected. The documents' Text is part of data, and a YAML
+// document's JSON is read from it when first asked for: data must not
+// change while the documents are in use.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
 	return readDocuments(name, data, true)
 }
@@ -107,23 +109,22 @@ func Documents(name string, r io.Reader, kinds ...string) iter.Seq2[Document, er
 // floats of its Object when mark is set.
 func newDocument(d schema.Document, mark bool) Document {
 	out := Document{Position: d.Position, Object: d.Object, Duplicates: d.Duplicates, Text: d.Text, doc: d}
-	// Marking changes Object, from which a YAML document's JSON is
-	// encoded: a document with floats to mark has it encoded first.
-	if mark && jsonvalue.HasWholeFloats(d.Object) {
-		d.JSON()
+	if mark {
+		// JSON is read again from Text: the marks never show in it.
 		out.floats = jsonvalue.KeepFloats(d.Object)
 	}
 	return out
 }
 
 // JSON returns the document as JSON, as kubectl would send it: a JSON
-// input's own bytes; for a YAML document or an item of a List, its value
-// as read encoded as encoding/json encodes it (a whole float written
-// "3.0" as 3), on the first call on the document or any copy of it, and
-// kept for the later calls; reading documents without asking costs
-// nothing. A change made to Object before the first call may show in it.
-// The result is shared: treat it as read-only. It is nil for a document
-// that could not be read and for one built by hand.
+// input's own bytes; for a YAML document or an item of a List, the
+// document as read, encoded as encoding/json encodes it (a whole float
+// written "3.0" as 3). It is encoded on the first call on the document or
+// any copy of it, from its text read again, and kept for the later calls;
+// reading documents without asking costs nothing. Whatever the caller did
+// to Object (pruned, defaulted) never shows in it. The result is shared:
+// treat it as read-only. It is nil for a document that could not be read
+// and for one built by hand.
 func (d *Document) JSON() []byte {
 	return d.doc.JSON()
 }

@@ -60,3 +60,19 @@ func TestDocumentJSON(t *testing.T) {
 		t.Error("a Document built by hand has JSON")
 	}
 }
+
+// TestDocumentJSONAsRead: the JSON of a YAML document is the document as
+// read whatever the caller did to Object before the first call (here
+// pruned and defaulted in place), and holds no marks of whole floats.
+func TestDocumentJSONAsRead(t *testing.T) {
+	docs, err := ReadDocuments("f.yaml", []byte("kind: X\nspec:\n  count: 3.0\n  extra: 1\n"))
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("%d documents, %v", len(docs), err)
+	}
+	spec := docs[0].Object["spec"].(map[string]any)
+	delete(spec, "extra")
+	spec["replicas"] = int64(1)
+	if got, want := string(docs[0].JSON()), `{"kind":"X","spec":{"count":3,"extra":1}}`; got != want {
+		t.Errorf("JSON after changing Object: %s, want %s", got, want)
+	}
+}

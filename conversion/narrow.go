@@ -13,25 +13,23 @@ import (
 // not prune (there is nothing left to prune), otherwise it prunes with
 // narrowed; and the root's metadata, which step 1 coerced into the form
 // the ObjectMeta round trip writes, is not coerced again unless from's
-// defaults specify something in it. Built once per pair of versions.
+// defaults specify something in it. Built once per pair of versions, under
+// the storage's lock (taken once per call).
 func (s *Storage) step4(from, to string) coercion {
 	if s.webhook && from != to { // the webhook's answer is coerced whole
 		return coercion{prune: true, pruneWith: s.versions[to].Schema, rootMeta: true}
 	}
 	k := [2]string{from, to}
 	s.mu.Lock()
-	st, ok := s.narrow[k]
-	s.mu.Unlock()
-	if ok {
+	defer s.mu.Unlock()
+	if st, ok := s.narrow[k]; ok {
 		return st
 	}
-	st = coercion{prune: s.class[from] != s.class[to], rootMeta: defaultsInMeta(s.versions[from].Defaults)}
+	st := coercion{prune: s.class[from] != s.class[to], rootMeta: defaultsInMeta(s.versions[from].Defaults)}
 	if st.prune {
 		st.pruneWith = narrowed(s.versions[to].Schema, s.versions[from].Schema)
 	}
-	s.mu.Lock()
 	s.narrow[k] = st
-	s.mu.Unlock()
 	return st
 }
 

@@ -8,6 +8,8 @@ import (
 
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	kversion "k8s.io/apimachinery/pkg/version"
+
+	"github.com/crdschema/crdschema/schema"
 )
 
 // Reading ahead: what the REST mapper and the routing need of a CRD (its
@@ -59,8 +61,8 @@ func readAhead(data []byte) (found []aheadDoc, ok bool) {
 		return nil, false
 	}
 	index := 0
-	for _, c := range splitYAML(data) {
-		doc, isCRD, empty, ok := scanDocument(c.data)
+	for line, text := range schema.SplitYAML(data) {
+		doc, isCRD, empty, ok := scanDocument(text)
 		if !ok {
 			return nil, false
 		}
@@ -68,7 +70,7 @@ func readAhead(data []byte) (found []aheadDoc, ok bool) {
 			continue // not numbered, as the reader numbers documents
 		}
 		if isCRD {
-			doc.text, doc.index, doc.line = c.data, index, c.line
+			doc.text, doc.index, doc.line = text, index, line
 			found = append(found, doc)
 		}
 		index++
@@ -97,39 +99,6 @@ func otherBreaks(data []byte) bool {
 		i += 1 + next
 	}
 	return false
-}
-
-// yamlChunk is one document of a YAML stream and the line it starts at.
-type yamlChunk struct {
-	data []byte
-	line int
-}
-
-// splitYAML splits a YAML stream at lines that start with "---" followed
-// by nothing but blanks or a comment, as the documents reader (and
-// kubectl) splits it: the same chunks, starting at the same lines.
-func splitYAML(data []byte) []yamlChunk {
-	var out []yamlChunk
-	start, startLine, line := 0, 1, 1
-	for pos := 0; pos < len(data); line++ {
-		next := len(data)
-		if end := bytes.IndexByte(data[pos:], '\n'); end >= 0 {
-			next = pos + end + 1
-		}
-		if l := data[pos:next]; bytes.HasPrefix(l, []byte("---")) {
-			if rest := bytes.TrimSpace(l[3:]); len(rest) == 0 || rest[0] == '#' {
-				if pos > start {
-					out = append(out, yamlChunk{data[start:pos], startLine})
-				}
-				start, startLine = next, line+1
-			}
-		}
-		pos = next
-	}
-	if start < len(data) {
-		out = append(out, yamlChunk{data[start:], startLine})
-	}
-	return out
 }
 
 // scanDocument reads one document: empty when it holds nothing but blanks

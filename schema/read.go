@@ -59,12 +59,13 @@ type Document struct {
 
 // JSON returns the document as JSON, as kubectl would send it: the input's
 // own bytes for a document of a JSON stream; for a YAML document (and an
-// item of a List), its value encoded as encoding/json does, on the first
-// call of JSON on the document or any copy of it, and kept for the later
-// calls (a reader that never asks pays nothing). It is encoded from the
-// value as read: a change made to Object before the first call shows in
-// it. The result is shared: treat it as read-only. It is nil for a
-// document that could not be read and for one built by hand.
+// item of a List), the document as read, encoded as encoding/json does.
+// The encoding is made on the first call of JSON on the document or any
+// copy of it, from a new reading of the document's text, and kept for the
+// later calls (a reader that never asks pays nothing): what a caller did
+// to Object or Value before never shows in it. The result is shared:
+// treat it as read-only. It is nil for a document that could not be read
+// and for one built by hand.
 func (d *Document) JSON() []byte {
 	if d.lazy != nil {
 		return d.lazy.bytes()
@@ -72,13 +73,23 @@ func (d *Document) JSON() []byte {
 	return d.js
 }
 
-// lazyJSON is the JSON of a plain value (as internal/jsonfast.Encode
-// takes it), encoded when first asked for. once makes a Document and its
-// copies safe to use from several goroutines.
+// lazyJSON is the JSON of a document read from text, encoded when first
+// asked for from the text read again (the document's value belongs to the
+// caller, who may have changed it). once makes a Document and its copies
+// safe to use from several goroutines.
 type lazyJSON struct {
 	once sync.Once
-	v    any // to encode, until b is set
+	// text is the chunk the document was read from; json says it is a
+	// JSON value (else YAML), fast that the fast readers read it.
+	text       []byte
+	json, fast bool
+	// item is 0 for the chunk's whole value, i+1 for the i-th item of
+	// the List it holds; list, for an item, is the List's reading,
+	// shared by its items so that the text is read again once.
+	item int
+	list *lazyJSON
 	size int // the expected size of the encoding
+	v    any // the List's new reading (list's own)
 	b    []byte
 }
 
@@ -87,20 +98,54 @@ func (j *lazyJSON) bytes() []byte {
 	return j.b
 }
 
-// encode encodes j.v. The values this package defers are those
-// internal/yamlfast reads (plain types, no infinities or NaN, nesting
-// within jsonfast's bound: the fast reader used to decline where jsonfast
-// could not encode, and TestFastReadAgrees and FuzzFastRead compare every
-// encoding with the exact reader's JSON) and the items of a List, which
-// jsonfast encodes unless nested beyond its bound; encoding/json, which
-// writes the same bytes and cannot fail on a decoded value, is the
-// fallback.
+// encode encodes the document read again from its text. The values this
+// package defers are those internal/yamlfast reads (plain types, no
+// infinities or NaN, nesting within jsonfast's bound: the fast reader used
+// to decline where jsonfast could not encode, and TestFastReadAgrees and
+// FuzzFastRead compare every encoding with the exact reader's JSON) and
+// the items of a List, which jsonfast encodes unless nested beyond its
+// bound; encoding/json, which writes the same bytes and cannot fail on a
+// decoded value, is the fallback.
 func (j *lazyJSON) encode() {
-	b, ok := jsonfast.EncodeSized(j.v, j.size)
-	if !ok {
-		b, _ = kjson.Marshal(j.v)
+	var v any
+	if j.list == nil {
+		v = reread(j.text, j.json, j.fast)
+	} else {
+		v = j.list.items()[j.item-1]
 	}
-	j.b, j.v = b, nil
+	b, ok := jsonfast.EncodeSized(v, j.size)
+	if !ok {
+		b, _ = kjson.Marshal(v)
+	}
+	j.b = b
+}
+
+// items is the List's items, read again from its text once for all of
+// them.
+func (j *lazyJSON) items() []any {
+	j.once.Do(func() {
+		j.v = reread(j.text, j.json, j.fast)
+		j.text = nil
+	})
+	items, _ := j.v.(map[string]any)["items"].([]any)
+	return items
+}
+
+// reread decodes text again as it was read the first time: the same
+// reader (fast or exact) gives the same value, which nothing but this
+// package has seen.
+func reread(text []byte, json, fast bool) any {
+	if fast {
+		if d, ok := fastChunk(chunk{data: text, json: json}); ok {
+			return d.value
+		}
+	}
+	js := text
+	if !json {
+		js, _ = yaml.YAMLToJSON(text)
+	}
+	v, _, _ := decodeExact(js, json)
+	return v
 }
 
 // Plain reports whether Value is exactly the decoding of JSON (which then
@@ -133,7 +178,9 @@ var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 // an Object.
 //
 // ReadDocuments is Documents over an input already in memory: the same
-// documents and errors, collected.
+// documents and errors, collected. The documents' Text is part of data,
+// and a YAML document's JSON is read from it when first asked for: data
+// must not change while the documents are in use.
 func ReadDocuments(name string, data []byte) ([]Document, error) {
 	return readDocuments(name, data, true)
 }
@@ -346,13 +393,17 @@ func (r *docReader) add(c chunk, js []byte, v any, plain bool, dups []string) {
 	}
 	if kind, _ := obj["kind"].(string); strings.HasSuffix(kind, "List") {
 		if items, ok := obj["items"].([]any); ok {
+			var list *lazyJSON // the List's reading, for its items' JSON
 			for i, it := range items {
 				m, ok := it.(map[string]any)
 				if !ok {
 					r.fail(c, line, fmt.Errorf("items[%d]: expected a mapping, got %s", i, jsonvalue.ReaderWords.Of(it)))
 					continue
 				}
-				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, lazy: &lazyJSON{v: m}, Object: m, Value: m, Text: c.data, item: int32(i) + 1}, nil)
+				if list == nil {
+					list = &lazyJSON{text: c.data, json: c.json, fast: r.fast}
+				}
+				r.emit(Document{Position: Position{File: r.name, Index: r.index, Line: line}, lazy: &lazyJSON{item: i + 1, list: list}, Object: m, Value: m, Text: c.data, item: int32(i) + 1}, nil)
 				r.index++
 			}
 			return
@@ -362,7 +413,7 @@ func (r *docReader) add(c chunk, js []byte, v any, plain bool, dups []string) {
 	if js == nil {
 		// The JSON of a YAML document is usually less than half its
 		// size (indentation, block scalars).
-		d.lazy = &lazyJSON{v: v, size: len(c.data) / 2}
+		d.lazy = &lazyJSON{text: c.data, json: c.json, fast: r.fast, size: len(c.data) / 2}
 	}
 	r.emit(d, nil)
 	r.index++

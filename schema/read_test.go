@@ -213,3 +213,69 @@ func TestReadDocumentsKeyCollisions(t *testing.T) {
 		t.Errorf("distinct keys: %v, %v", docs, err)
 	}
 }
+
+// TestDocumentJSONAsRead: a document's JSON is the document as read,
+// whatever the caller did to Object before asking (a field deleted, one
+// added, a nested value changed): YAML documents and the items of YAML
+// and JSON Lists, read by the fast and the exact readers and by
+// Documents.
+func TestDocumentJSONAsRead(t *testing.T) {
+	inputs := []struct{ name, text, want string }{
+		{"doc.yaml", "kind: X\nspec:\n  count: 3.0\n  list: [a, {b: 1}]\n", `{"kind":"X","spec":{"count":3,"list":["a",{"b":1}]}}`},
+		{"list.yaml", "kind: List\nitems:\n- kind: X\n  spec: {count: 1, list: [a, {b: 1}]}\n", `{"kind":"X","spec":{"count":1,"list":["a",{"b":1}]}}`},
+		{"list.json", `{"kind": "List", "items": [{"kind": "X", "spec": {"count": 1, "list": ["a", {"b": 1}]}}]}`, `{"kind":"X","spec":{"count":1,"list":["a",{"b":1}]}}`},
+	}
+	readers := map[string]func(string, []byte) ([]Document, error){
+		"fast":  ReadDocuments,
+		"exact": readDocumentsExact,
+		"Documents": func(name string, data []byte) ([]Document, error) {
+			var docs []Document
+			for d, err := range Documents(name, strings.NewReader(string(data))) {
+				if err != nil {
+					return nil, err
+				}
+				docs = append(docs, d)
+			}
+			return docs, nil
+		},
+	}
+	for _, in := range inputs {
+		for rname, read := range readers {
+			docs, err := read(in.name, []byte(in.text))
+			if err != nil || len(docs) != 1 {
+				t.Fatalf("%s, %s: %d documents, %v", in.name, rname, len(docs), err)
+			}
+			d := docs[0]
+			spec := d.Object["spec"].(map[string]any)
+			spec["list"].([]any)[1].(map[string]any)["b"] = "changed"
+			delete(spec, "count")
+			d.Object["added"] = true
+			if got := d.JSON(); string(got) != in.want {
+				t.Errorf("%s, %s: JSON after changing Object: %s, want %s", in.name, rname, got, in.want)
+			}
+		}
+	}
+}
+
+// TestSplitYAML: the documents of a YAML stream as the readers split it,
+// each with its first line; a document of only a comment is one (the
+// readers skip it); an indented "---" splits nothing; stopping early
+// stops.
+func TestSplitYAML(t *testing.T) {
+	data := []byte("a: 1\n--- # first\nb: 2\nc: |\n  ---\n---\n# only a comment\n---\nd: 4\n")
+	var got []string
+	for line, text := range SplitYAML(data) {
+		got = append(got, fmt.Sprintf("%d %q", line, text))
+	}
+	want := []string{`1 "a: 1\n"`, `3 "b: 2\nc: |\n  ---\n"`, `7 "# only a comment\n"`, `9 "d: 4\n"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SplitYAML (-want +got):\n%s", diff)
+	}
+	docs, err := ReadDocuments("f.yaml", data)
+	if err != nil || len(docs) != 3 || docs[0].Line != 1 || docs[1].Line != 3 || docs[2].Line != 9 {
+		t.Errorf("ReadDocuments: %d documents, %v; want 3, at lines 1, 3 and 9", len(docs), err)
+	}
+	for range SplitYAML(data) {
+		break // a splitter that went on would make the loop panic
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"iter"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -89,6 +90,24 @@ func splitJSON(data []byte) ([]chunk, []byte, int, error) {
 		start := off - int64(len(raw))
 		out = append(out, chunk{data: raw, line: lineAt(start), json: true})
 		consumed = off
+	}
+}
+
+// SplitYAML yields the documents of the YAML stream data as
+// ReadDocuments splits it, without decoding them: the line each starts at
+// (1-based) and its text, part of data. A stream is split at the lines
+// that start with "---" followed by nothing but blanks or a comment, as
+// kubectl's YAML reader splits it; a document may hold nothing but blanks
+// and comments (the readers skip it, not numbering it). It is for callers
+// that look at a stream's documents before deciding which to read (a JSON
+// stream, one starting with '{', is not split: see ReadDocuments).
+func SplitYAML(data []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		for _, c := range splitStream(data) {
+			if !yield(c.line, c.data) {
+				return
+			}
+		}
 	}
 }
 

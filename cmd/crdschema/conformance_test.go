@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -608,7 +610,8 @@ func TestRegressions(t *testing.T) {
 }
 
 // withSharedInputs returns dir, or, when dir has a shared.txt, a
-// temporary copy of dir holding the shared files it names.
+// temporary copy of dir holding the shared files it names, one a line:
+// "<file> <path under ../shared> <sha256>" (see sharedFile).
 func withSharedInputs(t *testing.T, dir string) string {
 	t.Helper()
 	list, err := os.ReadFile(filepath.Join(dir, "shared.txt"))
@@ -623,19 +626,36 @@ func withSharedInputs(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
-		name, from, ok := strings.Cut(line, " ")
-		if !ok || name != filepath.Base(name) {
-			t.Fatalf("%s/shared.txt: %q is not \"<file> <path under ../shared>\"", dir, line)
+		f := strings.Fields(line)
+		if len(f) != 3 || f[0] != filepath.Base(f[0]) {
+			t.Fatalf("%s/shared.txt: %q is not \"<file> <path under ../shared> <sha256>\"", dir, line)
 		}
-		data, err := os.ReadFile(shareddata.Dir(t, strings.Split(from, "/")...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(tmp, f[0]), sharedFile(t, f[1], f[2]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return tmp
+}
+
+// sharedFile returns the contents of the file at path (slash-separated,
+// under ../shared) that a test's goldens were written from. Without it
+// the test is skipped saying so (it fails under CRDSCHEMA_REQUIRE_SHARED=1);
+// a file whose sha256 is not sum fails it: the goldens would no longer be
+// the answers for their inputs.
+func sharedFile(t *testing.T, path, sum string) []byte {
+	t.Helper()
+	p, ok := shareddata.Path(strings.Split(path, "/")...)
+	if !ok {
+		shareddata.Missing(t, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sha256.Sum256(data); hex.EncodeToString(got[:]) != sum {
+		t.Fatalf("the shared file %s changed (sha256 %x; the goldens were written from %s)", path, got, sum)
+	}
+	return data
 }
 
 // TestConformanceConvert replays the convert batches: the public random

@@ -60,28 +60,20 @@ func jsonschemaRun(paths []string, out string, in *inputs, stdout, stderr io.Wri
 	// The summary of the CRDs read goes to stderr, last: stdout lists the
 	// files written.
 	rd := &docReader{in: in, p: linePrinter{stderr: stderr}, stderr: stderr}
-	cs, err := rd.crds(namedFiles(names))
+	files, rejected, n, err := rd.schemaFiles(namedFiles(names))
 	if err != nil || rd.inputErr {
 		return servedStatus(rd, false, err)
 	}
-	if len(cs) == 0 {
+	if n == 0 {
 		// Nothing to write is no success: a wrong path in a CI step
 		// would otherwise pass and leave kubeconform without schemas.
 		fmt.Fprintf(stderr, "crdschema jsonschema: no CustomResourceDefinition in %s: nothing written to %s\n", strings.Join(paths, ", "), out)
 		return 2
 	}
-	var files []schemaFile
-	status := 0
-	for _, c := range cs {
-		fs, err := crdSchemaFiles(c)
-		if err != nil {
-			fmt.Fprintf(stderr, "crdschema: %s:%d: %v\n", c.Position().File, c.Position().Line, err)
-			status = 1
-			continue
+	if len(rejected) > 0 {
+		for _, msg := range rejected {
+			fmt.Fprint(stderr, msg)
 		}
-		files = append(files, fs...)
-	}
-	if status != 0 {
 		fmt.Fprintf(stderr, "crdschema jsonschema: nothing written to %s\n", out)
 		return servedStatus(rd, true, nil)
 	}
@@ -93,6 +85,24 @@ func jsonschemaRun(paths []string, out string, in *inputs, stdout, stderr io.Wri
 		fmt.Fprintln(stdout, filepath.Join(out, f.name))
 	}
 	return servedStatus(rd, false, nil)
+}
+
+// schemaFiles reads the CRDs of files as rd.crds does and computes each
+// CRD's schema files as it is read, right after its check, whose
+// structural models the schemas are then made from (see
+// crdschema.CRD.Errors). It returns the files, the message of each CRD
+// that has none (rejected), and the number of CRDs.
+func (rd *docReader) schemaFiles(in []inputFile) (files []schemaFile, rejected []string, n int, err error) {
+	err = rd.eachCRD(in, func(c *crdschema.CRD) {
+		n++
+		fs, err := crdSchemaFiles(c)
+		if err != nil {
+			rejected = append(rejected, fmt.Sprintf("crdschema: %s:%d: %v\n", c.Position().File, c.Position().Line, err))
+			return
+		}
+		files = append(files, fs...)
+	})
+	return files, rejected, n, err
 }
 
 // crdSchemaFiles are a CRD's schema files: GROUP/KIND_VERSION.json and its

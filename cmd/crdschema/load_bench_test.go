@@ -90,3 +90,32 @@ func BenchmarkApplyProject(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPublish is `crdschema jsonschema` and `crdschema openapi` of
+// every corpus CRD (one --crd per project directory): each checks every
+// CRD (Errors) and then publishes its versions from their structural
+// models, which the check has built on its way (issue 32).
+func BenchmarkPublish(b *testing.B) {
+	dirs, _ := filepath.Glob(filepath.Join(shareddata.Dir(b, "corpus"), "*", "crds"))
+	var crds []string
+	for _, d := range dirs {
+		crds = append(crds, "--crd", d)
+	}
+	out := b.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"jsonschema", append([]string{"jsonschema", "--out", out}, crds...)},
+		{"openapi", append([]string{"openapi"}, crds...)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if code := run(tc.args, nil, io.Discard, io.Discard); code > 1 {
+					b.Fatalf("exit %d", code)
+				}
+			}
+		})
+	}
+}

@@ -248,7 +248,14 @@ func (in *inputs) bufferStdin(files []inputFile) error {
 // that cannot be decoded is reported (and makes rd.inputErr true).
 func (rd *docReader) crds(files []inputFile) ([]*crdschema.CRD, error) {
 	var out []*crdschema.CRD
-	err := rd.each(files, func(d crdschema.Document) error {
+	err := rd.eachCRD(files, func(c *crdschema.CRD) { out = append(out, c) })
+	return out, err
+}
+
+// eachCRD is crds handing each CRD to do as it is read, right after its
+// check.
+func (rd *docReader) eachCRD(files []inputFile, do func(*crdschema.CRD)) error {
+	return rd.each(files, func(d crdschema.Document) error {
 		if !d.IsCRD() {
 			rd.counts.skip(skipNotCRD, d.File)
 			return nil
@@ -260,8 +267,7 @@ func (rd *docReader) crds(files []inputFile) ([]*crdschema.CRD, error) {
 			return nil
 		}
 		rd.counts.checked(len(c.Errors()))
-		out = append(out, c)
+		do(c)
 		return nil
 	})
-	return out, err
 }

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/crdschema/crdschema/internal/shareddata"
 )
 
 // revisionEdit is one change made to a real CRD to write a revision:
@@ -104,7 +100,6 @@ var revisionFiles = []revisionFile{
 // that changed, or an edit that no longer applies, fails it.
 func revisionDir(t *testing.T) string {
 	t.Helper()
-	corpus := shareddata.Dir(t, "corpus")
 	src, err := filepath.Abs(filepath.Join("testdata", "revision"))
 	if err != nil {
 		t.Fatal(err)
@@ -114,13 +109,7 @@ func revisionDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	for _, f := range revisionFiles {
-		data, err := os.ReadFile(filepath.Join(corpus, f.corpus))
-		if err != nil {
-			shareddata.Missing(t, filepath.Join(corpus, f.corpus))
-		}
-		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != corpusSHA256[f.corpus] {
-			t.Fatalf("%s: the shared corpus file %s changed (sha256 %x; the goldens were written from %s)", f.name, f.corpus, sum, corpusSHA256[f.corpus])
-		}
+		data := sharedFile(t, "corpus/"+f.corpus, corpusSHA256[f.corpus])
 		text, err := applyEdits(string(data), f.edits)
 		if err != nil {
 			t.Fatalf("%s from %s: %v", f.name, f.corpus, err)

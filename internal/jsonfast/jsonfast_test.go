@@ -75,12 +75,14 @@ func TestDecodeDeep(t *testing.T) {
 }
 
 // TestDecodeCorpus compares the fast path with the exact decoder on every
-// JSON file of the shared corpus and the repository's testdata.
+// JSON file of the shared corpus, conformance batches and findings and of
+// the repository's testdata.
 func TestDecodeCorpus(t *testing.T) {
 	var files []string
-	corpus, _ := shareddata.Path("corpus")
-	conformance, _ := shareddata.Path("conformance")
-	for _, root := range []string{corpus, conformance, "../../testdata", "../../schema/testdata", "../../conformance"} {
+	corpus := shareddata.Optional(t, "corpus")
+	conformance := shareddata.Optional(t, "conformance")
+	findings := shareddata.Optional(t, "findings")
+	for _, root := range []string{corpus, conformance, findings, "../../testdata", "../../schema/testdata", "../../conformance"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml")) {
 				files = append(files, p)

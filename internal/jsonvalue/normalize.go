@@ -70,36 +70,6 @@ func KeepFloats(v any) (marked bool) {
 	return marked
 }
 
-// HasWholeFloats reports whether KeepFloats would mark any value of v,
-// without changing v (a reader that must see v unmarked first asks this).
-func HasWholeFloats(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, e := range x {
-			if isWholeFloat(e) || HasWholeFloats(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if isWholeFloat(e) || HasWholeFloats(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// isWholeFloat reports whether keepFloat would mark e.
-func isWholeFloat(e any) bool {
-	f, ok := e.(float64)
-	if !ok {
-		return false
-	}
-	_, isInt := floatAsInt(f)
-	return isInt
-}
-
 // keepFloat returns the json.Number that stands for e when e is a whole
 // float64.
 func keepFloat(e any) (json.Number, bool) {

@@ -119,29 +119,6 @@ func TestKeepFloats(t *testing.T) {
 	}
 }
 
-// TestHasWholeFloats: HasWholeFloats answers what KeepFloats reports, at
-// every level, and changes nothing.
-func TestHasWholeFloats(t *testing.T) {
-	for _, v := range []any{
-		map[string]any{"replicas": 3.0},
-		map[string]any{"list": []any{"a", map[string]any{"n": -7.0}}},
-		[]any{int64(1), []any{2.0}},
-		map[string]any{"int": int64(3), "half": 0.5, "big": 1e20, "negzero": math.Copysign(0, -1), "s": "3.0"},
-		[]any{0.25, nil, true, map[string]any{}},
-		3.0, // KeepFloats marks within maps and lists only
-		nil,
-	} {
-		before := DeepCopy(v)
-		has := HasWholeFloats(v)
-		if !reflect.DeepEqual(v, before) {
-			t.Fatalf("HasWholeFloats(%#v) changed its argument", before)
-		}
-		if marked := KeepFloats(v); has != marked {
-			t.Errorf("HasWholeFloats(%#v) = %v, KeepFloats marked %v", before, has, marked)
-		}
-	}
-}
-
 // TestIsNormalDepth: IsNormal is false, without a stack overflow, for a
 // value deeper than its bound and for one that holds itself.
 func TestIsNormalDepth(t *testing.T) {

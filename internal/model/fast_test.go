@@ -11,15 +11,16 @@ import (
 	"github.com/crdschema/crdschema/schema"
 )
 
-// inputFiles lists the differential tests' inputs: the shared corpus and
-// conformance batches (skipped when absent) and every file under the
-// repository's testdata directories.
+// inputFiles lists the differential tests' inputs: the shared corpus,
+// conformance batches and findings (logged when absent) and every file
+// under the repository's testdata directories.
 func inputFiles(t testing.TB) []string {
 	t.Helper()
 	var files []string
-	corpus, _ := shareddata.Path("corpus")
-	conformance, _ := shareddata.Path("conformance")
-	for _, root := range []string{corpus, conformance, "../../testdata", "testdata", "../check/testdata", "../../structural/testdata"} {
+	corpus := shareddata.Optional(t, "corpus")
+	conformance := shareddata.Optional(t, "conformance")
+	findings := shareddata.Optional(t, "findings")
+	for _, root := range []string{corpus, conformance, findings, "../../testdata", "testdata", "../check/testdata", "../../structural/testdata"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
 				files = append(files, p)

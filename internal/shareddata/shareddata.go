@@ -60,3 +60,20 @@ func Missing(tb testing.TB, p string) {
 	}
 	tb.Skipf("shared test data not found at %s: skipping (it sits beside the checkout in CI)", p)
 }
+
+// Optional returns the path of elem inside the shared data, for a test
+// that also reads inputs elsewhere; "" when it does not exist: the test
+// goes on without those inputs and logs that it does, or fails when
+// RequireEnv is set to 1.
+func Optional(tb testing.TB, elem ...string) string {
+	tb.Helper()
+	p, ok := Path(elem...)
+	switch {
+	case ok:
+		return p
+	case os.Getenv(RequireEnv) == "1":
+		tb.Fatalf("shared test data missing at %s (%s=1: it must be present)", p, RequireEnv)
+	}
+	tb.Logf("shared test data not found at %s: its inputs are not compared (it sits beside the checkout in CI)", p)
+	return ""
+}

@@ -75,16 +75,18 @@ func TestDecodeSeeds(t *testing.T) {
 }
 
 // TestDecodeCorpus compares Decode with sigs.k8s.io/yaml on every YAML
-// document of the shared corpus and conformance batches and of testdata.
+// document of the shared corpus, conformance batches and findings and of
+// testdata.
 // The roots are directories below ../shared, not ../shared itself, which
 // may be a symbolic link that WalkDir would not follow. The corpus CRDs,
 // as generators write them, must almost all take the fast path; the other
 // inputs are full of deliberately odd YAML, where declining is right.
 func TestDecodeCorpus(t *testing.T) {
 	var files []string
-	corpus, _ := shareddata.Path("corpus")
-	conformance, _ := shareddata.Path("conformance")
-	for _, root := range []string{corpus, conformance, "../../testdata", "../../schema/testdata"} {
+	corpus := shareddata.Optional(t, "corpus")
+	conformance := shareddata.Optional(t, "conformance")
+	findings := shareddata.Optional(t, "findings")
+	for _, root := range []string{corpus, conformance, findings, "../../testdata", "../../schema/testdata"} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
 				files = append(files, p)
