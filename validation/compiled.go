@@ -164,7 +164,8 @@ func compile(s *spec.Schema) (*cnode, bool) {
 // compileModel compiles the structural model node s as compile compiles
 // fromModel(s), except that its children are compiled on first use
 // (cnode.children): a walk compiles only the nodes values reach. The
-// caller has checked modelCompiles(s) (compile cannot fail then).
+// caller has checked that scanModel(s, …, true) compiles (compile cannot
+// fail then).
 func compileModel(s *structural.Schema) *cnode {
 	if s == nil {
 		return nil
@@ -207,31 +208,19 @@ func (n *cnode) compileModelChildren(s *structural.Schema) {
 	n.items = compileModel(s.Items)
 }
 
-// modelCompiles reports whether compile would compile fromModel(s): the
-// model's own structure always does; only schemas converted from a node's
-// Source (junctors, items the model has none of) can use a keyword the
-// walk does not implement.
-func modelCompiles(s *structural.Schema) bool {
-	if s == nil {
+// sourceCompiles reports whether compile would compile the schemas
+// fromModel converts from the Source of model node s (junctors, items the
+// model has none of): only those can use a keyword the walk does not
+// implement; the model's own structure always compiles.
+func sourceCompiles(s *structural.Schema) bool {
+	p := s.Source
+	if p == nil || (len(p.AllOf)+len(p.AnyOf)+len(p.OneOf) == 0 && p.Not == nil && (p.Items == nil || s.Items != nil)) {
 		return true
 	}
-	if p := s.Source; p != nil && (len(p.AllOf)+len(p.AnyOf)+len(p.OneOf) > 0 || p.Not != nil || (p.Items != nil && s.Items == nil)) {
-		sub := &spec.Schema{}
-		sourceSubschemasInto(sub, s)
-		n := &cnode{}
-		if !n.compileJunctors(sub) || !n.compileArray(sub) {
-			return false
-		}
-	}
-	for _, c := range s.Properties {
-		if !modelCompiles(c) {
-			return false
-		}
-	}
-	if ap := s.AdditionalProperties; ap != nil && !modelCompiles(ap.Schema) {
-		return false
-	}
-	return modelCompiles(s.Items)
+	sub := &spec.Schema{}
+	sourceSubschemasInto(sub, s)
+	n := &cnode{}
+	return n.compileJunctors(sub) && n.compileArray(sub)
 }
 
 // compileType compiles type and format.

@@ -65,7 +65,7 @@ func ListSetsAndMapsByHashing(fldPath *field.Path, s *structural.Schema, obj map
 // both can, whether the two trees are equal.
 func CompiledLazilyAsEagerly(s *structural.Schema) (lazyOK, eagerOK, equal bool) {
 	eager, eagerOK := compile(fromModel(s))
-	lazyOK = modelCompiles(s)
+	_, lazyOK = scanModel(s, map[*structural.Schema]bool{}, true)
 	if !lazyOK || !eagerOK {
 		return lazyOK, eagerOK, false
 	}

@@ -93,25 +93,35 @@ func (v *Validator) engineValidator() *validate.SchemaValidator {
 // markLists adds to lists the nodes of s with a list type set or map at or
 // below them, and reports whether s is one.
 func markLists(s *structural.Schema, lists map[*structural.Schema]bool) bool {
+	found, _ := scanModel(s, lists, false)
+	return found
+}
+
+// scanModel is markLists, and with checkSource reports also whether
+// compile would compile fromModel(s) (sourceCompiles on every node): one
+// walk of the model for both.
+func scanModel(s *structural.Schema, lists map[*structural.Schema]bool, checkSource bool) (listBelow, compiles bool) {
 	if s == nil {
-		return false
+		return false, true
 	}
-	found := s.ListType == "set" || s.ListType == "map"
-	if markLists(s.Items, lists) {
-		found = true
+	listBelow = s.ListType == "set" || s.ListType == "map"
+	compiles = !checkSource || sourceCompiles(s)
+	visit := func(c *structural.Schema) {
+		l, ok := scanModel(c, lists, checkSource)
+		listBelow = listBelow || l
+		compiles = compiles && ok
 	}
+	visit(s.Items)
 	for _, c := range s.Properties {
-		if markLists(c, lists) {
-			found = true
-		}
+		visit(c)
 	}
-	if s.AdditionalProperties != nil && markLists(s.AdditionalProperties.Schema, lists) {
-		found = true
+	if s.AdditionalProperties != nil {
+		visit(s.AdditionalProperties.Schema)
 	}
-	if found {
+	if listBelow {
 		lists[s] = true
 	}
-	return found
+	return listBelow, compiles
 }
 
 // New compiles the validator the apiserver uses for custom resources of a
@@ -132,11 +142,11 @@ func New(s *structural.Schema) *Validator {
 	if s == nil {
 		return &Validator{}
 	}
-	v := &Validator{structural: s}
-	if modelCompiles(s) {
+	v := &Validator{structural: s, lists: map[*structural.Schema]bool{}}
+	if _, compiles := scanModel(s, v.lists, true); compiles {
 		v.compiled = compileModel(s)
 	}
-	return v.withLists()
+	return v
 }
 
 // newFromProps is New for a parsed schema node that has no structural model
