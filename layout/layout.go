@@ -26,6 +26,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 )
@@ -110,10 +111,10 @@ func Scan(fsys fs.FS) (*Tree, error) {
 			s.t.charts[path.Dir(name)] = true
 		case isKustomization(base), isChainsawTest(base):
 			roleFiles = append(roleFiles, name)
-		case stepFile.MatchString(base):
+		case stepFile().MatchString(base):
 			s.stepByName(name, base)
 			roleFiles = append(roleFiles, name) // may hold a kuttl TestStep
-		case kubebuilderPatch.MatchString(base) && path.Base(path.Dir(name)) == "patches":
+		case kubebuilderPatch().MatchString(base) && path.Base(path.Dir(name)) == "patches":
 			s.assign(name, Patch, "kubebuilder's scaffolded patch name", false)
 		}
 		return nil
@@ -170,9 +171,9 @@ func (t *Tree) Of(name string) Place {
 var (
 	// stepFile is the name of a test step file of kuttl and of chainsaw's
 	// manifest-based tests: a step index, a dash, a name.
-	stepFile = regexp.MustCompile(`^\d+-[^.]+\.ya?ml$`)
+	stepFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+-[^.]+\.ya?ml$`) })
 	// kubebuilderPatch are the CRD patches kubebuilder scaffolds.
-	kubebuilderPatch = regexp.MustCompile(`^(webhook|cainjection)_in_.+\.ya?ml$`)
+	kubebuilderPatch = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(webhook|cainjection)_in_.+\.ya?ml$`) })
 )
 
 func isKustomization(base string) bool {
@@ -258,7 +259,7 @@ func (s *scanner) read(name string) {
 		return
 	}
 	base := path.Base(name)
-	if stepFile.MatchString(base) && !bytes.Contains(data, []byte("TestStep")) {
+	if stepFile().MatchString(base) && !bytes.Contains(data, []byte("TestStep")) {
 		return
 	}
 	if isChainsawTest(base) {
@@ -406,7 +407,9 @@ func (s *scanner) chainsawOp(dir, at, k string, v any, depth int) bool {
 
 // kubectlApply finds the files of "kubectl apply|create -f FILE" in a
 // chainsaw script's content or a command's arguments.
-var kubectlApply = regexp.MustCompile(`kubectl\s+(?:apply|create)\b[^\n;|&]*?\s(?:-f|--filename)[=\s]+([^\s;|&'"]+)`)
+var kubectlApply = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`kubectl\s+(?:apply|create)\b[^\n;|&]*?\s(?:-f|--filename)[=\s]+([^\s;|&'"]+)`)
+})
 
 // kubectlFiles gives the files a chainsaw script or command applies with
 // kubectl their role: a negative test when the operation checks that it
@@ -424,7 +427,7 @@ func (s *scanner) kubectlFiles(dir, at, k string, m map[string]any) {
 	if expectsError([]any{map[string]any{"check": m["check"]}}) {
 		role = Negative
 	}
-	for _, f := range kubectlApply.FindAllStringSubmatch(text, -1) {
+	for _, f := range kubectlApply().FindAllStringSubmatch(text, -1) {
 		if f[1] == "-" {
 			continue
 		}

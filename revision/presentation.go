@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -176,7 +177,9 @@ type scaleView struct {
 
 // missingSpec is serving.Scale's error for a spec replicas path the
 // object lacks.
-var missingSpec = regexp.MustCompile(`the spec replicas field "([^"]*)" does not exist`)
+var missingSpec = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`the spec replicas field "([^"]*)" does not exist`)
+})
 
 // viewScale reads the scale subresource of the marker object.
 func viewScale(crd *crdschema.CRD, m *markers) scaleView {
@@ -186,7 +189,7 @@ func viewScale(crd *crdschema.CRD, m *markers) scaleView {
 			return scaleView{}
 		}
 		v := scaleView{has: true}
-		if sub := missingSpec.FindStringSubmatch(errs[0].Detail); sub != nil {
+		if sub := missingSpec().FindStringSubmatch(errs[0].Detail); sub != nil {
 			v.spec = sub[1]
 		}
 		return v

@@ -9,6 +9,8 @@ import (
 
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
+
+	"github.com/crdschema/crdschema/structural"
 )
 
 // A cnode is one schema node compiled for value validation. It holds, in
@@ -79,6 +81,28 @@ type cnode struct {
 	needsArrayWork      bool
 	needsObjectWork     bool
 	enumOfStrings       bool // every enum value is a string
+
+	// lazy is set on a node compiled from a structural model node with
+	// children (compileModel): its props, items and additional are
+	// compiled on first use (children). Read them only after calling
+	// children.
+	lazy *lazyChildren
+}
+
+// lazyChildren is the model node whose children a cnode compiles on
+// first use, once, whatever the number of concurrent walks.
+type lazyChildren struct {
+	once  sync.Once
+	model *structural.Schema
+}
+
+// children compiles n's children (props, items, additional) if n was
+// compiled from a model and they are not yet; it returns n.
+func (n *cnode) children() *cnode {
+	if l := n.lazy; l != nil {
+		l.once.Do(func() { n.compileModelChildren(l.model) })
+	}
+	return n
 }
 
 // numBound is a multipleOf, maximum or minimum value, with whether it is
@@ -135,6 +159,68 @@ func compile(s *spec.Schema) (*cnode, bool) {
 		return nil, false
 	}
 	return n, true
+}
+
+// compileModel compiles the structural model node s as compile compiles
+// fromModel(s), except that its children are compiled on first use
+// (cnode.children): a walk compiles only the nodes values reach. The
+// caller has checked that scanModel(s, …, true) compiles (compile cannot
+// fail then).
+func compileModel(s *structural.Schema) *cnode {
+	if s == nil {
+		return nil
+	}
+	own := &spec.Schema{}
+	fillNode(own, s)
+	ap := s.AdditionalProperties
+	if ap != nil {
+		// The schema is left to the children; whether other properties
+		// are allowed is the node's own.
+		own.AdditionalProperties = &spec.SchemaOrBool{Allows: ap.Allows}
+	}
+	n, _ := compile(own)
+	hasItems := s.Items != nil
+	hasAdditional := ap != nil && ap.Allows && ap.Schema != nil
+	if hasItems || len(s.Properties) > 0 || hasAdditional {
+		n.lazy = &lazyChildren{model: s}
+		n.needsArrayWork = n.needsArrayWork || hasItems
+		n.hasObjectChildren = n.hasObjectChildren || len(s.Properties) > 0 || hasAdditional
+		n.needsObjectWork = n.needsObjectWork || n.hasObjectChildren
+	}
+	return n
+}
+
+// compileModelChildren compiles the children of the model node s into n,
+// as fromModel converts them.
+func (n *cnode) compileModelChildren(s *structural.Schema) {
+	if len(s.Properties) > 0 {
+		n.props = make(map[string]*cnode, len(s.Properties))
+		for k, c := range s.Properties {
+			if c == nil {
+				c = &structural.Schema{}
+			}
+			n.props[k] = compileModel(c)
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil && ap.Allows {
+		n.additional = compileModel(ap.Schema)
+	}
+	n.items = compileModel(s.Items)
+}
+
+// sourceCompiles reports whether compile would compile the schemas
+// fromModel converts from the Source of model node s (junctors, items the
+// model has none of): only those can use a keyword the walk does not
+// implement; the model's own structure always compiles.
+func sourceCompiles(s *structural.Schema) bool {
+	p := s.Source
+	if p == nil || (len(p.AllOf)+len(p.AnyOf)+len(p.OneOf) == 0 && p.Not == nil && (p.Items == nil || s.Items != nil)) {
+		return true
+	}
+	sub := &spec.Schema{}
+	sourceSubschemasInto(sub, s)
+	n := &cnode{}
+	return n.compileJunctors(sub) && n.compileArray(sub)
 }
 
 // compileType compiles type and format.

@@ -126,19 +126,7 @@ func fromModel(s *structural.Schema) *spec.Schema {
 // garbage of one `crdschema apply` over argo-workflows' corpus project,
 // issue 32).
 func fillFromModel(out *spec.Schema, s *structural.Schema) {
-	if s.Type != "" {
-		out.Type = spec.StringOrArray{s.Type}
-	}
-	if s.IntOrString {
-		out.Type = spec.StringOrArray{"integer", "string"}
-	}
-	out.Nullable = s.Nullable
-	if s.HasDefault {
-		out.Default = s.Default
-	}
-	if s.Source != nil {
-		sourceInto(out, s)
-	}
+	fillNode(out, s)
 	if len(s.Properties) > 0 {
 		out.Properties = make(map[string]spec.Schema, len(s.Properties))
 		child := &spec.Schema{} // one for all properties, reset for each
@@ -159,6 +147,26 @@ func fillFromModel(out *spec.Schema, s *structural.Schema) {
 	}
 }
 
+// fillNode is fillFromModel without the model's children (properties,
+// additionalProperties, items): the node's own keywords, and the parts
+// converted from its Source (junctors, and the source's items where the
+// model has none).
+func fillNode(out *spec.Schema, s *structural.Schema) {
+	if s.Type != "" {
+		out.Type = spec.StringOrArray{s.Type}
+	}
+	if s.IntOrString {
+		out.Type = spec.StringOrArray{"integer", "string"}
+	}
+	out.Nullable = s.Nullable
+	if s.HasDefault {
+		out.Default = s.Default
+	}
+	if s.Source != nil {
+		sourceInto(out, s)
+	}
+}
+
 // sourceInto copies into out, converted from the schema of model node s,
 // what fromModel reads from s.Source (not nil).
 func sourceInto(out *spec.Schema, s *structural.Schema) {
@@ -167,12 +175,21 @@ func sourceInto(out *spec.Schema, s *structural.Schema) {
 	out.Description = p.Description
 	setValueValidation(out, p)
 	out.Format = supportedFormat(out.Type, p.Format)
-	junctorsInto(out, p)
-	// The model drops an empty properties map and an empty items array;
-	// the conversion of the source keeps them.
+	// The model drops an empty properties map; the conversion of the
+	// source keeps it.
 	if p.Properties != nil && len(s.Properties) == 0 {
 		out.Properties = map[string]spec.Schema{}
 	}
+	sourceSubschemasInto(out, s)
+}
+
+// sourceSubschemasInto converts into out the schemas of model node s
+// that fromModel takes from its Source (not nil): the junctors, and the
+// items where the model has none (the model drops an empty items array;
+// the conversion of the source keeps it).
+func sourceSubschemasInto(out *spec.Schema, s *structural.Schema) {
+	p := s.Source
+	junctorsInto(out, p)
 	if p.Items != nil && s.Items == nil {
 		out.Items = &spec.SchemaOrArray{Schema: fromProps(p.Items.Schema)}
 		if p.Items.Array != nil {

@@ -5,7 +5,8 @@
 // turned into an apimachinery field.ErrorList with the apiserver's error
 // types, paths and messages, plus the x-kubernetes-list-type set/map
 // uniqueness checks. The schema is compiled once into native checks that
-// reproduce the engine's results without allocating for valid values; the
+// reproduce the engine's results without allocating for valid values (New
+// compiles each part of the schema when a value first reaches it); the
 // engine itself is used only for schemas and values the compiled checks do
 // not cover (see Validator).
 //

@@ -1,6 +1,8 @@
 package validation
 
 import (
+	"reflect"
+
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema/internal/model"
@@ -55,4 +57,33 @@ func ListSetsAndMapsByHashing(fldPath *field.Path, s *structural.Schema, obj map
 	w := listWalker{base: fldPath, hashOnly: true}
 	w.object(s, obj, nil)
 	return w.errs
+}
+
+// CompiledLazilyAsEagerly compiles s as New does (compileModel, every
+// lazily compiled child then forced) and as the whole-tree compile of
+// fromModel(s) does, and reports whether each way can compile it and, when
+// both can, whether the two trees are equal.
+func CompiledLazilyAsEagerly(s *structural.Schema) (lazyOK, eagerOK, equal bool) {
+	eager, eagerOK := compile(fromModel(s))
+	_, lazyOK = scanModel(s, map[*structural.Schema]bool{}, true)
+	if !lazyOK || !eagerOK {
+		return lazyOK, eagerOK, false
+	}
+	lazy := compileModel(s)
+	forceChildren(lazy)
+	return lazyOK, eagerOK, reflect.DeepEqual(lazy, eager)
+}
+
+// forceChildren compiles every lazy child below n and drops the lazy
+// marks, leaving the tree the whole-tree compile builds.
+func forceChildren(n *cnode) {
+	if n == nil {
+		return
+	}
+	n.children().lazy = nil
+	for _, c := range n.props {
+		forceChildren(c)
+	}
+	forceChildren(n.items)
+	forceChildren(n.additional)
 }

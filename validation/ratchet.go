@@ -318,7 +318,7 @@ func (v *Validator) listErrors(x any) field.ErrorList {
 // .status. Correlation needs the structural schema (New, NewForDefaults);
 // a validator built from a non-structural schema ratchets only an unchanged whole.
 func (v *Validator) ValidateValueUpdate(fldPath *field.Path, value, old any) (errs field.ErrorList) {
-	if v == nil || v.engine == nil {
+	if v.empty() {
 		return nil
 	}
 	r := ratchet{newRoot: value, oldRoot: old, s: v.structural}

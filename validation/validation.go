@@ -3,6 +3,7 @@ package validation
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	openapierrors "k8s.io/kube-openapi/pkg/validation/errors"
@@ -20,9 +21,10 @@ import (
 // and safe for concurrent use by any number of goroutines. The zero value and
 // a nil *Validator accept everything.
 //
-// The schema is compiled once into a tree of native checks that yields
-// exactly the errors of kube-openapi's validate engine (the apiserver's),
-// without allocating while a value is valid. Two cases go to the engine
+// The schema is compiled into a tree of native checks that yields exactly
+// the errors of kube-openapi's validate engine (the apiserver's), without
+// allocating while a value is valid (New compiles each node once, when a
+// value first reaches it; the engine is built when first needed). Two cases go to the engine
 // itself instead: a schema using keywords the compiler does not implement
 // (patternProperties, dependencies, items given as an array,
 // additionalItems, $ref; possible only on a
@@ -31,11 +33,16 @@ import (
 // float64, bool and nil (int, json.Number, typed maps or slices, …) is
 // validated as its JSON form (see the package doc).
 type Validator struct {
+	// openapi is the schema in kube-openapi's form; nil for New, whose
+	// engine converts the structural schema when it is first needed.
 	openapi    *spec.Schema
 	structural *structural.Schema
-	// engine is kube-openapi's validator for openapi, built once and shared
-	// by every call, as the apiserver shares one per CRD version.
-	engine *validate.SchemaValidator
+	// engine is kube-openapi's validator for the schema, built on first
+	// use (most validators never need it: the compiled walk handles every
+	// plain JSON value) and then shared by every call, as the apiserver
+	// shares one per CRD version.
+	engineOnce sync.Once
+	engine     *validate.SchemaValidator
 	// compiled is openapi compiled for the walk, nil when it uses a keyword
 	// the walk does not implement.
 	compiled *cnode
@@ -44,15 +51,20 @@ type Validator struct {
 	lists map[*structural.Schema]bool
 }
 
-// withEngine builds the validator's kube-openapi engine and its compiled
-// form once.
+// withEngine compiles the validator's kube-openapi schema for the walk
+// and marks its list types (the engine itself is built on first use).
 func (v *Validator) withEngine() *Validator {
 	if v.openapi != nil {
-		v.engine = validate.NewSchemaValidator(v.openapi, nil, "", strfmt.Default)
 		if c, ok := compile(v.openapi); ok {
 			v.compiled = c
 		}
 	}
+	return v.withLists()
+}
+
+// withLists marks the nodes of the structural schema the list-type walk
+// must visit.
+func (v *Validator) withLists() *Validator {
 	if v.structural != nil {
 		v.lists = map[*structural.Schema]bool{}
 		markLists(v.structural, v.lists)
@@ -60,28 +72,56 @@ func (v *Validator) withEngine() *Validator {
 	return v
 }
 
+// empty reports whether v has no schema: it accepts everything.
+func (v *Validator) empty() bool {
+	return v == nil || (v.openapi == nil && v.structural == nil)
+}
+
+// engineValidator is kube-openapi's validator for the schema, built on
+// the first call.
+func (v *Validator) engineValidator() *validate.SchemaValidator {
+	v.engineOnce.Do(func() {
+		s := v.openapi
+		if s == nil {
+			s = fromModel(v.structural)
+		}
+		v.engine = validate.NewSchemaValidator(s, nil, "", strfmt.Default)
+	})
+	return v.engine
+}
+
 // markLists adds to lists the nodes of s with a list type set or map at or
 // below them, and reports whether s is one.
 func markLists(s *structural.Schema, lists map[*structural.Schema]bool) bool {
+	found, _ := scanModel(s, lists, false)
+	return found
+}
+
+// scanModel is markLists, and with checkSource reports also whether
+// compile would compile fromModel(s) (sourceCompiles on every node): one
+// walk of the model for both.
+func scanModel(s *structural.Schema, lists map[*structural.Schema]bool, checkSource bool) (listBelow, compiles bool) {
 	if s == nil {
-		return false
+		return false, true
 	}
-	found := s.ListType == "set" || s.ListType == "map"
-	if markLists(s.Items, lists) {
-		found = true
+	listBelow = s.ListType == "set" || s.ListType == "map"
+	compiles = !checkSource || sourceCompiles(s)
+	visit := func(c *structural.Schema) {
+		l, ok := scanModel(c, lists, checkSource)
+		listBelow = listBelow || l
+		compiles = compiles && ok
 	}
+	visit(s.Items)
 	for _, c := range s.Properties {
-		if markLists(c, lists) {
-			found = true
-		}
+		visit(c)
 	}
-	if s.AdditionalProperties != nil && markLists(s.AdditionalProperties.Schema, lists) {
-		found = true
+	if s.AdditionalProperties != nil {
+		visit(s.AdditionalProperties.Schema)
 	}
-	if found {
+	if listBelow {
 		lists[s] = true
 	}
-	return found
+	return listBelow, compiles
 }
 
 // New compiles the validator the apiserver uses for custom resources of a
@@ -94,11 +134,19 @@ func markLists(s *structural.Schema, lists map[*structural.Schema]bool) bool {
 // the model, the value validations and junctors from each node's Source,
 // so a model written by hand validates as the same model built by
 // structural.New.
+//
+// The walk's form of each node is compiled when a value first reaches it
+// (a CRD's objects use a small part of a large schema), so the first
+// validations of a new validator allocate.
 func New(s *structural.Schema) *Validator {
 	if s == nil {
 		return &Validator{}
 	}
-	return (&Validator{openapi: fromModel(s), structural: s}).withEngine()
+	v := &Validator{structural: s, lists: map[*structural.Schema]bool{}}
+	if _, compiles := scanModel(s, v.lists, true); compiles {
+		v.compiled = compileModel(s)
+	}
+	return v
 }
 
 // newFromProps is New for a parsed schema node that has no structural model
@@ -158,7 +206,7 @@ func (v *Validator) validateValue(fldPath *field.Path, value any, useCompiled bo
 // value, or its JSON form when value holds Go values that are not plain
 // JSON (nil when one has none; the error then says so).
 func (v *Validator) validateRead(fldPath *field.Path, value any, useCompiled bool) (errs field.ErrorList, read any) {
-	if v == nil || v.engine == nil {
+	if v.empty() {
 		return nil, value
 	}
 	defer func() {
@@ -189,7 +237,7 @@ func (v *Validator) validateRead(fldPath *field.Path, value any, useCompiled boo
 
 // validateWithEngine is ValidateValue by kube-openapi's engine.
 func (v *Validator) validateWithEngine(fldPath *field.Path, value any) field.ErrorList {
-	res := v.engine.Validate(value)
+	res := v.engineValidator().Validate(value)
 	if res == nil || res.IsValid() {
 		return nil
 	}

@@ -454,7 +454,7 @@ func (w *walker) maximumFloat(p path, f float64, b *numBound) {
 // uniqueItems); it returns the validator's own count.
 func (w *walker) array(n *cnode, p path, l []any) int {
 	mc := 0
-	if n.items != nil {
+	if n.children().items != nil {
 		for i, x := range l {
 			mc += w.child(n.items, append(p, objpath.Index(i)), x)
 		}
@@ -582,6 +582,7 @@ func (w *walker) propertyCount(n *cnode, p path, size int64) {
 // forbidden); it returns the sum of the children's counts.
 func (w *walker) members(n *cnode, p path, m map[string]any) int {
 	mc := 0
+	n.children()
 	for k, x := range m {
 		if c, ok := n.props[k]; ok {
 			mc += w.child(c, append(p, objpath.Field(k)), x)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -49,12 +50,14 @@ func (f lintFinding) text() string {
 }
 
 // schemaAt is the " (at .schema.location)" CRD.Lint ends a detail with.
-var schemaAt = regexp.MustCompile(` \(at ([^()]*)\)$`)
+var schemaAt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(at ([^()]*)\)$`) })
 
 // columnField matches a printer column's jsonPath field in a CRD.Lint
 // finding: the version's index (absent for the columns of a whole
 // v1beta1 CRD) and the column's.
-var columnField = regexp.MustCompile(`^spec(?:\.versions\[(\d+)\])?\.additionalPrinterColumns\[(\d+)\]\.(?:jsonPath|priority)$`)
+var columnField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^spec(?:\.versions\[(\d+)\])?\.additionalPrinterColumns\[(\d+)\]\.(?:jsonPath|priority)$`)
+})
 
 // lintFindings converts the findings of CRD.Lint, naming each printer
 // column from the document (obj) as written.
@@ -65,11 +68,11 @@ func lintFindings(errs field.ErrorList, obj map[string]any) []lintFinding {
 		if s, ok := e.BadValue.(string); ok {
 			f.Path = s
 		}
-		if m := schemaAt.FindStringSubmatchIndex(f.Detail); m != nil {
+		if m := schemaAt().FindStringSubmatchIndex(f.Detail); m != nil {
 			f.Schema = f.Detail[m[2]:m[3]]
 			f.Detail = f.Detail[:m[0]]
 		}
-		if m := columnField.FindStringSubmatch(e.Field); m != nil {
+		if m := columnField().FindStringSubmatch(e.Field); m != nil {
 			f.PrinterColumn, f.Path = column(obj, m[1], m[2], f.Path)
 		}
 		out = append(out, f)

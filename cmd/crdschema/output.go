@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
@@ -678,7 +679,7 @@ type teeWriter struct {
 	partial []byte
 }
 
-var errorLineRE = regexp.MustCompile(`^crdschema: (.+?):(\d+): (.*)$`)
+var errorLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^crdschema: (.+?):(\d+): (.*)$`) })
 
 func (w *teeWriter) Write(p []byte) (int, error) {
 	n, err := w.stderr.Write(p)
@@ -694,7 +695,7 @@ func (w *teeWriter) Write(p []byte) (int, error) {
 		if !ok {
 			continue
 		}
-		if m := errorLineRE.FindStringSubmatch(line); m != nil {
+		if m := errorLineRE().FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			w.report(m[1], n, m[3])
 			continue

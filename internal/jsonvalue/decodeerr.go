@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // apiserverTypes maps the Go types that decode CRDs here to the apiserver's
@@ -46,7 +47,9 @@ var apiserverFieldTypes = map[string]string{
 	"v1beta1 spec.conversion.strategy": "v1beta1.ConversionStrategyType",
 }
 
-var typeErrorRE = regexp.MustCompile(`^json: cannot unmarshal (number (\S+)|\S+) into Go struct field (\w*)\.(\S+) of type (\S+)$`)
+var typeErrorRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^json: cannot unmarshal (number (\S+)|\S+) into Go struct field (\w*)\.(\S+) of type (\S+)$`)
+})
 
 // DecodeError rewrites a decoding error of encoding/json as the
 // apiserver's decoding of the same document words it: the apiserver first
@@ -58,7 +61,7 @@ func DecodeError(err error, version string) error {
 	if err == nil {
 		return nil
 	}
-	m := typeErrorRE.FindStringSubmatch(err.Error())
+	m := typeErrorRE().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
 	}

@@ -1,0 +1,96 @@
+package validation_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+	"github.com/crdschema/crdschema/validation"
+)
+
+// New compiles each node when a value first reaches it: forced all the
+// way down, its tree is the one compiling the whole converted schema at
+// once builds, for every version schema of the corpus.
+func TestLazyCompileAsEagerCorpus(t *testing.T) {
+	corpus := shareddata.Dir(t, "corpus")
+	projects, _ := filepath.Glob(filepath.Join(corpus, "*", "crds"))
+	if len(projects) == 0 {
+		shareddata.Missing(t, filepath.Join(corpus, "*", "crds"))
+	}
+	schemas := 0
+	for _, crds := range projects {
+		for _, crd := range loadCRDs(t, crds) {
+			for _, v := range crd.Spec.Versions {
+				p := crd.SchemaFor(v.Name)
+				if p == nil {
+					continue
+				}
+				s, err := structural.New(p)
+				if err != nil {
+					continue
+				}
+				schemas++
+				lazyOK, eagerOK, equal := validation.CompiledLazilyAsEagerly(s)
+				if lazyOK != eagerOK || (lazyOK && !equal) {
+					t.Errorf("%s %s: compiles lazily %v, eagerly %v, equal trees %v", crd.Metadata.Name, v.Name, lazyOK, eagerOK, equal)
+				}
+			}
+		}
+	}
+	if schemas < 100 {
+		t.Fatalf("only %d corpus version schemas compared", schemas)
+	}
+	t.Logf("%d corpus version schemas compiled lazily as eagerly", schemas)
+}
+
+// A keyword the walk does not implement anywhere in the schema, even
+// where no value reaches, leaves the whole validator to the engine, as
+// compiling the whole schema did; the fixture's schema compiles.
+func TestLazyCompileFallsBackAsEager(t *testing.T) {
+	// Neither the decoder nor structural.New accepts such keywords; a
+	// model node's Source set by hand can hold them.
+	max := 3.0
+	p := &schema.Props{Type: "object", Properties: map[string]*schema.Props{
+		"spec": {Type: "object", Properties: map[string]*schema.Props{
+			"deep": {Type: "object", Properties: map[string]*schema.Props{"x": {Type: "object"}}},
+			"n":    {Type: "integer", Maximum: &max},
+		}},
+	}}
+	s, err := structural.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Properties["spec"].Properties["deep"].Properties["x"].Source = &schema.Props{Type: "object",
+		AllOf: []schema.Props{{PatternProperties: map[string]schema.Props{"^a": {Type: "string"}}}}}
+	lazyOK, eagerOK, _ := validation.CompiledLazilyAsEagerly(s)
+	if lazyOK || eagerOK {
+		t.Fatalf("compiles lazily %v, eagerly %v: patternProperties in an allOf must keep the engine", lazyOK, eagerOK)
+	}
+	v := validation.New(s)
+	if v.IsCompiled() {
+		t.Error("New compiled a schema the walk cannot validate")
+	}
+	errs := v.Validate(map[string]any{"spec": map[string]any{"n": int64(4)}})
+	if len(errs) != 1 || errs[0].Field != "spec.n" {
+		t.Errorf("the engine's errors: %v", errs)
+	}
+	fixture, _ := allocFixtureSchema(t)
+	if lazyOK, eagerOK, equal := validation.CompiledLazilyAsEagerly(fixture); !lazyOK || !eagerOK || !equal {
+		t.Errorf("fixture: compiles lazily %v, eagerly %v, equal trees %v", lazyOK, eagerOK, equal)
+	}
+	if !validation.New(fixture).IsCompiled() {
+		t.Error("New left the fixture to the engine")
+	}
+	// Models written by hand: forbidden and schema'd additional properties.
+	for _, ap := range []*structural.AdditionalProperties{{Allows: false}, {Allows: true, Schema: &structural.Schema{Type: "integer"}}} {
+		hand := &structural.Schema{Type: "object", Properties: map[string]*structural.Schema{
+			"m": {Type: "object", AdditionalProperties: ap},
+			"l": {Type: "array", Items: &structural.Schema{Type: "string"}},
+		}}
+		if lazyOK, eagerOK, equal := validation.CompiledLazilyAsEagerly(hand); !lazyOK || !eagerOK || !equal {
+			t.Errorf("additionalProperties %+v: compiles lazily %v, eagerly %v, equal trees %v", *ap, lazyOK, eagerOK, equal)
+		}
+	}
+}
