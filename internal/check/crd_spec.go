@@ -301,12 +301,12 @@ func allVersionsSame(versions []model.Version, get func(*model.Version) any, set
 	return true
 }
 
-// unequal is !semantic.Equal(a, b), first looking for a difference
-// between two schemas the quick way (model.SchemasDiffer).
+// unequal is !semantic.Equal(a, b), comparing schemas the quick way
+// (model.SchemasEqual).
 func unequal(a, b any) bool {
 	if x, ok := a.(*model.Validation); ok {
-		if y, ok := b.(*model.Validation); ok && model.SchemasDiffer(x, y) {
-			return true
+		if y, ok := b.(*model.Validation); ok {
+			return !model.SchemasEqual(x, y)
 		}
 	}
 	return !semantic.Equal(a, b)
