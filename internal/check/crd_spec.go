@@ -86,8 +86,10 @@ func validateSchemasPresent(spec *model.CRDSpec, fldPath *field.Path, opts *opti
 			}
 		}
 	}
-	if specHasSchemaWith(spec, func(p *model.Props) bool { return p.Default != nil }) &&
-		(spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields) {
+	// The walk over every node last: a v1 CRD's preserveUnknownFields is
+	// false.
+	if (spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields) &&
+		specHasSchemaWith(spec, func(p *model.Props) bool { return p.Default != nil }) {
 		errs = append(errs, field.Invalid(fldPath.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
 	}
 
