@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"slices"
@@ -267,4 +268,65 @@ func FuzzDocumentsKinds(f *testing.F) {
 			t.Fatal(msg)
 		}
 	})
+}
+
+// splitByLine is splitStream as it was written first, looking at every
+// line: splitStream, which looks only at lines starting with "---", must
+// split every input as it does.
+func splitByLine(data []byte) []chunk {
+	var out []chunk
+	start, startLine, line := 0, 1, 1
+	for pos := 0; pos < len(data); line++ {
+		next := len(data)
+		if end := bytes.IndexByte(data[pos:], '\n'); end >= 0 {
+			next = pos + end + 1
+		}
+		if isSeparator(data[pos:next]) {
+			if pos > start {
+				out = append(out, chunk{data: data[start:pos], line: startLine})
+			}
+			start, startLine = next, line+1
+		}
+		pos = next
+	}
+	if start < len(data) {
+		out = append(out, chunk{data: data[start:], line: startLine})
+	}
+	return out
+}
+
+// TestSplitStreamEveryLine holds splitStream to splitByLine on separators
+// at the edges (first and last line, no final line break, "\r\n", blanks
+// and comments after "---", "---" not alone) and on the input files with
+// such lines put at random places.
+func TestSplitStreamEveryLine(t *testing.T) {
+	ins := append([]string{}, streamSeeds...)
+	ins = append(ins, "", "\n", "---", "---\n", "\n---", "---\n---\n", "a: 1\n---", "a: 1\n--- \t\n---x\n----\n b\n---#c\nc: 1\n",
+		"a\r\n---\r\nb\r\n--- \u00a0\n-- -\n---\v\n", "x\n\n\n---\n\n\n---\n\n", "---a\n---\n")
+	rnd := rand.New(rand.NewPCG(32, 9))
+	lines := []string{"---\n", "--- # c\n", "---x\n", "----\n", "--- \r\n", "\n", "---"}
+	files := inputFiles(t)
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, string(data))
+		if i%4 != 0 || len(data) == 0 {
+			continue
+		}
+		for range 3 {
+			at := rnd.IntN(len(data))
+			if j := bytes.LastIndexByte(data[:at], '\n'); j >= 0 && rnd.IntN(4) > 0 {
+				at = j + 1 // mostly at the start of a line
+			}
+			ins = append(ins, string(data[:at])+lines[rnd.IntN(len(lines))]+string(data[at:]))
+		}
+	}
+	for _, in := range ins {
+		got, want := splitStream([]byte(in)), splitByLine([]byte(in))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%.80q: splitStream %d chunks, line by line %d", in, len(got), len(want))
+		}
+	}
 }

@@ -17,8 +17,8 @@ type propSlot struct {
 	used  bool
 }
 
-// newPropIndex indexes props, whose names sorted are keys.
-func newPropIndex(props map[string]*Schema, keys []string) propIndex {
+// newPropIndex indexes props, sorted by name.
+func newPropIndex(props []propSlot) propIndex {
 	if len(props) == 0 {
 		return propIndex{}
 	}
@@ -31,13 +31,12 @@ func newPropIndex(props map[string]*Schema, keys []string) propIndex {
 	t := propIndex{slots: make([]propSlot, 1<<bits), shift: 32 - bits}
 	mask := uint32(len(t.slots) - 1)
 	// In sorted order, so that equal schemas get equal tables.
-	for _, k := range keys {
-		c := props[k]
-		i := t.slot(k)
+	for _, p := range props {
+		i := t.slot(p.name)
 		for t.slots[i].used {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = propSlot{k, c, true}
+		t.slots[i] = propSlot{p.name, p.child, true}
 	}
 	return t
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/crdschema/crdschema/internal/model"
 	"github.com/crdschema/crdschema/structural"
@@ -99,4 +100,13 @@ func build(t *testing.T, js string) *structural.Schema {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestSchemaSize keeps a Schema at 256 bytes, a size class of Go's
+// allocator: at 264 bytes (one field out of place) each node New builds
+// alone took 288.
+func TestSchemaSize(t *testing.T) {
+	if n := unsafe.Sizeof(structural.Schema{}); n > 256 {
+		t.Errorf("a Schema is %d bytes, more than 256", n)
+	}
 }

@@ -20,7 +20,9 @@ package structural
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/crdschema/crdschema/schema"
 )
@@ -71,6 +73,10 @@ type Schema struct {
 	defaultBelow  bool
 	embeddedBelow bool
 	pruneNoop     bool
+	// shape says whether a schema is specified below the node: leaf or
+	// nested, or unknown (zero) in a node New did not build. (Beside the
+	// booleans: a Schema is 256 bytes, not 264, which Go rounds to 288.)
+	shape uint8
 	// defaulting are the names of the properties with a default at or
 	// below them, sorted.
 	defaulting []string
@@ -81,9 +87,6 @@ type Schema struct {
 	// keys are the names of Properties, sorted; nil in a node New did not
 	// build.
 	keys []string
-	// shape says whether a schema is specified below the node: leaf or
-	// nested, or unknown (zero) in a node New did not build.
-	shape uint8
 }
 
 // The values of Schema.shape.
@@ -343,45 +346,60 @@ func unsupported(p *schema.Props) error {
 
 // summarize computes the per-subtree facts the walkers use to skip work.
 func (s *Schema) summarize() {
-	s.defaultBelow = false
-	s.embeddedBelow = s.EmbeddedResource
-	hasNested := s.Items != nil || len(s.Properties) > 0 ||
-		(s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil)
-	visit := func(c *Schema) {
-		if c == nil {
-			return
-		}
-		s.defaultBelow = s.defaultBelow || c.HasDefault || c.HasDefaultsBelow()
-		s.embeddedBelow = s.embeddedBelow || c.HasEmbeddedResource()
-	}
-	s.defaulting, s.withDefault = nil, nil
-	s.keys = nil
+	s.defaultBelow, s.embeddedBelow = false, s.EmbeddedResource
+	s.defaulting, s.withDefault, s.keys, s.index = nil, nil, nil, propIndex{}
 	if len(s.Properties) > 0 {
-		s.keys = sortedPropKeys(s.Properties)
+		s.summarizeProperties()
 	}
-	s.index = newPropIndex(s.Properties, s.keys)
-	for k, c := range s.Properties {
-		visit(c)
-		if c != nil && (c.HasDefault || c.HasDefaultsBelow()) {
-			s.defaulting = append(s.defaulting, k)
-		}
-		if c != nil && c.HasDefault {
-			s.withDefault = append(s.withDefault, k)
-		}
-	}
-	sort.Strings(s.defaulting)
-	sort.Strings(s.withDefault)
-	visit(s.Items)
+	s.visitBelow(s.Items)
 	if s.AdditionalProperties != nil {
-		visit(s.AdditionalProperties.Schema)
+		s.visitBelow(s.AdditionalProperties.Schema)
 	}
 	// A bare additionalProperties (true or false) below preserve-unknown-fields
 	// still prunes everything inside the map's values, as the apiserver does.
 	s.pruneNoop = s.pruneNoopNow()
 	s.shape = shapeNested
-	if !hasNested {
+	if s.Items == nil && len(s.Properties) == 0 && (s.AdditionalProperties == nil || s.AdditionalProperties.Schema == nil) {
 		s.shape = shapeLeaf
 	}
+}
+
+// visitBelow adds what c, a child of s, holds at or below it to the
+// facts of s.
+func (s *Schema) visitBelow(c *Schema) {
+	if c != nil {
+		s.defaultBelow = s.defaultBelow || c.HasDefault || c.HasDefaultsBelow()
+		s.embeddedBelow = s.embeddedBelow || c.HasEmbeddedResource()
+	}
+}
+
+// summarizeProperties is summarize for the properties of s: their sorted
+// names, the index, the properties with defaults at or below them. The
+// properties are read once from the map (into a buffer on the stack for
+// up to 32), then in name order (so the names collected are sorted).
+func (s *Schema) summarizeProperties() {
+	var buf [32]propSlot
+	props := buf[:0]
+	for k, c := range s.Properties {
+		props = append(props, propSlot{name: k, child: c})
+	}
+	slices.SortFunc(props, func(a, b propSlot) int { return strings.Compare(a.name, b.name) })
+	s.keys = make([]string, len(props))
+	for i, p := range props {
+		s.keys[i] = p.name
+		c := p.child
+		if c == nil {
+			continue
+		}
+		s.visitBelow(c)
+		if c.HasDefault || c.HasDefaultsBelow() {
+			s.defaulting = append(s.defaulting, p.name)
+		}
+		if c.HasDefault {
+			s.withDefault = append(s.withDefault, p.name)
+		}
+	}
+	s.index = newPropIndex(props)
 }
 
 // sortedProperties returns the names of the properties, sorted. The slice

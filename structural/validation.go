@@ -145,12 +145,12 @@ func validateResource(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 	resource := lvl == atRoot || s.EmbeddedResource
 	if resource {
 		for _, k := range []string{"kind", "apiVersion"} {
-			if c, ok := s.Properties[k]; ok && c.Type != "string" {
+			if c, ok := s.Property(k); ok && c.Type != "string" {
 				errs = append(errs, field.Invalid(cp.Field().Child("properties").Key(k).Child("type"), c.Type, "must be string"))
 			}
 		}
 	}
-	if md, ok := s.Properties["metadata"]; ok {
+	if md, ok := s.Property("metadata"); ok {
 		mdPath := func() *field.Path { return cp.Field().Child("properties").Key("metadata") }
 		if resource && md.Type != "object" {
 			errs = append(errs, field.Invalid(mdPath().Child("type"), md.Type, "must be object"))

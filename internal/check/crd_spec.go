@@ -86,8 +86,10 @@ func validateSchemasPresent(spec *model.CRDSpec, fldPath *field.Path, opts *opti
 			}
 		}
 	}
-	if specHasSchemaWith(spec, func(p *model.Props) bool { return p.Default != nil }) &&
-		(spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields) {
+	// The walk over every node last: a v1 CRD's preserveUnknownFields is
+	// false.
+	if (spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields) &&
+		specHasSchemaWith(spec, func(p *model.Props) bool { return p.Default != nil }) {
 		errs = append(errs, field.Invalid(fldPath.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
 	}
 
@@ -301,12 +303,12 @@ func allVersionsSame(versions []model.Version, get func(*model.Version) any, set
 	return true
 }
 
-// unequal is !semantic.Equal(a, b), first looking for a difference
-// between two schemas the quick way (model.SchemasDiffer).
+// unequal is !semantic.Equal(a, b), comparing schemas the quick way
+// (model.SchemasEqual).
 func unequal(a, b any) bool {
 	if x, ok := a.(*model.Validation); ok {
-		if y, ok := b.(*model.Validation); ok && model.SchemasDiffer(x, y) {
-			return true
+		if y, ok := b.(*model.Validation); ok {
+			return !model.SchemasEqual(x, y)
 		}
 	}
 	return !semantic.Equal(a, b)

@@ -336,6 +336,9 @@ func (w *walker) items(p *model.Props, lp objpath.Lazy, ctx nodeContext) {
 // and truncates w.keys back to that start when done.
 func pushSortedKeys[V any](w *walker, m map[string]V) int {
 	start := len(w.keys)
+	if len(m) == 0 {
+		return start // most nodes: no map iteration started
+	}
 	for k := range m {
 		w.keys = append(w.keys, k)
 	}

@@ -416,7 +416,7 @@ func unchangedSchemas(spec, old *model.CRDSpec) map[string]bool {
 	for _, v := range spec.Versions {
 		n, ok1 := schemaForVersion(spec, v.Name)
 		o, ok2 := schemaForVersion(old, v.Name)
-		if ok1 && ok2 && semantic.Equal(n, o) {
+		if ok1 && ok2 && model.SchemasEqual(n, o) {
 			out[v.Name] = true
 		}
 	}

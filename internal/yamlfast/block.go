@@ -129,11 +129,14 @@ func (p *parser) mappingFrom(col, l, first int) map[string]any {
 		if p.fail {
 			return nil
 		}
-		if _, dup := m[k]; dup {
+		// A key seen before does not grow the map: one hash lookup
+		// instead of a test and then a store.
+		n := len(m)
+		m[k] = v
+		if len(m) == n {
 			p.decline()
 			return nil
 		}
-		m[k] = v
 		l = p.nextContent(p.line)
 		if l < 0 || int(p.lines[l].indent) < col {
 			break
