@@ -173,6 +173,10 @@ func (c *SchemaCheck) markRules(s *structural.Schema) bool {
 // A CompileCache is used by one goroutine, like the SchemaChecks sharing it.
 type CompileCache struct {
 	entries map[string][]cacheEntry
+	// exprs holds the expressions of the rules compiled with the cache,
+	// parsed and checked once for nodes whose types differ only in what
+	// the checker does not read.
+	exprs *exprCache
 }
 
 type cacheEntry struct {
@@ -189,7 +193,7 @@ type cacheEntry struct {
 
 // NewCompileCache returns an empty CompileCache.
 func NewCompileCache() *CompileCache {
-	return &CompileCache{entries: map[string][]cacheEntry{}}
+	return &CompileCache{entries: map[string][]cacheEntry{}, exprs: newExprCache()}
 }
 
 // Len is how many compile results the cache holds: one for each set of
@@ -503,6 +507,7 @@ func (n *Node) compile(info *typeInfo, rules []schema.ValidationRule) ([]compile
 	if cache == nil {
 		return compileRules(info.s, rules, info.decl, opts)
 	}
+	opts.exprs = cache.exprs
 	// A node's CEL type is converted from its structural schema alone, as
 	// a resource root at the schema's root and at embedded resources,
 	// except below the apiVersion, kind and metadata of a resource root,
