@@ -193,14 +193,7 @@ func (n *nodeExprs) compile(kind envKind, text string) (*checkedExpr, error) {
 // together.
 func compileRule(s *structural.Schema, r *schema.ValidationRule, n *nodeExprs, estimator *library.CostEstimator, card uint64, opts compileOptions) (c compiled, err error) {
 	if strings.TrimSpace(r.Rule) == "" {
-		// Its environments are still built, as compiling the rule would.
-		if _, err := n.envs.env(opts.kindOf(r.Rule, false), n.optional); err != nil {
-			return c, err
-		}
-		if r.MessageExpression != "" {
-			_, err = n.envs.env(opts.kindOf(r.MessageExpression, true), n.optional)
-		}
-		return c, err
+		return c, n.emptyRule(r, opts)
 	}
 	rule, err := n.compile(opts.kindOf(r.Rule, false), r.Rule)
 	if err != nil {
@@ -244,6 +237,20 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, n *nodeExprs, e
 		}
 	}
 	return c, nil
+}
+
+// emptyRule builds the environments an empty rule and its
+// messageExpression would compile in (their errors are the node's), and
+// compiles nothing.
+func (n *nodeExprs) emptyRule(r *schema.ValidationRule, opts compileOptions) error {
+	if _, err := n.envs.env(opts.kindOf(r.Rule, false), n.optional); err != nil {
+		return err
+	}
+	if r.MessageExpression != "" {
+		_, err := n.envs.env(opts.kindOf(r.MessageExpression, true), n.optional)
+		return err
+	}
+	return nil
 }
 
 func (c *compiled) compileMessage(msg *checkedExpr, estimator *library.CostEstimator) {
