@@ -208,6 +208,14 @@ func (c *CompileCache) Len() int {
 	return n
 }
 
+// ForgetExpressions drops the parsed and checked expressions the cache
+// holds for sharing between the nodes compiled with it (see exprCache),
+// keeping its compile results: what compiles with it afterwards parses and
+// checks its own. A caller that keeps the cache after the bulk of its
+// compiling (a CRD's check, whose Built its versions' validators use)
+// calls it so that the expressions do not live as long as the cache.
+func (c *CompileCache) ForgetExpressions() { c.exprs = nil }
+
 // UseCache makes c take compile results from cache and add its own to it.
 // Call it before checking any node.
 func (c *SchemaCheck) UseCache(cache *CompileCache) { c.cache = cache }
