@@ -13,9 +13,10 @@ import (
 // nodes whose structural schemas differ (a description, a maxLength, a
 // default) but whose CEL types are the same. Of the corpus's 1,080 parses,
 // 138 repeat an expression parsed for the same CRD, and 105 checks repeat
-// a check of the same expression on the same CEL type. It lives as long as
-// its CompileCache: a webhook's CRDs do not share it (a cache across CRDs
-// would grow with every CRD a process sees).
+// a check of the same expression on the same CEL type. It lives until its
+// CompileCache forgets it (a CRD's check does once done): a webhook's CRDs
+// do not share it (a cache across CRDs would grow with every CRD a process
+// sees).
 //
 // A checked expression is the same for every self of the same CEL type
 // (its field names and types, not the sizes a schema allows: those only
@@ -94,23 +95,18 @@ func (c *exprCache) compile(kind envKind, text string, self *apiservercel.DeclTy
 
 // astCopier copies ASTs: a static optimizer with no optimizations returns
 // a deep copy of the expression and its source information.
-var astCopier = sync.OnceValue(func() *celgo.StaticOptimizer {
-	o, err := celgo.NewStaticOptimizer()
-	if err != nil {
-		panic(err) // no options: cannot fail
-	}
-	return o
-})
+var astCopier = sync.OnceValues(func() (*celgo.StaticOptimizer, error) { return celgo.NewStaticOptimizer() })
 
 // copyAST is a deep copy of a parsed expression, for the checker to
-// rewrite.
+// rewrite. Should the copy ever fail (no optimization runs, so it
+// reports nothing), the expression is parsed again.
 func copyAST(env *celgo.Env, a *celgo.Ast) *celgo.Ast {
-	c, iss := astCopier().Optimize(env, a)
-	if iss.Err() != nil {
-		// No optimization runs, so no issue is reported; parse again if
-		// one ever is.
-		c, _ = env.Parse(a.Source().Content())
+	if o, err := astCopier(); err == nil {
+		if c, iss := o.Optimize(env, a); iss.Err() == nil {
+			return c
+		}
 	}
+	c, _ := env.Parse(a.Source().Content())
 	return c
 }
 
