@@ -173,6 +173,10 @@ func (c *SchemaCheck) markRules(s *structural.Schema) bool {
 // A CompileCache is used by one goroutine, like the SchemaChecks sharing it.
 type CompileCache struct {
 	entries map[string][]cacheEntry
+	// exprs holds the expressions of the rules compiled with the cache,
+	// parsed and checked once for nodes whose types differ only in what
+	// the checker does not read.
+	exprs *exprCache
 }
 
 type cacheEntry struct {
@@ -189,7 +193,7 @@ type cacheEntry struct {
 
 // NewCompileCache returns an empty CompileCache.
 func NewCompileCache() *CompileCache {
-	return &CompileCache{entries: map[string][]cacheEntry{}}
+	return &CompileCache{entries: map[string][]cacheEntry{}, exprs: newExprCache()}
 }
 
 // Len is how many compile results the cache holds: one for each set of
@@ -203,6 +207,14 @@ func (c *CompileCache) Len() int {
 	}
 	return n
 }
+
+// ForgetExpressions drops the parsed and checked expressions the cache
+// holds for sharing between the nodes compiled with it (see exprCache),
+// keeping its compile results: what compiles with it afterwards parses and
+// checks its own. A caller that keeps the cache after the bulk of its
+// compiling (a CRD's check, whose Built its versions' validators use)
+// calls it so that the expressions do not live as long as the cache.
+func (c *CompileCache) ForgetExpressions() { c.exprs = nil }
 
 // UseCache makes c take compile results from cache and add its own to it.
 // Call it before checking any node.
@@ -503,6 +515,7 @@ func (n *Node) compile(info *typeInfo, rules []schema.ValidationRule) ([]compile
 	if cache == nil {
 		return compileRules(info.s, rules, info.decl, opts)
 	}
+	opts.exprs = cache.exprs
 	// A node's CEL type is converted from its structural schema alone, as
 	// a resource root at the schema's root and at embedded resources,
 	// except below the apiVersion, kind and metadata of a resource root,

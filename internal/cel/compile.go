@@ -54,6 +54,9 @@ type compileOptions struct {
 	// expressions' environment whatever kind says (a CRD update's
 	// expressions that the stored CRD already had).
 	stored *StoredExpressions
+	// exprs, when set, holds the expressions parsed and checked before
+	// for the same CRD (see exprCache).
+	exprs *exprCache
 }
 
 // programs are the programs of one compiled rule and of its
@@ -114,24 +117,18 @@ func compileRules(s *structural.Schema, rules []schema.ValidationRule, declType 
 	if declType == nil {
 		return nil, errNoDeclType
 	}
-	envs := envsByKind{declType: declType}
+	n := &nodeExprs{envs: envsByKind{declType: declType}, cache: opts.exprs}
 	estimator := &library.CostEstimator{SizeEstimator: &sizeEstimator{root: declType}}
 	card := maxCardinality(declType.MinSerializedSize)
 	out := make([]compiled, len(rules))
 	for i := range rules {
 		r := &rules[i]
-		optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
-		env, err := envs.env(opts.kindOf(r.Rule, false), optional)
+		n.optional = r.OptionalOldSelf != nil && *r.OptionalOldSelf
+		c, err := compileRule(s, r, n, estimator, card, opts)
 		if err != nil {
 			return nil, err
 		}
-		msgEnv := env
-		if r.MessageExpression != "" {
-			if msgEnv, err = envs.env(opts.kindOf(r.MessageExpression, true), optional); err != nil {
-				return nil, err
-			}
-		}
-		out[i] = compileRule(s, r, ruleEnvs{env, msgEnv}, estimator, card, opts)
+		out[i] = c
 	}
 	return out, nil
 }
@@ -167,23 +164,49 @@ func (e *envsByKind) env(kind envKind, optional bool) (*celgo.Env, error) {
 	return e.envs[kind].plain, nil
 }
 
-// ruleEnvs are the environments of one rule's expression and of its
-// messageExpression.
-type ruleEnvs struct{ rule, message *celgo.Env }
+// nodeExprs compiles the expressions of one node's rules: in the node's
+// environments, built on first need, or taken from cache (when not nil)
+// when compiled before for a self of the same CEL type.
+type nodeExprs struct {
+	envs  envsByKind
+	cache *exprCache
+	// optional says whether the rule being compiled has optionalOldSelf.
+	optional bool
+}
 
-func compileRule(s *structural.Schema, r *schema.ValidationRule, envs ruleEnvs, estimator *library.CostEstimator, card uint64, opts compileOptions) (c compiled) {
-	env := envs.rule
+// compile compiles an expression in the environment of a kind.
+func (n *nodeExprs) compile(kind envKind, text string) (*checkedExpr, error) {
+	env := func() (*celgo.Env, error) { return n.envs.env(kind, n.optional) }
+	if n.cache != nil {
+		return n.cache.compile(kind, text, n.envs.declType, n.optional, env)
+	}
+	e, err := env()
+	if err != nil {
+		return nil, err
+	}
+	ast, iss := e.Compile(text)
+	return &checkedExpr{env: e, ast: ast, iss: iss}, nil
+}
+
+// compileRule compiles one rule of the node s and its messageExpression;
+// err is an error building an environment, which fails the node's rules
+// together.
+func compileRule(s *structural.Schema, r *schema.ValidationRule, n *nodeExprs, estimator *library.CostEstimator, card uint64, opts compileOptions) (c compiled, err error) {
 	if strings.TrimSpace(r.Rule) == "" {
-		return c
+		return c, n.emptyRule(r, opts)
 	}
-	ast, iss := env.Compile(r.Rule)
-	if iss != nil {
-		c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "compilation failed: " + iss.String()}
-		return c
+	rule, err := n.compile(opts.kindOf(r.Rule, false), r.Rule)
+	if err != nil {
+		return c, err
 	}
+	if rule.iss != nil {
+		c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "compilation failed: " + rule.iss.String()}
+		return c, nil
+	}
+	env, ast := rule.env, rule.ast
 	if ast.OutputType() != celgo.BoolType {
 		c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "cel expression must evaluate to a bool"}
-		return c
+		return c, nil
 	}
 	for _, ref := range ast.NativeRep().ReferenceMap() {
 		if ref.Name == oldScopedVar {
@@ -194,15 +217,18 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, envs ruleEnvs, 
 	est, err := env.EstimateCost(ast, estimator)
 	if err != nil {
 		c.err = &apiservercel.Error{Type: apiservercel.ErrorTypeInternal, Detail: "cost estimation failed: " + err.Error()}
-		return c
+		return c, nil
 	}
 	c.ok = true
 	c.maxCost, c.maxCardinality = est.Max, card
 	c.programs = &programs{env: env, ast: ast, estimator: estimator}
 	if r.MessageExpression != "" {
-		c.compileMessage(r.MessageExpression, envs.message, estimator)
-		if c.msgErr != nil {
-			return c
+		msg, err := n.compile(opts.kindOf(r.MessageExpression, true), r.MessageExpression)
+		if err != nil {
+			return c, err
+		}
+		if c.compileMessage(msg, estimator); c.msgErr != nil {
+			return c, nil
 		}
 	}
 	if r.FieldPath != "" {
@@ -210,15 +236,29 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, envs ruleEnvs, 
 			c.fieldPath = p.String()
 		}
 	}
-	return c
+	return c, nil
 }
 
-func (c *compiled) compileMessage(expr string, env *celgo.Env, estimator *library.CostEstimator) {
-	ast, iss := env.Compile(expr)
-	if iss != nil {
-		c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + iss.String()}
+// emptyRule builds the environments an empty rule and its
+// messageExpression would compile in (their errors are the node's), and
+// compiles nothing.
+func (n *nodeExprs) emptyRule(r *schema.ValidationRule, opts compileOptions) error {
+	if _, err := n.envs.env(opts.kindOf(r.Rule, false), n.optional); err != nil {
+		return err
+	}
+	if r.MessageExpression != "" {
+		_, err := n.envs.env(opts.kindOf(r.MessageExpression, true), n.optional)
+		return err
+	}
+	return nil
+}
+
+func (c *compiled) compileMessage(msg *checkedExpr, estimator *library.CostEstimator) {
+	if msg.iss != nil {
+		c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression compilation failed: " + msg.iss.String()}
 		return
 	}
+	env, ast := msg.env, msg.ast
 	if ast.OutputType() != celgo.StringType {
 		c.msgErr = &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: "messageExpression must evaluate to a string"}
 		return

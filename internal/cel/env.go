@@ -5,6 +5,7 @@ import (
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
 
@@ -138,6 +139,9 @@ func baseEnv(kind envKind) (*celgo.Env, error) {
 			if err == nil {
 				e, err = e.Extend(optionsFor(minor, opts))
 			}
+			if err == nil {
+				e, err = sharedTypes(e)
+			}
 			if err != nil {
 				baseErr = err
 				return
@@ -150,6 +154,27 @@ func baseEnv(kind envKind) (*celgo.Env, error) {
 	}
 	return baseEnvs[kind], nil
 }
+
+// sharedTypes returns e with its type registry behind a wrapper: cel-go's
+// Extend copies an environment's provider when it is a *types.Registry, and
+// every node's environment extends the base environment, only to replace the
+// copy with its own declared-type provider over it (12% of building a node's
+// environment). Behind the wrapper, the nodes' providers share the base
+// registry, which nothing changes once the base environment is built: a
+// node's environment adds variables and a provider of its own, never types
+// to the registry.
+func sharedTypes(e *celgo.Env) (*celgo.Env, error) {
+	reg, ok := e.CELTypeProvider().(*types.Registry)
+	if !ok {
+		return e, nil
+	}
+	w := registryView{reg}
+	return e.Extend(celgo.CustomTypeProvider(w), celgo.CustomTypeAdapter(w))
+}
+
+// registryView is a type registry that cel-go does not take for one, and so
+// does not copy.
+type registryView struct{ *types.Registry }
 
 // selfEnvs are the environments of one schema node's rules: self typed as
 // the node, and oldSelf as the node or, for optionalOldSelf rules, as an

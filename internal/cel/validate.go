@@ -98,11 +98,15 @@ type vnodeBuilder struct {
 // are they compiled again with the environment of stored expressions.
 func (b *vnodeBuilder) compile(s *structural.Schema, rules []schema.ValidationRule, decl *apiservercel.DeclType, isResourceRoot, underMeta bool) ([]compiled, error) {
 	stored := compileOptions{kind: storedExpressions}
-	if b.cache == nil || underMeta || len(rules) == 0 {
+	if b.cache == nil || len(rules) == 0 {
+		return compileRules(s, rules, decl, stored)
+	}
+	stored.exprs = b.cache.exprs
+	if underMeta {
 		return compileRules(s, rules, decl, stored)
 	}
 	results, err := b.cache.compile(newExprsKind, s, rules, isResourceRoot, false, func() ([]compiled, error) {
-		return compileRules(s, rules, decl, compileOptions{kind: newExpressions})
+		return compileRules(s, rules, decl, compileOptions{kind: newExpressions, exprs: b.cache.exprs})
 	})
 	if err == nil && allCompiled(results) {
 		return results, nil
