@@ -64,8 +64,9 @@ type Document struct {
 // copy of it, from a new reading of the document's text, and kept for the
 // later calls (a reader that never asks pays nothing): what a caller did
 // to Object or Value before never shows in it. The result is shared:
-// treat it as read-only. It is nil for a document that could not be read
-// and for one built by hand.
+// treat it as read-only. It is nil for a document that could not be read,
+// for one built by hand, and for a List item no longer in its text (the
+// data read changed, which ReadDocuments' contract forbids).
 func (d *Document) JSON() []byte {
 	if d.lazy != nil {
 		return d.lazy.bytes()
@@ -111,7 +112,11 @@ func (j *lazyJSON) encode() {
 	if j.list == nil {
 		v = reread(j.text, j.json, j.fast)
 	} else {
-		v = j.list.items()[j.item-1]
+		items := j.list.items()
+		if j.item > len(items) {
+			return // the text changed under the document: no JSON
+		}
+		v = items[j.item-1]
 	}
 	b, ok := jsonfast.EncodeSized(v, j.size)
 	if !ok {
@@ -127,7 +132,8 @@ func (j *lazyJSON) items() []any {
 		j.v = reread(j.text, j.json, j.fast)
 		j.text = nil
 	})
-	items, _ := j.v.(map[string]any)["items"].([]any)
+	list, _ := j.v.(map[string]any)
+	items, _ := list["items"].([]any)
 	return items
 }
 

@@ -257,6 +257,24 @@ func TestDocumentJSONAsRead(t *testing.T) {
 	}
 }
 
+// TestDocumentJSONTextChanged: a caller who breaks ReadDocuments' contract
+// (the data changed while its documents are in use) gets no JSON for a
+// List item that is no longer there, not a panic.
+func TestDocumentJSONTextChanged(t *testing.T) {
+	const text = "kind: List\nitems:\n- kind: X\n- kind: Y\n"
+	for _, changed := range []string{"", "kind: List\nitems: []"} {
+		data := []byte(text)
+		docs, err := ReadDocuments("list.yaml", data)
+		if err != nil || len(docs) != 2 {
+			t.Fatalf("%d documents, %v", len(docs), err)
+		}
+		copy(data, changed+strings.Repeat(" ", len(text)-len(changed)))
+		if got := docs[1].JSON(); got != nil {
+			t.Errorf("item 2's JSON after its text became %q: %s, want none", changed, got)
+		}
+	}
+}
+
 // TestSplitYAML: the documents of a YAML stream as the readers split it,
 // each with its first line; a document of only a comment is one (the
 // readers skip it); an indented "---" splits nothing; stopping early
