@@ -70,9 +70,13 @@ func (c *propsComparison) lists(a, b *Props) bool {
 		len(a.Enum) != len(b.Enum) || len(a.XValidations) != len(b.XValidations) {
 		return false
 	}
-	for i := range a.Enum {
-		if !semantic.Equal(a.Enum[i].Value, b.Enum[i].Value) {
-			return false
+	// A shared list is equal as is (semantic.Equal's two comparisons
+	// both stop there: it matters for a NaN value, unequal to itself).
+	if len(a.Enum) == 0 || &a.Enum[0] != &b.Enum[0] {
+		for i := range a.Enum {
+			if !semantic.Equal(a.Enum[i].Value, b.Enum[i].Value) {
+				return false
+			}
 		}
 	}
 	for i := range a.XValidations {
@@ -184,8 +188,10 @@ func stringsEqual(a, b []string) bool {
 	return true
 }
 
+// jsonEqual compares two JSON values. A shared value is equal as is, as
+// in semantic.Equal's two comparisons (a NaN is unequal to itself).
 func jsonEqual(a, b *JSON) bool {
-	if a == nil || b == nil {
+	if a == nil || b == nil || a == b {
 		return a == b
 	}
 	return semantic.Equal(a.Value, b.Value)
