@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 
 	"github.com/crdschema/crdschema/internal/semantic"
 )
@@ -66,7 +67,7 @@ func (c *propsComparison) numbers(a, b *Props) bool {
 
 // lists compares the lists of values of two nodes.
 func (c *propsComparison) lists(a, b *Props) bool {
-	if !stringsEqual(a.Required, b.Required) || !stringsEqual(a.XListMapKeys, b.XListMapKeys) ||
+	if !slices.Equal(a.Required, b.Required) || !slices.Equal(a.XListMapKeys, b.XListMapKeys) ||
 		len(a.Enum) != len(b.Enum) || len(a.XValidations) != len(b.XValidations) {
 		return false
 	}
@@ -117,7 +118,7 @@ func (c *propsComparison) rare(a, b *Props) bool {
 	}
 	for k, da := range a.Dependencies {
 		db, ok := b.Dependencies[k]
-		if !ok || !c.props(da.Schema, db.Schema) || !stringsEqual(da.Property, db.Property) {
+		if !ok || !c.props(da.Schema, db.Schema) || !slices.Equal(da.Property, db.Property) {
 			return false
 		}
 	}
@@ -174,18 +175,6 @@ func ptrEqual[T comparable](a, b *T) bool {
 		return a == b
 	}
 	return *a == *b
-}
-
-func stringsEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // jsonEqual compares two JSON values. A shared value is equal as is, as
