@@ -149,6 +149,11 @@ func (d *Document) IsCRD() bool {
 // CRD decodes the document as a CustomResourceDefinition. It fails with a
 // *NotCRDError when the document is not one, and with a *schema.InputError
 // when it cannot be decoded. The CRD is not checked: see CRD.Errors.
+//
+// Call it before changing Object: the CRD is converted from Object where
+// the document was read fast, and otherwise decoded from JSON, the
+// document as read, so a change made to Object first shows in the CRD of
+// some documents and not of others (the items of a List).
 func (d *Document) CRD() (*CRD, error) {
 	if !d.IsCRD() {
 		e := &NotCRDError{Position: d.Position}

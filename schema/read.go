@@ -385,11 +385,11 @@ func yamlErrorLine(err error, start int) int {
 }
 
 // add adds the document (js, v) of chunk c, or the items of a List
-// document. js nil means v, read by internal/yamlfast, is to be encoded
-// when its JSON is asked for. plain says whether v is exactly jsonfast's
-// decoding of js; the items of a List, encoded when asked for, never count
-// as plain, nor have duplicates. A document or item that is not a mapping
-// is an error.
+// document. js nil means v was read by internal/yamlfast: the JSON is
+// encoded when asked for, from c's text read again (lazyJSON), as the
+// items' JSON is. plain says whether v is exactly jsonfast's decoding of
+// js; the items of a List never count as plain, nor have duplicates. A
+// document or item that is not a mapping is an error.
 func (r *docReader) add(c chunk, js []byte, v any, plain bool, dups []string) {
 	line := c.line
 	obj, ok := v.(map[string]any)

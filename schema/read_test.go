@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -295,5 +296,30 @@ func TestSplitYAML(t *testing.T) {
 	}
 	for range SplitYAML(data) {
 		break // a splitter that went on would make the loop panic
+	}
+}
+
+// TestListItemsJSONConcurrent: the items of one List share one new
+// reading of its text (lazyJSON.items); asked for their JSON from
+// several goroutines at once (run with -race), each gets its own item.
+func TestListItemsJSONConcurrent(t *testing.T) {
+	text := "kind: List\nitems:\n"
+	for i := range 8 {
+		text += fmt.Sprintf("- kind: X\n  num: %d\n", i)
+	}
+	docs, err := ReadDocuments("l.yaml", []byte(text))
+	if err != nil || len(docs) != 8 {
+		t.Fatalf("%d documents, %v", len(docs), err)
+	}
+	got := make([]string, len(docs))
+	var wg sync.WaitGroup
+	for i := range docs {
+		wg.Go(func() { got[i] = string(docs[i].JSON()) })
+	}
+	wg.Wait()
+	for i := range got {
+		if want := fmt.Sprintf(`{"kind":"X","num":%d}`, i); got[i] != want {
+			t.Errorf("item %d: JSON %s, want %s", i, got[i], want)
+		}
 	}
 }

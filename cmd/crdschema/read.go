@@ -242,18 +242,19 @@ func (in *inputs) bufferStdin(files []inputFile) error {
 	return nil
 }
 
-// crds reads the CRDs of files, for the verbs whose inputs are CRDs
-// (sample, jsonschema): each counted as checked with the errors the
-// apiserver would reject it for, the other documents as skipped; a CRD
-// that cannot be decoded is reported (and makes rd.inputErr true).
+// crds reads the CRDs of files, as eachCRD does, and returns them (sample
+// uses it).
 func (rd *docReader) crds(files []inputFile) ([]*crdschema.CRD, error) {
 	var out []*crdschema.CRD
 	err := rd.eachCRD(files, func(c *crdschema.CRD) { out = append(out, c) })
 	return out, err
 }
 
-// eachCRD is crds handing each CRD to do as it is read, right after its
-// check.
+// eachCRD reads the CRDs of files, for the verbs whose inputs are CRDs
+// (sample through crds, jsonschema), handing each to do as it is read,
+// right after its check: each counted as checked with the errors the
+// apiserver would reject it for, the other documents as skipped; a CRD
+// that cannot be decoded is reported (and makes rd.inputErr true).
 func (rd *docReader) eachCRD(files []inputFile, do func(*crdschema.CRD)) error {
 	return rd.each(files, func(d crdschema.Document) error {
 		if !d.IsCRD() {

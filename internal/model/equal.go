@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 
 	"github.com/crdschema/crdschema/internal/semantic"
 )
@@ -66,13 +67,17 @@ func (c *propsComparison) numbers(a, b *Props) bool {
 
 // lists compares the lists of values of two nodes.
 func (c *propsComparison) lists(a, b *Props) bool {
-	if !stringsEqual(a.Required, b.Required) || !stringsEqual(a.XListMapKeys, b.XListMapKeys) ||
+	if !slices.Equal(a.Required, b.Required) || !slices.Equal(a.XListMapKeys, b.XListMapKeys) ||
 		len(a.Enum) != len(b.Enum) || len(a.XValidations) != len(b.XValidations) {
 		return false
 	}
-	for i := range a.Enum {
-		if !semantic.Equal(a.Enum[i].Value, b.Enum[i].Value) {
-			return false
+	// A shared list is equal as is (semantic.Equal's two comparisons
+	// both stop there: it matters for a NaN value, unequal to itself).
+	if len(a.Enum) == 0 || &a.Enum[0] != &b.Enum[0] {
+		for i := range a.Enum {
+			if !semantic.Equal(a.Enum[i].Value, b.Enum[i].Value) {
+				return false
+			}
 		}
 	}
 	for i := range a.XValidations {
@@ -113,7 +118,7 @@ func (c *propsComparison) rare(a, b *Props) bool {
 	}
 	for k, da := range a.Dependencies {
 		db, ok := b.Dependencies[k]
-		if !ok || !c.props(da.Schema, db.Schema) || !stringsEqual(da.Property, db.Property) {
+		if !ok || !c.props(da.Schema, db.Schema) || !slices.Equal(da.Property, db.Property) {
 			return false
 		}
 	}
@@ -172,20 +177,10 @@ func ptrEqual[T comparable](a, b *T) bool {
 	return *a == *b
 }
 
-func stringsEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
+// jsonEqual compares two JSON values. A shared value is equal as is, as
+// in semantic.Equal's two comparisons (a NaN is unequal to itself).
 func jsonEqual(a, b *JSON) bool {
-	if a == nil || b == nil {
+	if a == nil || b == nil || a == b {
 		return a == b
 	}
 	return semantic.Equal(a.Value, b.Value)

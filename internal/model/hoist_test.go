@@ -21,6 +21,10 @@ func TestSchemasEqualHandMade(t *testing.T) {
 	obj := func(props map[string]*Props) *Props { return &Props{Type: "object", Properties: props} }
 	nan, one := math.NaN(), 1.0
 	shared := &Props{Maximum: &nan}
+	// A NaN JSON value behind a shared pointer or slice: reflect.DeepEqual
+	// takes the shared value for equal, the forked comparison only the
+	// shared slice.
+	sharedJSON, sharedEnum := &JSON{Value: nan}, []JSON{{Value: nan}}
 	pairs := [][2]*Validation{
 		{v(obj(nil)), v(obj(map[string]*Props{}))},
 		{v(obj(map[string]*Props{"a": {Type: "string"}})), v(obj(map[string]*Props{"a": {Type: "string", Enum: []JSON{}}}))},
@@ -40,6 +44,11 @@ func TestSchemasEqualHandMade(t *testing.T) {
 		{v(&Props{Maximum: &nan}), v(&Props{Maximum: &nan})},
 		{v(shared), v(shared)},
 		{v(&Props{Properties: map[string]*Props{"a": shared}, Nullable: true}), v(&Props{Properties: map[string]*Props{"a": shared}, Required: []string{}})},
+		{v(&Props{Default: sharedJSON}), v(&Props{Default: sharedJSON})},
+		{v(&Props{Example: sharedJSON, Required: []string{}}), v(&Props{Example: sharedJSON})},
+		{v(&Props{Enum: sharedEnum}), v(&Props{Enum: sharedEnum})},
+		{v(&Props{Enum: sharedEnum, Required: []string{}}), v(&Props{Enum: sharedEnum})},
+		{v(&Props{Enum: []JSON{{Value: nan}}}), v(&Props{Enum: []JSON{{Value: nan}}})},
 		{v(&Props{Dependencies: map[string]PropsOrStringArray{"a": {}}}), v(&Props{Dependencies: map[string]PropsOrStringArray{"a": {Property: []string{}}}})},
 		{v(&Props{XValidations: []ValidationRule{{Rule: "a"}}}), v(&Props{XValidations: []ValidationRule{{Rule: "a", Reason: new(string)}}})},
 		{v(nil), v(&Props{})}, {nil, v(&Props{})}, {nil, nil}, {v(nil), v(nil)},
