@@ -205,7 +205,11 @@ func (n *cnode) compileModelChildren(s *structural.Schema) {
 	if ap := s.AdditionalProperties; ap != nil && ap.Allows {
 		n.additional = compileModel(ap.Schema)
 	}
-	n.items = compileModel(s.Items)
+	if s.Items != nil {
+		// Without the model's items, n keeps those compileModel
+		// compiled from the Source (fillNode).
+		n.items = compileModel(s.Items)
+	}
 }
 
 // sourceCompiles reports whether compile would compile the schemas
