@@ -19,7 +19,10 @@ import (
 // building validators, reflecting on values or formatting paths while the
 // value is valid.
 //
-// A cnode tree is immutable once compiled and shared by concurrent walks.
+// A cnode tree is shared by concurrent walks. It is immutable once
+// compiled, except that a node New compiled from a structural model
+// compiles its children (props, items, additional) once, on first use
+// (children), under its lazy's Once.
 type cnode struct {
 	// Type keyword: the declared types, joined as the engine prints them, and
 	// which JSON types they include.
