@@ -19,7 +19,10 @@ import (
 // building validators, reflecting on values or formatting paths while the
 // value is valid.
 //
-// A cnode tree is immutable once compiled and shared by concurrent walks.
+// A cnode tree is shared by concurrent walks. It is immutable once
+// compiled, except that a node New compiled from a structural model
+// compiles its children (props, items, additional) once, on first use
+// (children), under its lazy's Once.
 type cnode struct {
 	// Type keyword: the declared types, joined as the engine prints them, and
 	// which JSON types they include.
@@ -205,7 +208,11 @@ func (n *cnode) compileModelChildren(s *structural.Schema) {
 	if ap := s.AdditionalProperties; ap != nil && ap.Allows {
 		n.additional = compileModel(ap.Schema)
 	}
-	n.items = compileModel(s.Items)
+	if s.Items != nil {
+		// Without the model's items, n keeps those compileModel
+		// compiled from the Source (fillNode).
+		n.items = compileModel(s.Items)
+	}
 }
 
 // sourceCompiles reports whether compile would compile the schemas

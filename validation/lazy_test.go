@@ -94,3 +94,21 @@ func TestLazyCompileFallsBackAsEager(t *testing.T) {
 		}
 	}
 }
+
+// A model written by hand whose node has properties but no items, and
+// items in its Source, validates array values against the Source's items
+// (fromModel takes them where the model has none) also when its
+// properties are compiled lazily.
+func TestLazyCompileKeepsSourceItems(t *testing.T) {
+	hand := &structural.Schema{
+		Properties: map[string]*structural.Schema{"a": {Type: "string"}},
+		Source:     &schema.Props{Items: &schema.PropsOrArray{Schema: &schema.Props{Type: "string"}}},
+	}
+	if lazyOK, eagerOK, equal := validation.CompiledLazilyAsEagerly(hand); !lazyOK || !eagerOK || !equal {
+		t.Errorf("compiles lazily %v, eagerly %v, equal trees %v", lazyOK, eagerOK, equal)
+	}
+	errs := validation.New(hand).Validate([]any{int64(1)})
+	if len(errs) != 1 || errs[0].Field != "[0]" {
+		t.Errorf("want the item's type error at [0], got %v", errs)
+	}
+}

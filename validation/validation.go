@@ -43,28 +43,24 @@ type Validator struct {
 	// shares one per CRD version.
 	engineOnce sync.Once
 	engine     *validate.SchemaValidator
-	// compiled is openapi compiled for the walk, nil when it uses a keyword
-	// the walk does not implement.
+	// compiled is the schema compiled for the walk (openapi, or for New
+	// the structural schema, whose nodes' children compile on first use),
+	// nil when it uses a keyword the walk does not implement.
 	compiled *cnode
 	// lists holds the structural nodes with a list type (set or map) at or
 	// below them: the only ones the list-type walk must visit.
 	lists map[*structural.Schema]bool
 }
 
-// withEngine compiles the validator's kube-openapi schema for the walk
-// and marks its list types (the engine itself is built on first use).
-func (v *Validator) withEngine() *Validator {
+// compileWhole compiles the validator's kube-openapi schema for the walk,
+// the whole tree at once, and marks its list types (the engine itself is
+// built on first use).
+func (v *Validator) compileWhole() *Validator {
 	if v.openapi != nil {
 		if c, ok := compile(v.openapi); ok {
 			v.compiled = c
 		}
 	}
-	return v.withLists()
-}
-
-// withLists marks the nodes of the structural schema the list-type walk
-// must visit.
-func (v *Validator) withLists() *Validator {
 	if v.structural != nil {
 		v.lists = map[*structural.Schema]bool{}
 		markLists(v.structural, v.lists)
@@ -156,7 +152,7 @@ func newFromProps(p *schema.Props) *Validator {
 	if p == nil {
 		return &Validator{}
 	}
-	return (&Validator{openapi: fromProps(p)}).withEngine()
+	return (&Validator{openapi: fromProps(p)}).compileWhole()
 }
 
 // NewForDefaults compiles the validator the apiserver uses to check a default
@@ -167,7 +163,7 @@ func NewForDefaults(s *structural.Schema) *Validator {
 	if s == nil {
 		return &Validator{}
 	}
-	return (&Validator{openapi: fromStructural(s), structural: s}).withEngine()
+	return (&Validator{openapi: fromStructural(s), structural: s}).compileWhole()
 }
 
 // Validate validates a whole custom resource (or any value at the schema's
