@@ -1,0 +1,205 @@
+package cel
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/common"
+
+	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
+)
+
+// NewValidator compiles each node when a value first reaches it: forced
+// all the way down, its tree is the one the whole-tree build (the
+// builder NewValidator had before, kept below as the reference) makes,
+// on every corpus version schema with rules, with and without a cache.
+func TestLazyValidatorAsEagerCorpus(t *testing.T) {
+	schemas := 0
+	eachCorpusVersion(t, func(name string, s *structural.Schema) {
+		if !hasRules(s) {
+			return
+		}
+		schemas++
+		for _, cache := range []*CompileCache{nil, NewCompileCache()} {
+			eager := eagerValidator(s, cache)
+			lazy := NewValidator(s, true, cache)
+			lazy.CompileAll()
+			if !reflect.DeepEqual(withoutPrograms(eager.root), withoutPrograms(lazy.root)) || !reflect.DeepEqual(eager.adapter, lazy.adapter) {
+				t.Errorf("%s (cache %v): the lazy tree forced differs from the whole-tree build", name, cache != nil)
+			}
+		}
+	})
+	if schemas < 50 {
+		t.Fatalf("only %d corpus version schemas with rules compared", schemas)
+	}
+	t.Logf("%d corpus version schemas with rules built lazily as eagerly", schemas)
+}
+
+// A validator shared by goroutines builds each node once, whichever
+// evaluation reaches it first, and every evaluation gets the errors of a
+// validator compiled before (run with -race).
+func TestLazyValidatorConcurrent(t *testing.T) {
+	s := mustSchema(t, `{"type":"object","properties":{
+		"a":{"type":"object","x-kubernetes-validations":[{"rule":"self.x > 1","messageExpression":"'x is ' + string(self.x)"}],
+			"properties":{"x":{"type":"integer"},"l":{"type":"array","items":{"type":"string","x-kubernetes-validations":[{"rule":"self.size() < 3"}]}}}},
+		"b":{"type":"object","additionalProperties":{"type":"integer","x-kubernetes-validations":[{"rule":"self != 4"}]}}}}`)
+	obj := map[string]any{"a": map[string]any{"x": int64(1), "l": []any{"abcd", "ab"}}, "b": map[string]any{"k": int64(4)}}
+	cache := NewCompileCache()
+	want := NewValidator(s, true, nil)
+	want.CompileAll()
+	wantErrs, wantRem := want.Validate(t.Context(), obj, nil, Options{})
+	if len(wantErrs) != 3 {
+		t.Fatalf("want 3 errors, got %v", wantErrs)
+	}
+	v := NewValidator(s, true, cache)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			errs, rem := v.Validate(t.Context(), obj, nil, Options{})
+			if rem != wantRem || errs.ToAggregate().Error() != wantErrs.ToAggregate().Error() {
+				t.Errorf("concurrent evaluation: %v (%d left), want %v (%d left)", errs, rem, wantErrs, wantRem)
+			}
+		})
+	}
+	wg.Wait()
+	if n := cache.Len(); n != 3 {
+		t.Errorf("the cache holds %d rule sets, want 3 (each node compiled once)", n)
+	}
+}
+
+// withoutPrograms is the forced tree v with what two compilations of the same
+// rules cannot share left out: the programs (their environments name the
+// node's type after the time of compilation) and the lazy building state.
+func withoutPrograms(v *vnode) *vnode {
+	if v == nil {
+		return nil
+	}
+	c := *v
+	c.lazy = nil
+	c.results = nil
+	for _, r := range v.results {
+		r.programs = nil
+		c.results = append(c.results, r)
+	}
+	c.items, c.additional = withoutPrograms(v.items), withoutPrograms(v.additional)
+	c.props, c.allOf = nil, nil
+	for _, p := range v.props {
+		c.props = append(c.props, propValidator{p.name, withoutPrograms(p.v)})
+	}
+	for _, a := range v.allOf {
+		c.allOf = append(c.allOf, withoutPrograms(a))
+	}
+	return &c
+}
+
+// eachCorpusVersion calls fn with the structural schema of every version
+// of the corpus CRDs that has one.
+func eachCorpusVersion(t *testing.T, fn func(name string, s *structural.Schema)) {
+	files, _ := filepath.Glob(filepath.Join(shareddata.Dir(t, "corpus"), "*", "crds", "*.yaml"))
+	if len(files) == 0 {
+		shareddata.Missing(t, filepath.Join(shareddata.Dir(t, "corpus"), "*", "crds", "*.yaml"))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, err := schema.ReadDocuments(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range docs {
+			crd, err := model.DecodeCRDDocument(d)
+			if err != nil || crd == nil {
+				continue
+			}
+			for _, v := range crd.Spec.Versions {
+				if p := crd.SchemaFor(v.Name); p != nil {
+					if s, err := structural.New(p); err == nil {
+						fn(crd.Metadata.Name+" "+v.Name, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// eagerValidator is NewValidator as it was before nodes were built on
+// first use: the reference TestLazyValidatorAsEagerCorpus compares with.
+func eagerValidator(s *structural.Schema, cache *CompileCache) *Validator {
+	a := newAdapter(s)
+	decl := common.SchemaDeclType(a, true)
+	b := &vnodeBuilder{cache: cache}
+	return &Validator{root: b.eagerNode(sourceOf(s), s, a, true, decl, false), adapter: a}
+}
+
+// eagerNode builds the validator of the node s, with the rules of rulesFrom
+// (s's own schema, or one of its allOf entries) and their children's.
+func (b *vnodeBuilder) eagerNode(rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
+	if rulesFrom == nil || s == nil {
+		return nil
+	}
+	v := &vnode{s: s, adapter: a, rules: rulesFrom.XValidations, isResourceRoot: isResourceRoot}
+	v.results, v.compileErr = b.compile(s, rulesFrom.XValidations, decl, isResourceRoot, underMeta)
+	for i := range v.results {
+		v.usesOldSelf = v.usesOldSelf || v.results[i].usesOldSelf
+	}
+	elem := elemType(decl)
+	if rulesFrom.Items != nil && rulesFrom.Items.Schema != nil && s.Items != nil {
+		v.items = b.eagerNode(rulesFrom.Items.Schema, s.Items, a.items, s.Items.EmbeddedResource, elem, underMeta)
+	}
+	for _, k := range sortedNames(rulesFrom.Properties) {
+		if c := b.eagerProperty(k, rulesFrom.Properties[k], s, a, isResourceRoot, decl, underMeta); c != nil {
+			v.props = append(v.props, propValidator{k, c})
+		}
+	}
+	if ap := rulesFrom.AdditionalProperties; ap != nil && ap.Schema != nil && s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		v.additional = b.eagerNode(ap.Schema, s.AdditionalProperties.Schema, a.ap.schema, s.AdditionalProperties.Schema.EmbeddedResource, elem, underMeta)
+	}
+	for i := range rulesFrom.AllOf {
+		if c := b.eagerNode(&rulesFrom.AllOf[i], s, a, isResourceRoot, decl, underMeta); c != nil {
+			v.allOf = append(v.allOf, c)
+		}
+	}
+	if len(v.results) > 0 || v.compileErr != nil || v.items != nil || v.additional != nil || len(v.props) > 0 || len(v.allOf) > 0 {
+		return v
+	}
+	return nil
+}
+
+// eagerProperty builds the validator of the property k of s, with the rules
+// of rulesFrom (k's schema in the rules' source); nil when s has no such
+// property, or it has no CEL type, or no rules.
+func (b *vnodeBuilder) eagerProperty(k string, rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
+	ps, ok := s.Properties[k]
+	if !ok {
+		return nil
+	}
+	var fieldType *apiservercel.DeclType
+	if esc, ok := apiservercel.Escape(k); ok {
+		if decl == nil {
+			return nil
+		}
+		f, ok := decl.Fields[esc]
+		if !ok {
+			// A field without a CEL type is not validated.
+			return nil
+		}
+		fieldType = f.Type
+	} else {
+		// A name CEL cannot spell is typed on its own.
+		fieldType = common.SchemaDeclType(a.props[k], ps.EmbeddedResource)
+		if fieldType == nil {
+			return nil
+		}
+	}
+	meta := underMeta || (isResourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind"))
+	return b.eagerNode(rulesFrom, ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType, meta)
+}
