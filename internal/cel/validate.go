@@ -70,18 +70,25 @@ type propValidator struct {
 	v    *vnode
 }
 
-// lazyNode is what a vnode is built from on first use, once.
+// lazyNode is what a vnode is built from on first use, once. typeLater
+// says that spec's CEL type is still to be converted (the root's).
 type lazyNode struct {
-	once sync.Once
-	b    *vnodeBuilder
-	spec nodeSpec
+	once      sync.Once
+	b         *vnodeBuilder
+	spec      nodeSpec
+	typeLater bool
 }
 
 // built compiles v's rules and makes its children if not yet done; it
 // returns v.
 func (v *vnode) built() *vnode {
 	if l := v.lazy; l != nil {
-		l.once.Do(func() { l.b.build(v, l.spec) })
+		l.once.Do(func() {
+			if l.typeLater {
+				l.spec.decl = common.SchemaDeclType(l.spec.a, l.spec.isResourceRoot)
+			}
+			l.b.build(v, l.spec)
+		})
 	}
 	return v
 }
@@ -92,10 +99,10 @@ func (v *vnode) built() *vnode {
 // resource): its apiVersion, kind and metadata are then typed as a
 // resource's.
 //
-// NewValidator converts the CEL type of s and finds the nodes with rules
-// at or below them; a node's rules are compiled (and its children's
-// nodes found) when a value first reaches it, so that an evaluation pays
-// only for the nodes its values reach. Compiling cannot fail the
+// NewValidator compiles nothing: the CEL type of s is converted, a
+// node's rules compiled and its children's nodes found when a value first
+// reaches the node, so that an evaluation pays only for the nodes its
+// values reach. Compiling cannot fail the
 // Validator: a rule that does not compile is an error of every value the
 // rule's node validates, as at the apiserver.
 //
@@ -109,9 +116,12 @@ func NewValidator(s *structural.Schema, isResourceRoot bool, cache *CompileCache
 		return nil
 	}
 	a := newAdapter(s)
-	decl := common.SchemaDeclType(a, isResourceRoot)
-	b := &vnodeBuilder{cache: cache}
-	return &Validator{root: b.node(nodeSpec{rulesFrom: sourceOf(s), s: s, a: a, isResourceRoot: isResourceRoot, decl: decl}), adapter: a}
+	// Which nodes have rules is known only with their CEL types: the root
+	// is made whatever they are. When no rule has a typed path to it, it
+	// validates nothing, as no root would.
+	root := nodeSpec{rulesFrom: sourceOf(s), s: s, a: a, isResourceRoot: isResourceRoot}
+	lazy := &lazyNode{b: &vnodeBuilder{cache: cache}, spec: root, typeLater: true}
+	return &Validator{root: &vnode{s: s, adapter: a, rules: root.rulesFrom.XValidations, isResourceRoot: isResourceRoot, lazy: lazy}, adapter: a}
 }
 
 // CompileAll compiles the rules of every node of v now, as a value
