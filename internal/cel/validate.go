@@ -88,6 +88,9 @@ func (v *vnode) built() *vnode {
 				l.spec.decl = common.SchemaDeclType(l.spec.a, l.spec.isResourceRoot)
 			}
 			l.b.build(v, l.spec)
+			// Built, the node needs neither the schema's types nor the
+			// cache any more.
+			l.b, l.spec = nil, nodeSpec{}
 		})
 	}
 	return v
