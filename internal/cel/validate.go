@@ -257,14 +257,15 @@ type child struct {
 // when n has no rules at or below it (through children that have a CEL
 // type).
 func (b *vnodeBuilder) node(n nodeSpec) *vnode {
-	if !n.hasRules() {
+	if !n.hasTypedRules() {
 		return nil
 	}
 	return &vnode{s: n.s, adapter: n.a, rules: n.rulesFrom.XValidations, isResourceRoot: n.isResourceRoot, lazy: &lazyNode{b: b, spec: n}}
 }
 
-// hasRules reports whether n, or a child of n at any depth, has rules.
-func (n nodeSpec) hasRules() bool {
+// hasTypedRules reports whether n, or a child of n at any depth reached
+// through children that have a CEL type, has rules.
+func (n nodeSpec) hasTypedRules() bool {
 	if n.rulesFrom == nil || n.s == nil {
 		return false
 	}
@@ -273,7 +274,7 @@ func (n nodeSpec) hasRules() bool {
 	}
 	found := false
 	n.eachChild(func(c child) bool {
-		found = c.spec.hasRules()
+		found = c.spec.hasTypedRules()
 		return !found
 	})
 	return found
