@@ -215,3 +215,18 @@ func (b *vnodeBuilder) eagerProperty(k string, rulesFrom *schema.Props, s *struc
 	meta := underMeta || (isResourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind"))
 	return b.eagerNode(rulesFrom, ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType, meta)
 }
+
+// A root whose rules have no typed path to them (an array without items
+// has no CEL type) is made before NewValidator knows it, and validates
+// nothing, as the whole-tree build's nil root.
+func TestLazyValidatorUntypedRules(t *testing.T) {
+	s := mustSchema(t, `{"type":"object","properties":{"a":{"type":"array","x-kubernetes-validations":[{"rule":"false"}]}}}`)
+	if eagerValidator(s, nil).root != nil {
+		t.Fatal("the whole-tree build has a root: the fixture does not test an untyped path")
+	}
+	v := NewValidator(s, true, nil)
+	errs, rem := v.Validate(t.Context(), map[string]any{"a": []any{int64(1)}}, nil, Options{})
+	if len(errs) > 0 || rem != RuntimeCostBudget || !v.root.built().empty() {
+		t.Errorf("errors %v, %d left, root empty %v; want none, the whole budget, an empty root", errs, rem, v.root.empty())
+	}
+}
