@@ -102,11 +102,6 @@ func withoutPrograms(v *vnode) *vnode {
 	return &c
 }
 
-// empty reports whether the built node v has nothing to evaluate.
-func (v *vnode) empty() bool {
-	return len(v.results) == 0 && v.compileErr == nil && v.items == nil && v.additional == nil && len(v.props) == 0 && len(v.allOf) == 0
-}
-
 // eachCorpusVersion calls fn with the structural schema of every version
 // of the corpus CRDs that has one.
 func eachCorpusVersion(t *testing.T, fn func(name string, s *structural.Schema)) {
@@ -228,5 +223,11 @@ func TestLazyValidatorUntypedRules(t *testing.T) {
 	errs, rem := v.Validate(t.Context(), map[string]any{"a": []any{int64(1)}}, nil, Options{})
 	if len(errs) > 0 || rem != RuntimeCostBudget || !v.root.built().empty() {
 		t.Errorf("errors %v, %d left, root empty %v; want none, the whole budget, an empty root", errs, rem, v.root.empty())
+	}
+	// The apiserver has no validator for it: nothing to evaluate, as
+	// without rules, unlike a schema with a typed rule.
+	typed := NewValidator(mustSchema(t, `{"type":"object","properties":{"a":{"type":"string","x-kubernetes-validations":[{"rule":"false"}]}}}`), true, nil)
+	if v.Evaluates() || (*Validator)(nil).Evaluates() || !typed.Evaluates() {
+		t.Errorf("Evaluates: untyped rules %v, nil %v, typed rule %v; want false, false, true", v.Evaluates(), (*Validator)(nil).Evaluates(), typed.Evaluates())
 	}
 }

@@ -127,6 +127,21 @@ func NewValidator(s *structural.Schema, isResourceRoot bool, cache *CompileCache
 	return &Validator{root: &vnode{s: s, adapter: a, rules: root.rulesFrom.XValidations, isResourceRoot: isResourceRoot, lazy: lazy}, adapter: a}
 }
 
+// Evaluates reports whether v has rules to evaluate: false for a nil
+// Validator, and for one whose rules all sit where no CEL type reaches
+// them (below a field its parent's CEL type does not have, such as an
+// embedded resource's metadata.labels), for which the apiserver makes no
+// validator at all (and so reports no blocking error). It converts the
+// root's CEL type and compiles its rules if no value did yet.
+func (v *Validator) Evaluates() bool {
+	return v != nil && !v.root.built().empty()
+}
+
+// empty reports whether the built node v has nothing to evaluate.
+func (v *vnode) empty() bool {
+	return len(v.results) == 0 && v.compileErr == nil && v.items == nil && v.additional == nil && len(v.props) == 0 && len(v.allOf) == 0
+}
+
 // CompileAll compiles the rules of every node of v now, as a value
 // reaching every node would: the rules a check must have compiled before
 // (tests), or a caller that wants no compilation during evaluation. A nil
