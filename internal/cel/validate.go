@@ -105,9 +105,9 @@ func (v *vnode) built() *vnode {
 // NewValidator compiles nothing: the CEL type of s is converted, a
 // node's rules compiled and its children's nodes found when a value first
 // reaches the node, so that an evaluation pays only for the nodes its
-// values reach. Compiling cannot fail the
-// Validator: a rule that does not compile is an error of every value the
-// rule's node validates, as at the apiserver.
+// values reach. Compiling cannot fail the Validator: a rule that does not
+// compile is an error of every value the rule's node validates, as at the
+// apiserver.
 //
 // cache, when not nil, supplies compile results and takes new ones, as
 // NewSchemaCheck's do (see CompileCache): the same rules on nodes of the
