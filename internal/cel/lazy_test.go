@@ -27,19 +27,59 @@ func TestLazyValidatorAsEagerCorpus(t *testing.T) {
 			return
 		}
 		schemas++
-		for _, cache := range []*CompileCache{nil, NewCompileCache()} {
-			eager := eagerValidator(s, cache)
-			lazy := NewValidator(s, true, cache)
-			lazy.CompileAll()
-			if !reflect.DeepEqual(withoutPrograms(eager.root), withoutPrograms(lazy.root)) || !reflect.DeepEqual(eager.adapter, lazy.adapter) {
-				t.Errorf("%s (cache %v): the lazy tree forced differs from the whole-tree build", name, cache != nil)
-			}
-		}
+		compareLazyEager(t, name, s)
 	})
 	if schemas < 50 {
 		t.Fatalf("only %d corpus version schemas with rules compared", schemas)
 	}
 	t.Logf("%d corpus version schemas with rules built lazily as eagerly", schemas)
+}
+
+// The lazy tree is the whole-tree build's, and compiles through the
+// cache what it did, on schemas the corpus lacks: rules below a resource
+// root's metadata (typed by the root: never cached), in allOf, in an
+// embedded resource, under a property name CEL cannot spell.
+func TestLazyValidatorAsEagerCases(t *testing.T) {
+	rule := `"x-kubernetes-validations":[{"rule":"self.size() > 1"}]`
+	kind := `"x-kubernetes-validations":[{"rule":"self.kind == 'x'"}]`
+	sized := `"x-kubernetes-validations":[{"rule":"self.lowerAscii() == 'x'"}]`
+	for _, js := range []string{
+		// metadata.name's type is the root's (at most 253 characters): it
+		// must not take the results of a, of the same schema (and cost).
+		`{"type":"object","properties":{"a":{"type":"string",` + sized + `},"metadata":{"type":"object","properties":{"name":{"type":"string",` + sized + `}}}}}`,
+		`{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"string",` + rule + `}},"allOf":[{"properties":{"a":{` + rule + `}}}]}`,
+		// An embedded resource's type has its kind (the rule compiles).
+		`{"type":"object","properties":{"e":{"type":"object","x-kubernetes-embedded-resource":true,` + kind + `,"properties":{"s":{"type":"string",` + rule + `}}}}}`,
+		`{"type":"object","properties":{"1e":{"type":"object","x-kubernetes-embedded-resource":true,` + kind + `,"properties":{"s":{"type":"string",` + rule + `}}}}}`,
+	} {
+		compareLazyEager(t, js, mustSchema(t, js))
+	}
+}
+
+// compareLazyEager fails t when the lazy validator of s, forced, differs
+// from the whole-tree build's, without a cache or each with its own (then
+// the caches must hold as many results: the same nodes compiled through
+// them).
+func compareLazyEager(t *testing.T, name string, s *structural.Schema) {
+	t.Helper()
+	for _, cached := range []bool{false, true} {
+		var eagerCache, lazyCache *CompileCache
+		if cached {
+			eagerCache, lazyCache = NewCompileCache(), NewCompileCache()
+		}
+		eager := eagerValidator(s, eagerCache)
+		lazy := NewValidator(s, true, lazyCache)
+		if lazy == nil {
+			t.Fatalf("%s: no validator", name)
+		}
+		lazy.CompileAll()
+		if !reflect.DeepEqual(withoutPrograms(eager.root), withoutPrograms(lazy.root)) || !reflect.DeepEqual(eager.adapter, lazy.adapter) {
+			t.Errorf("%s (cache %v): the lazy tree forced differs from the whole-tree build", name, cached)
+		}
+		if cached && eagerCache.Len() != lazyCache.Len() {
+			t.Errorf("%s: the lazy build cached %d results, the whole-tree build %d", name, lazyCache.Len(), eagerCache.Len())
+		}
+	}
 }
 
 // A validator shared by goroutines builds each node once, whichever
