@@ -275,3 +275,21 @@ func TestLazyValidatorUntypedRules(t *testing.T) {
 		t.Errorf("Evaluates: untyped rules %v, nil %v, typed rule %v; want false, false, true", v.Evaluates(), (*Validator)(nil).Evaluates(), typed.Evaluates())
 	}
 }
+
+// A node whose build panicked (a bug: no input is known to) panics again
+// at every use, as the whole-tree build panicked in every NewValidator,
+// rather than validating nothing from then on.
+func TestLazyValidatorBuildPanicsAgain(t *testing.T) {
+	// No rules' source: build dereferences nil.
+	v := &vnode{lazy: &lazyNode{b: &vnodeBuilder{}}}
+	for i := range 2 {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("use %d of a node whose build panicked did not panic", i+1)
+				}
+			}()
+			v.built()
+		}()
+	}
+}

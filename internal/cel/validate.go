@@ -92,6 +92,12 @@ func (v *vnode) built() *vnode {
 			// cache any more.
 			l.b, l.spec = nil, nodeSpec{}
 		})
+		if l.b != nil {
+			// A build that returned cleared l.b (read after the Once, as
+			// the fields it builds): this one panicked. Panic again, as
+			// the node would otherwise validate nothing from then on.
+			panic("cel: the build of a validator node panicked before")
+		}
 	}
 	return v
 }
