@@ -52,6 +52,31 @@ func TestApplyCEL(t *testing.T) {
 	}
 }
 
+// TestApplyCELUntypedRulesOnly: a schema whose only rule sits where the
+// CEL type of its parent has no field for it (below an embedded resource's
+// metadata, typed with name and generateName alone) has no rule to
+// evaluate; the apiserver then has no CEL validator at all, and a blocking
+// error does not add the error saying that rules were skipped.
+func TestApplyCELUntypedRulesOnly(t *testing.T) {
+	s, err := crdschema.ParseSchema([]byte(`{"type":"object","required":["spec"],"properties":{"spec":{"type":"object","properties":{
+ "e":{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"metadata":{"type":"object","properties":{
+  "labels":{"type":"object","additionalProperties":{"type":"string"},"x-kubernetes-validations":[{"rule":"false"}]}}}}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := s.Errors(); len(errs) > 0 {
+		t.Fatalf("the apiserver accepts the schema; got %v", errs)
+	}
+	r := s.Apply(map[string]any{"apiVersion": "x/v1", "kind": "X", "metadata": map[string]any{"name": "n"}})
+	var got []string
+	for _, e := range r.Errors {
+		got = append(got, e.Error())
+	}
+	if want := []string{"spec: Required value"}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 // TestCELSixtyFourGoroutines evaluates one schema's rules from 64 goroutines;
 // run with -race (CI does).
 func TestCELSixtyFourGoroutines(t *testing.T) {

@@ -362,8 +362,9 @@ func ParseSchema(data []byte) (*Schema, error) {
 }
 
 // compile builds a schema's structural model (unless s, when not nil, is
-// it) and validators, its rules compiled with cache (which the caller must
-// not use concurrently).
+// it) and validators, whose rules are compiled with cache when values
+// first reach them: the caller is done with cache otherwise (see
+// cel.CompileCache).
 func compile(p *model.Props, s *structural.Schema, preserveUnknownFields bool, cache *cel.CompileCache) (*Schema, error) {
 	if s == nil {
 		var err error

@@ -103,10 +103,10 @@
 // [Schema.Prune], [Schema.Default] and [Schema.Validate] run the parts of
 // the pipeline on their own, as the command's prune and default verbs do.
 //
-// CEL rules (x-kubernetes-validations) are compiled once per schema with the
-// rest (LoadCRD, ParseSchema) by the internal package cel, with the apiserver's
-// environment, libraries and cost limits; a CRD check reports their
-// compile and cost errors.
+// CEL rules (x-kubernetes-validations) are compiled once per schema, each
+// node's when a value first reaches it, by the internal package cel, with
+// the apiserver's environment, libraries and cost limits; a CRD check
+// reports their compile and cost errors.
 //
 // # The packages
 //

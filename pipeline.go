@@ -194,9 +194,10 @@ func (s *Schema) validate(obj map[string]any) field.ErrorList {
 // is the old object on update, nil on create) after the OpenAPI
 // validation found errs, and returns errs with the rules' errors: when errs
 // holds a blocking error, the rules are skipped for the one error saying
-// so, as in the apiserver.
+// so, as in the apiserver. A schema without rules to evaluate (none, or
+// none that a CEL type reaches) has no rules to skip.
 func (s *Schema) validateRules(errs field.ErrorList, obj, old map[string]any) field.ErrorList {
-	if s.v.rules == nil {
+	if !s.v.rules.Evaluates() {
 		return errs
 	}
 	if e := cel.BlockingError(errs); e != nil {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservercel "k8s.io/apiserver/pkg/cel"
@@ -170,8 +171,12 @@ func (c *SchemaCheck) markRules(s *structural.Schema) bool {
 // results (up to the selfType name it generates from the time of
 // compilation).
 //
-// A CompileCache is used by one goroutine, like the SchemaChecks sharing it.
+// A CompileCache is used by one goroutine, like the SchemaChecks sharing
+// it, except by the Validators built with it: they use it under mu when a
+// value first reaches one of their nodes, from any goroutine, and so may
+// be used once its other users are done with it.
 type CompileCache struct {
+	mu      sync.Mutex
 	entries map[string][]cacheEntry
 	// exprs holds the expressions of the rules compiled with the cache,
 	// parsed and checked once for nodes whose types differ only in what
@@ -201,6 +206,8 @@ func NewCompileCache() *CompileCache {
 // prove that a CRD's rules are compiled once (by its check, the check of
 // its defaults and its versions' validators together).
 func (c *CompileCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	n := 0
 	for _, entries := range c.entries {
 		n += len(entries)
@@ -214,7 +221,11 @@ func (c *CompileCache) Len() int {
 // checks its own. A caller that keeps the cache after the bulk of its
 // compiling (a CRD's check, whose Built its versions' validators use)
 // calls it so that the expressions do not live as long as the cache.
-func (c *CompileCache) ForgetExpressions() { c.exprs = nil }
+func (c *CompileCache) ForgetExpressions() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.exprs = nil
+}
 
 // UseCache makes c take compile results from cache and add its own to it.
 // Call it before checking any node.

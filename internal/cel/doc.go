@@ -13,9 +13,12 @@
 // errors (per expression and per schema), oldSelf where values cannot be
 // correlated and optionalOldSelf without oldSelf.
 //
-// At runtime: NewValidator compiles a schema's rules once with the
-// environment of stored expressions; the Validator is immutable and safe
-// for concurrent use. Callers run the OpenAPI validation first, then
+// At runtime: NewValidator prepares a schema's rules, which it compiles
+// with the environment of stored expressions, each node's once, when a
+// value first reaches the node (the first validations compile); the
+// Validator is safe for concurrent use. Callers run the OpenAPI
+// validation first, then, when v.Evaluates() (the apiserver has no
+// validator otherwise),
 //
 //	if e := cel.BlockingError(errs); e != nil {
 //		errs = append(errs, e) // rules skipped, as the apiserver does

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
@@ -30,24 +31,33 @@ const (
 // Validator evaluates the x-kubernetes-validations rules of a structural
 // schema on objects, as the apiserver's CEL validator does. Its rules are
 // compiled once, with the environment the apiserver uses for stored
-// expressions, by NewValidator; a Validator is immutable and safe for
-// concurrent use.
+// expressions, each node's when a value first reaches the node (see
+// NewValidator); a Validator is safe for concurrent use, and evaluates
+// the same whichever nodes were compiled before.
 type Validator struct {
 	root    *vnode
 	adapter *adapter
 }
 
 // vnode is the validator of one schema node: its compiled rules and the
-// validators of the children that have rules at or below them.
+// validators of the children that have rules at or below them. A node is
+// made with what it is built from (lazy); its rules are compiled and its
+// children made when a value first reaches it (built), once, whatever the
+// number of concurrent evaluations.
 type vnode struct {
-	s       *structural.Schema
-	adapter *adapter
-	rules   []schema.ValidationRule
+	s              *structural.Schema
+	adapter        *adapter
+	rules          []schema.ValidationRule
+	isResourceRoot bool
+
+	// lazy builds the fields below on first use. Read them only after
+	// calling built.
+	lazy *lazyNode
+
 	results []compiled
 	// compileErr is a failure to compile the node's rules at all.
-	compileErr     error
-	isResourceRoot bool
-	usesOldSelf    bool
+	compileErr  error
+	usesOldSelf bool
 
 	items      *vnode
 	additional *vnode
@@ -60,23 +70,107 @@ type propValidator struct {
 	v    *vnode
 }
 
-// NewValidator compiles the rules of s and everything below it. It returns
-// nil when s has no rules (nothing to evaluate). isResourceRoot says
-// whether s is the root of a resource (or an embedded resource): its
-// apiVersion, kind and metadata are then typed as a resource's.
+// lazyNode is what a vnode is built from on first use, once. typeLater
+// says that spec's CEL type is still to be converted (the root's).
+type lazyNode struct {
+	once      sync.Once
+	b         *vnodeBuilder
+	spec      nodeSpec
+	typeLater bool
+}
+
+// built compiles v's rules and makes its children if not yet done; it
+// returns v.
+func (v *vnode) built() *vnode {
+	if l := v.lazy; l != nil {
+		l.once.Do(func() {
+			if l.typeLater {
+				l.spec.decl = common.SchemaDeclType(l.spec.a, l.spec.isResourceRoot)
+			}
+			l.b.build(v, l.spec)
+			// Built, the node needs neither the schema's types nor the
+			// cache any more.
+			l.b, l.spec = nil, nodeSpec{}
+		})
+		if l.b != nil {
+			// A build that returned cleared l.b (read after the Once, as
+			// the fields it builds): this one panicked. Panic again, as
+			// the node would otherwise validate nothing from then on.
+			panic("cel: the build of a validator node panicked before")
+		}
+	}
+	return v
+}
+
+// NewValidator prepares the validation of the rules of s and everything
+// below it. It returns nil when s has no rules (nothing to evaluate).
+// isResourceRoot says whether s is the root of a resource (or an embedded
+// resource): its apiVersion, kind and metadata are then typed as a
+// resource's.
+//
+// NewValidator compiles nothing: the CEL type of s is converted, a
+// node's rules compiled and its children's nodes found when a value first
+// reaches the node, so that an evaluation pays only for the nodes its
+// values reach. Compiling cannot fail the Validator: a rule that does not
+// compile is an error of every value the rule's node validates, as at the
+// apiserver.
 //
 // cache, when not nil, supplies compile results and takes new ones, as
 // NewSchemaCheck's do (see CompileCache): the same rules on nodes of the
 // same type are compiled once. The Validator evaluates the same either
-// way. A cache is used by one goroutine at a time, the Validator by any.
+// way. The Validator uses the cache, under its lock, when a value first
+// reaches a node; it may be used by any number of goroutines.
 func NewValidator(s *structural.Schema, isResourceRoot bool, cache *CompileCache) *Validator {
 	if !hasRules(s) {
 		return nil
 	}
 	a := newAdapter(s)
-	decl := common.SchemaDeclType(a, isResourceRoot)
-	b := &vnodeBuilder{cache: cache}
-	return &Validator{root: b.node(sourceOf(s), s, a, isResourceRoot, decl, false), adapter: a}
+	// Which nodes have rules is known only with their CEL types: the root
+	// is made whatever they are. When no rule has a typed path to it, it
+	// validates nothing, as no root would.
+	root := nodeSpec{rulesFrom: sourceOf(s), s: s, a: a, isResourceRoot: isResourceRoot}
+	lazy := &lazyNode{b: &vnodeBuilder{cache: cache}, spec: root, typeLater: true}
+	return &Validator{root: &vnode{s: s, adapter: a, rules: root.rulesFrom.XValidations, isResourceRoot: isResourceRoot, lazy: lazy}, adapter: a}
+}
+
+// Evaluates reports whether v has rules to evaluate: false for a nil
+// Validator, and for one whose rules all sit where no CEL type reaches
+// them (below a field its parent's CEL type does not have, such as an
+// embedded resource's metadata.labels), for which the apiserver makes no
+// validator at all (and so reports no blocking error). It converts the
+// root's CEL type and compiles its rules if no value did yet.
+func (v *Validator) Evaluates() bool {
+	return v != nil && !v.root.built().empty()
+}
+
+// empty reports whether the built node v has nothing to evaluate.
+func (v *vnode) empty() bool {
+	return len(v.results) == 0 && v.compileErr == nil && v.items == nil && v.additional == nil && len(v.props) == 0 && len(v.allOf) == 0
+}
+
+// CompileAll compiles the rules of every node of v now, as a value
+// reaching every node would: the rules a check must have compiled before
+// (tests), or a caller that wants no compilation during evaluation. A nil
+// Validator compiles nothing.
+func (v *Validator) CompileAll() {
+	if v != nil {
+		v.root.compileAll()
+	}
+}
+
+func (v *vnode) compileAll() {
+	if v == nil {
+		return
+	}
+	v.built()
+	v.items.compileAll()
+	v.additional.compileAll()
+	for _, p := range v.props {
+		p.v.compileAll()
+	}
+	for _, a := range v.allOf {
+		a.compileAll()
+	}
 }
 
 // vnodeBuilder builds the validator nodes of one Validator.
@@ -149,68 +243,151 @@ func hasRules(s *structural.Schema) bool {
 	return false
 }
 
-// node builds the validator of the node s, with the rules of rulesFrom
-// (s's own schema, or one of its allOf entries) and their children's.
-func (b *vnodeBuilder) node(rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
-	if rulesFrom == nil || s == nil {
+// nodeSpec is what the validator of a node is built from: the rules of
+// rulesFrom (s's own schema, or one of its allOf entries) and their
+// children's, on the node s typed as decl, with the adapter a. underMeta
+// says whether s is, or is below, the apiVersion, kind or metadata of a
+// resource root.
+type nodeSpec struct {
+	rulesFrom      *schema.Props
+	s              *structural.Schema
+	a              *adapter
+	isResourceRoot bool
+	decl           *apiservercel.DeclType
+	underMeta      bool
+}
+
+// childRole says where a child's validator sits in its parent's.
+type childRole uint8
+
+const (
+	itemsChild childRole = iota
+	propChild
+	additionalChild
+	allOfChild
+)
+
+// child is one child of a nodeSpec: name is a property's name.
+type child struct {
+	role childRole
+	name string
+	spec nodeSpec
+}
+
+// node makes the validator of the node n, to be built on first use; nil
+// when n has no rules at or below it (through children that have a CEL
+// type).
+func (b *vnodeBuilder) node(n nodeSpec) *vnode {
+	if !n.hasTypedRules() {
 		return nil
 	}
-	v := &vnode{s: s, adapter: a, rules: rulesFrom.XValidations, isResourceRoot: isResourceRoot}
-	v.results, v.compileErr = b.compile(s, rulesFrom.XValidations, decl, isResourceRoot, underMeta)
+	return &vnode{s: n.s, adapter: n.a, rules: n.rulesFrom.XValidations, isResourceRoot: n.isResourceRoot, lazy: &lazyNode{b: b, spec: n}}
+}
+
+// hasTypedRules reports whether n, or a child of n at any depth reached
+// through children that have a CEL type, has rules.
+func (n nodeSpec) hasTypedRules() bool {
+	if n.rulesFrom == nil || n.s == nil {
+		return false
+	}
+	if len(n.rulesFrom.XValidations) > 0 {
+		return true
+	}
+	found := false
+	n.eachChild(func(c child) bool {
+		found = c.spec.hasTypedRules()
+		return !found
+	})
+	return found
+}
+
+// build compiles the rules of v, made from n, and makes its children's
+// validators.
+func (b *vnodeBuilder) build(v *vnode, n nodeSpec) {
+	if b.cache != nil {
+		b.cache.mu.Lock()
+		defer b.cache.mu.Unlock()
+	}
+	v.results, v.compileErr = b.compile(n.s, n.rulesFrom.XValidations, n.decl, n.isResourceRoot, n.underMeta)
 	for i := range v.results {
 		v.usesOldSelf = v.usesOldSelf || v.results[i].usesOldSelf
 	}
-	elem := elemType(decl)
-	if rulesFrom.Items != nil && rulesFrom.Items.Schema != nil && s.Items != nil {
-		v.items = b.node(rulesFrom.Items.Schema, s.Items, a.items, s.Items.EmbeddedResource, elem, underMeta)
-	}
-	for _, k := range sortedNames(rulesFrom.Properties) {
-		if c := b.property(k, rulesFrom.Properties[k], s, a, isResourceRoot, decl, underMeta); c != nil {
-			v.props = append(v.props, propValidator{k, c})
+	n.eachChild(func(c child) bool {
+		cv := b.node(c.spec)
+		if cv == nil {
+			return true
 		}
-	}
-	if ap := rulesFrom.AdditionalProperties; ap != nil && ap.Schema != nil && s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		v.additional = b.node(ap.Schema, s.AdditionalProperties.Schema, a.ap.schema, s.AdditionalProperties.Schema.EmbeddedResource, elem, underMeta)
-	}
-	for i := range rulesFrom.AllOf {
-		if c := b.node(&rulesFrom.AllOf[i], s, a, isResourceRoot, decl, underMeta); c != nil {
-			v.allOf = append(v.allOf, c)
+		switch c.role {
+		case itemsChild:
+			v.items = cv
+		case propChild:
+			v.props = append(v.props, propValidator{c.name, cv})
+		case additionalChild:
+			v.additional = cv
+		case allOfChild:
+			v.allOf = append(v.allOf, cv)
 		}
-	}
-	if len(v.results) > 0 || v.compileErr != nil || v.items != nil || v.additional != nil || len(v.props) > 0 || len(v.allOf) > 0 {
-		return v
-	}
-	return nil
+		return true
+	})
 }
 
-// property builds the validator of the property k of s, with the rules
-// of rulesFrom (k's schema in the rules' source); nil when s has no such
-// property, or it has no CEL type, or no rules.
-func (b *vnodeBuilder) property(k string, rulesFrom *schema.Props, s *structural.Schema, a *adapter, isResourceRoot bool, decl *apiservercel.DeclType, underMeta bool) *vnode {
-	ps, ok := s.Properties[k]
+// eachChild calls f with the children of n that can have a validator,
+// in the order the validator evaluates them: items, properties by name,
+// additionalProperties, allOf entries; it stops when f returns false.
+func (n nodeSpec) eachChild(f func(child) bool) {
+	rf, s := n.rulesFrom, n.s
+	elem := elemType(n.decl)
+	if rf.Items != nil && rf.Items.Schema != nil && s.Items != nil {
+		if !f(child{itemsChild, "", nodeSpec{rf.Items.Schema, s.Items, n.a.items, s.Items.EmbeddedResource, elem, n.underMeta}}) {
+			return
+		}
+	}
+	for _, k := range sortedNames(rf.Properties) {
+		if c, ok := n.property(k); ok && !f(c) {
+			return
+		}
+	}
+	if ap := rf.AdditionalProperties; ap != nil && ap.Schema != nil && s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+		as := s.AdditionalProperties.Schema
+		if !f(child{additionalChild, "", nodeSpec{ap.Schema, as, n.a.ap.schema, as.EmbeddedResource, elem, n.underMeta}}) {
+			return
+		}
+	}
+	for i := range rf.AllOf {
+		if !f(child{allOfChild, "", nodeSpec{&rf.AllOf[i], s, n.a, n.isResourceRoot, n.decl, n.underMeta}}) {
+			return
+		}
+	}
+}
+
+// property is the child of n for its property k, with the rules of k's
+// schema in n's rules' source; false when s has no such property, or it
+// has no CEL type.
+func (n nodeSpec) property(k string) (child, bool) {
+	ps, ok := n.s.Properties[k]
 	if !ok {
-		return nil
+		return child{}, false
 	}
 	var fieldType *apiservercel.DeclType
 	if esc, ok := apiservercel.Escape(k); ok {
-		if decl == nil {
-			return nil
+		if n.decl == nil {
+			return child{}, false
 		}
-		f, ok := decl.Fields[esc]
+		f, ok := n.decl.Fields[esc]
 		if !ok {
 			// A field without a CEL type is not validated.
-			return nil
+			return child{}, false
 		}
 		fieldType = f.Type
 	} else {
 		// A name CEL cannot spell is typed on its own.
-		fieldType = common.SchemaDeclType(a.props[k], ps.EmbeddedResource)
+		fieldType = common.SchemaDeclType(n.a.props[k], ps.EmbeddedResource)
 		if fieldType == nil {
-			return nil
+			return child{}, false
 		}
 	}
-	meta := underMeta || (isResourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind"))
-	return b.node(rulesFrom, ps, a.props[k].(*adapter), ps.EmbeddedResource, fieldType, meta)
+	meta := n.underMeta || (n.isResourceRoot && (k == "metadata" || k == "apiVersion" || k == "kind"))
+	return child{propChild, k, nodeSpec{n.rulesFrom.Properties[k], ps, n.a.props[k].(*adapter), ps.EmbeddedResource, fieldType, meta}}, true
 }
 
 func sortedNames[V any](m map[string]V) []string {
@@ -309,6 +486,7 @@ func (e *evaluation) validate(v *vnode, path *field.Path, obj, old any, r ratche
 	if v == nil || obj == nil {
 		return budget
 	}
+	v.built()
 	budget = e.expressions(v, path, obj, old, r, budget)
 	if budget < 0 {
 		return budget

@@ -74,9 +74,13 @@ spec:
 		if s == nil {
 			t.Fatalf("no structural model of %s", v.Name)
 		}
-		if cel.NewValidator(s, true, built.Rules) == nil {
+		cv := cel.NewValidator(s, true, built.Rules)
+		if cv == nil {
 			t.Fatalf("no validator for %s", v.Name)
 		}
+		// A validator compiles a node when a value first reaches it:
+		// compile them all now.
+		cv.CompileAll()
 	}
 	if n := built.Rules.Len(); n != 2 {
 		t.Errorf("after the versions' validators: %d rule sets, want 2", n)
@@ -106,7 +110,8 @@ func TestCorpusVersionsCompileNothing(t *testing.T) {
 		n := built.Rules.Len()
 		for _, v := range crd.Spec.Versions {
 			if s := built.Structural(crd.SchemaFor(v.Name)); s != nil {
-				cel.NewValidator(s, true, built.Rules)
+				// Compiled as when values reach every node.
+				cel.NewValidator(s, true, built.Rules).CompileAll()
 				validators++
 			}
 		}
