@@ -316,19 +316,22 @@ type scalarKey struct {
 var scalarEnvs sync.Map // scalarKey → *selfEnvs
 
 func buildSelfEnvs(kind envKind, declType *apiservercel.DeclType) (*selfEnvs, error) {
-	selfType := declType.MaybeAssignTypeName(fmt.Sprintf("selfType%d", time.Now().Nanosecond()))
-	plain, err := extendEnv(kind, selfType, selfType.CelType())
+	p, err := nodeTypes(kind, declType, fmt.Sprintf("selfType%d", time.Now().Nanosecond()))
 	if err != nil {
 		return nil, err
 	}
-	return &selfEnvs{kind: kind, selfType: selfType, plain: plain}, nil
+	plain, err := extendEnv(kind, p, p.self)
+	if err != nil {
+		return nil, err
+	}
+	return &selfEnvs{kind: kind, types: p, plain: plain}, nil
 }
 
 // optionalEnv is the environment of optionalOldSelf rules, built on first
 // need.
 func (e *selfEnvs) optionalEnv() (*celgo.Env, error) {
 	e.optOnce.Do(func() {
-		e.optional, e.optErr = extendEnv(e.kind, e.selfType, types.NewOptionalType(e.selfType.CelType()))
+		e.optional, e.optErr = extendEnv(e.kind, e.types, types.NewOptionalType(e.types.self))
 	})
 	return e.optional, e.optErr
 }

@@ -126,7 +126,11 @@ const (
 var (
 	baseOnce sync.Once
 	baseEnvs [2]*celgo.Env
-	baseErr  error
+	// noTypes are, for each kind, the apiserver's type provider with no
+	// types of its own over the base environment's: what a node's
+	// provider (selfTypes) leaves to others.
+	noTypes [2]*apiservercel.DeclTypeProvider
+	baseErr error
 )
 
 // baseEnv returns the shared base environment of a kind. Building it takes
@@ -142,17 +146,30 @@ func baseEnv(kind envKind) (*celgo.Env, error) {
 			if err == nil {
 				e, err = sharedTypes(e)
 			}
+			var others *apiservercel.DeclTypeProvider
+			if err == nil {
+				others, err = noTypesOver(e)
+			}
 			if err != nil {
 				baseErr = err
 				return
 			}
-			baseEnvs[i] = e
+			baseEnvs[i], noTypes[i] = e, others
 		}
 	})
 	if baseErr != nil {
 		return nil, baseErr
 	}
 	return baseEnvs[kind], nil
+}
+
+// noTypesOver is the apiserver's type provider with no types of its own
+// over e's, recognising keywords as field names as every environment of a
+// 1.31 or later apiserver does.
+func noTypesOver(e *celgo.Env) (*apiservercel.DeclTypeProvider, error) {
+	p := apiservercel.NewDeclTypeProvider()
+	p.SetRecognizeKeywordAsFieldName(true)
+	return p.WithTypeProvider(e.CELTypeProvider())
 }
 
 // sharedTypes returns e with its type registry behind a wrapper: cel-go's
@@ -181,31 +198,34 @@ type registryView struct{ *types.Registry }
 // optional of it.
 type selfEnvs struct {
 	kind     envKind
-	selfType *apiservercel.DeclType
+	types    *selfTypes
 	plain    *celgo.Env
 	optional *celgo.Env
 	optErr   error
 	optOnce  sync.Once
 }
 
+// nodeTypes are the types of a node of CEL type self in an environment of
+// a kind, self named name (see selfTypes).
+func nodeTypes(kind envKind, self *apiservercel.DeclType, name string) (*selfTypes, error) {
+	if _, err := baseEnv(kind); err != nil {
+		return nil, err
+	}
+	return newSelfTypes(self, name, noTypes[kind]), nil
+}
+
 // extendEnv declares self (and oldSelf, of oldSelfType) on a base
-// environment, registering the node's object types as the apiserver does.
-func extendEnv(kind envKind, selfType *apiservercel.DeclType, oldSelfType *celgo.Type) (*celgo.Env, error) {
+// environment, with the node's types p.
+func extendEnv(kind envKind, p *selfTypes, oldSelfType *celgo.Type) (*celgo.Env, error) {
 	base, err := baseEnv(kind)
 	if err != nil {
 		return nil, err
 	}
-	provider := apiservercel.NewDeclTypeProvider(selfType)
-	// Every environment of a 1.31 or later apiserver recognises keywords as
-	// field names.
-	provider.SetRecognizeKeywordAsFieldName(true)
-	providerOpts, err := provider.EnvOptions(base.CELTypeProvider())
-	if err != nil {
-		return nil, err
-	}
-	opts := append([]celgo.EnvOption{
-		celgo.Variable(scopedVar, selfType.CelType()),
+	opts := []celgo.EnvOption{
+		celgo.Variable(scopedVar, p.self),
 		celgo.Variable(oldScopedVar, oldSelfType),
-	}, providerOpts...)
+		celgo.CustomTypeProvider(p),
+		celgo.CustomTypeAdapter(p),
+	}
 	return base.Extend(celgo.Lib(&lib{env: opts}))
 }
