@@ -5,11 +5,11 @@ import (
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
-// selfTypes is the type provider of a node's environment. It answers as
+// selfTypes are the types of a node's self in an environment where self's
+// type is named name (see checkEnv), as a provider gives them. It answers as
 // the apiserver's provider does, which names a copy of the node's CEL type
 // with MaybeAssignTypeName (self's object type gets the generated name,
 // each object below it the name of its parent and the step to it: a field
@@ -33,9 +33,7 @@ type selfTypes struct {
 	// paths is the first step of the paths lists and maps are registered
 	// by: the generated name when self is an object, else decl's type
 	// name.
-	paths string
-	// self is the named CEL type of self.
-	self   *celgo.Type
+	paths  string
 	others *apiservercel.DeclTypeProvider
 }
 
@@ -46,7 +44,7 @@ func newSelfTypes(decl *apiservercel.DeclType, name string, others *apiservercel
 	if decl.IsObject() {
 		paths = name
 	}
-	return &selfTypes{decl: decl, name: name, paths: paths, self: namedCELType(decl, name), others: others}
+	return &selfTypes{decl: decl, name: name, paths: paths, others: others}
 }
 
 // namedCELType is the CEL type of t once named name by MaybeAssignTypeName:
@@ -160,20 +158,3 @@ func isKeyword(name string) bool {
 	esc, ok := apiservercel.Escape(name)
 	return ok && esc == "__"+name+"__"
 }
-
-// EnumValue, FindIdent, FindStructFieldNames, NewValue and NativeToValue
-// know no self types.
-
-func (p *selfTypes) EnumValue(enumName string) ref.Val { return p.others.EnumValue(enumName) }
-
-func (p *selfTypes) FindIdent(identName string) (ref.Val, bool) { return p.others.FindIdent(identName) }
-
-func (p *selfTypes) FindStructFieldNames(typeName string) ([]string, bool) {
-	return p.others.FindStructFieldNames(typeName)
-}
-
-func (p *selfTypes) NewValue(typeName string, fields map[string]ref.Val) ref.Val {
-	return p.others.NewValue(typeName, fields)
-}
-
-func (p *selfTypes) NativeToValue(value any) ref.Val { return p.others.NativeToValue(value) }

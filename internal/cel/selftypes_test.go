@@ -6,12 +6,14 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"sync"
 	"testing"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
+	"k8s.io/apiserver/pkg/cel/library"
 
 	"github.com/crdschema/crdschema/schema"
 	"github.com/crdschema/crdschema/structural"
@@ -45,8 +47,8 @@ func compareSelfTypes(t *testing.T, where string, decl *apiservercel.DeclType) i
 	const name = "selfType123"
 	ref, refSelf := apiserverTypes(t, decl, name)
 	got := newSelfTypes(decl, name, noTypes[newExpressions])
-	if !reflect.DeepEqual(got.self, refSelf) {
-		t.Errorf("%s: self is %v, the apiserver's %v", where, got.self, refSelf)
+	if self := namedCELType(decl, name); !reflect.DeepEqual(self, refSelf) {
+		t.Errorf("%s: self is %v, the apiserver's %v", where, self, refSelf)
 		return 0
 	}
 	registered := ref.TypeNames()
@@ -94,12 +96,12 @@ func sameFieldType(a, b *types.FieldType) bool {
 // eachRuleSelf calls fn with the CEL type of s, typed as t, and of every
 // node below s with rules (the selves the check gives environments),
 // following t along properties, items and additionalProperties.
-func eachRuleSelf(s *structural.Schema, t *apiservercel.DeclType, path string, root bool, fn func(path string, t *apiservercel.DeclType)) {
+func eachRuleSelf(s *structural.Schema, t *apiservercel.DeclType, path string, root bool, fn func(path string, s *structural.Schema, t *apiservercel.DeclType)) {
 	if s == nil || t == nil {
 		return
 	}
 	if root || nodeHasRules(sourceOf(s)) {
-		fn(path, t)
+		fn(path, s, t)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		if esc, ok := apiservercel.Escape(k); ok && t.Fields[esc] != nil {
@@ -119,7 +121,7 @@ func TestSelfTypesAsApiserverCorpus(t *testing.T) {
 	selves, names := 0, 0
 	eachCorpusVersion(t, func(version string, s *structural.Schema) {
 		decl := common.SchemaDeclType(newAdapter(s), true)
-		eachRuleSelf(s, decl, version, true, func(path string, d *apiservercel.DeclType) {
+		eachRuleSelf(s, decl, version, true, func(path string, _ *structural.Schema, d *apiservercel.DeclType) {
 			selves++
 			names += compareSelfTypes(t, path, d)
 		})
@@ -170,4 +172,116 @@ func TestSelfTypesAsApiserver(t *testing.T) {
 		}
 		eachDeclType(decl, fmt.Sprint(i), func(path string, d *apiservercel.DeclType) { compareSelfTypes(t, path, d) })
 	}
+}
+
+// nodeEnv is the environment the apiserver gives a node whose self has the
+// CEL type decl: its own, self named name.
+func nodeEnv(t *testing.T, kind envKind, decl *apiservercel.DeclType, name string, optional bool) *celgo.Env {
+	t.Helper()
+	base, err := baseEnv(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := decl.MaybeAssignTypeName(name)
+	p := apiservercel.NewDeclTypeProvider(named)
+	p.SetRecognizeKeywordAsFieldName(true)
+	opts, err := p.EnvOptions(base.CELTypeProvider())
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldSelf := named.CelType()
+	if optional {
+		oldSelf = types.NewOptionalType(oldSelf)
+	}
+	opts = append([]celgo.EnvOption{celgo.Variable(scopedVar, named.CelType()), celgo.Variable(oldScopedVar, oldSelf)}, opts...)
+	e, err := base.Extend(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// envCompile is what compiling one expression gives that a rule's errors
+// and costs are made of: issues, output type, estimated cost, with the
+// generated type names made equal.
+func envCompile(e *celgo.Env, text string, decl *apiservercel.DeclType) string {
+	ast, iss := e.Compile(text)
+	if iss.Err() != nil {
+		return selfTypeName.ReplaceAllString("issues: "+iss.String(), "selfType")
+	}
+	est, err := e.EstimateCost(ast, &library.CostEstimator{SizeEstimator: &sizeEstimator{root: decl}})
+	return selfTypeName.ReplaceAllString(fmt.Sprintf("%v cost %d..%d %v", ast.OutputType(), est.Min, est.Max, err), "selfType")
+}
+
+// envJob is one expression compiled for a node whose self has the CEL
+// type decl, and want what it compiles to in the node's own environment.
+type envJob struct {
+	where    string
+	kind     envKind
+	decl     *apiservercel.DeclType
+	optional bool
+	text     string
+	want     string
+}
+
+// corpusEnvJobs are the rules and messageExpressions of every node with
+// rules of the corpus, in the environment of new expressions, and in that
+// of stored ones with optionalOldSelf.
+func corpusEnvJobs(t *testing.T) []envJob {
+	var jobs []envJob
+	eachCorpusVersion(t, func(version string, s *structural.Schema) {
+		decl := common.SchemaDeclType(newAdapter(s), true)
+		eachRuleSelf(s, decl, version, true, func(path string, s *structural.Schema, d *apiservercel.DeclType) {
+			if p := sourceOf(s); p != nil && len(p.XValidations) > 0 {
+				jobs = append(jobs, nodeEnvJobs(t, path, d, p.XValidations, newExpressions, false)...)
+				jobs = append(jobs, nodeEnvJobs(t, path, d, p.XValidations, storedExpressions, true)...)
+			}
+		})
+	})
+	return jobs
+}
+
+// nodeEnvJobs are the rules and messageExpressions of rules on a node whose
+// self has the CEL type d, in the environment of a kind.
+func nodeEnvJobs(t *testing.T, where string, d *apiservercel.DeclType, rules []schema.ValidationRule, kind envKind, optional bool) []envJob {
+	own := nodeEnv(t, kind, d, "selfType1", optional)
+	var jobs []envJob
+	for _, r := range rules {
+		for _, text := range []string{r.Rule, r.MessageExpression} {
+			if text != "" {
+				jobs = append(jobs, envJob{where, kind, d, optional, text, envCompile(own, text, d)})
+			}
+		}
+	}
+	return jobs
+}
+
+// TestSharedEnvsCheckAsNodeEnvs compiles corpusEnvJobs in the environments
+// nodes of a shape share, from four goroutines at once, and in an
+// environment of the node's own as the apiserver builds it: issues, output
+// types and estimated costs are the same (up to the generated names).
+func TestSharedEnvsCheckAsNodeEnvs(t *testing.T) {
+	jobs := corpusEnvJobs(t)
+	if len(jobs) == 0 {
+		t.Fatal("no rules")
+	}
+	got := make([]string, len(jobs))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(jobs); i += 4 {
+				j := jobs[i]
+				if err := inEnv(j.kind, j.decl, shapeOf(j.decl), j.optional, func(e *celgo.Env) { got[i] = envCompile(e, j.text, j.decl) }); err != nil {
+					got[i] = err.Error()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, j := range jobs {
+		if got[i] != j.want {
+			t.Errorf("%s %q (kind %d, optional %v): shared %s; own %s", j.where, j.text, j.kind, j.optional, got[i], j.want)
+		}
+	}
+	t.Logf("%d compiles", len(jobs))
 }
