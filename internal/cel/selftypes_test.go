@@ -20,10 +20,11 @@ import (
 )
 
 // apiserverTypes is the provider the apiserver gives a node's environment
-// for self of type decl named name: the reference selfTypes answers as.
-func apiserverTypes(t *testing.T, decl *apiservercel.DeclType, name string) (*apiservercel.DeclTypeProvider, *celgo.Type) {
+// of a kind for self of type decl named name, and self's named type: the
+// reference selfTypes answers as.
+func apiserverTypes(t *testing.T, kind envKind, decl *apiservercel.DeclType, name string) (*apiservercel.DeclTypeProvider, *celgo.Type) {
 	t.Helper()
-	base, err := baseEnv(newExpressions)
+	base, err := baseEnv(kind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func apiserverTypes(t *testing.T, decl *apiservercel.DeclType, name string) (*ap
 func compareSelfTypes(t *testing.T, where string, decl *apiservercel.DeclType) int {
 	t.Helper()
 	const name = "selfType123"
-	ref, refSelf := apiserverTypes(t, decl, name)
+	ref, refSelf := apiserverTypes(t, newExpressions, decl, name)
 	got := newSelfTypes(decl, name, noTypes[newExpressions])
 	if self := namedCELType(decl, name); !reflect.DeepEqual(self, refSelf) {
 		t.Errorf("%s: self is %v, the apiserver's %v", where, self, refSelf)
@@ -182,18 +183,12 @@ func nodeEnv(t *testing.T, kind envKind, decl *apiservercel.DeclType, name strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	named := decl.MaybeAssignTypeName(name)
-	p := apiservercel.NewDeclTypeProvider(named)
-	p.SetRecognizeKeywordAsFieldName(true)
-	opts, err := p.EnvOptions(base.CELTypeProvider())
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldSelf := named.CelType()
+	p, self := apiserverTypes(t, kind, decl, name)
+	oldSelf := self
 	if optional {
 		oldSelf = types.NewOptionalType(oldSelf)
 	}
-	opts = append([]celgo.EnvOption{celgo.Variable(scopedVar, named.CelType()), celgo.Variable(oldScopedVar, oldSelf)}, opts...)
+	opts := []celgo.EnvOption{celgo.Variable(scopedVar, self), celgo.Variable(oldScopedVar, oldSelf), celgo.CustomTypeProvider(p), celgo.CustomTypeAdapter(p)}
 	e, err := base.Extend(opts...)
 	if err != nil {
 		t.Fatal(err)
