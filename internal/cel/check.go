@@ -169,7 +169,8 @@ func (c *SchemaCheck) markRules(s *structural.Schema) bool {
 // kind or metadata); errors, costs and paths are computed for each node as
 // without the cache. The apiserver compiles such rules again with the same
 // results (up to the selfType name it generates from the time of
-// compilation).
+// compilation, which ours generate once for each shared environment: see
+// checkEnv).
 //
 // A CompileCache is used by one goroutine, like the SchemaChecks sharing
 // it, except by the Validators built with it: they use it under mu when a

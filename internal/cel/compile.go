@@ -2,14 +2,11 @@ package cel
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
-	"github.com/google/cel-go/common/types"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/library"
@@ -117,7 +114,7 @@ func compileRules(s *structural.Schema, rules []schema.ValidationRule, declType 
 	if declType == nil {
 		return nil, errNoDeclType
 	}
-	n := &nodeExprs{envs: envsByKind{declType: declType}, cache: opts.exprs}
+	n := &nodeExprs{envs: nodeEnvs{declType: declType}, cache: opts.exprs}
 	estimator := &library.CostEstimator{SizeEstimator: &sizeEstimator{root: declType}}
 	card := maxCardinality(declType.MinSerializedSize)
 	out := make([]compiled, len(rules))
@@ -142,33 +139,28 @@ func (o compileOptions) kindOf(expr string, message bool) envKind {
 	return o.kind
 }
 
-// envsByKind builds a node's environments of each kind on first need.
-type envsByKind struct {
+// nodeEnvs are the environments a node's expressions compile in, shared
+// with the nodes of the same shape (see checkEnv).
+type nodeEnvs struct {
 	declType *apiservercel.DeclType
-	envs     [2]*selfEnvs
+	// shape is declType's, once known.
+	shape string
 }
 
-// env returns the environment of a kind, for optionalOldSelf rules or
-// not.
-func (e *envsByKind) env(kind envKind, optional bool) (*celgo.Env, error) {
-	if e.envs[kind] == nil {
-		envs, err := newSelfEnvs(kind, e.declType)
-		if err != nil {
-			return nil, err
-		}
-		e.envs[kind] = envs
+// in calls f with an environment of a kind, for optionalOldSelf rules or
+// not, in which expressions check as in the node's own.
+func (e *nodeEnvs) in(kind envKind, optional bool, f func(*celgo.Env)) error {
+	if e.shape == "" {
+		e.shape = shapeOf(e.declType)
 	}
-	if optional {
-		return e.envs[kind].optionalEnv()
-	}
-	return e.envs[kind].plain, nil
+	return inEnv(kind, e.declType, e.shape, optional, f)
 }
 
 // nodeExprs compiles the expressions of one node's rules: in the node's
-// environments, built on first need, or taken from cache (when not nil)
-// when compiled before for a self of the same CEL type.
+// environments, or taken from cache (when not nil) when compiled before
+// for a self of the same CEL type.
 type nodeExprs struct {
-	envs  envsByKind
+	envs  nodeEnvs
 	cache *exprCache
 	// optional says whether the rule being compiled has optionalOldSelf.
 	optional bool
@@ -176,16 +168,15 @@ type nodeExprs struct {
 
 // compile compiles an expression in the environment of a kind.
 func (n *nodeExprs) compile(kind envKind, text string) (*checkedExpr, error) {
-	env := func() (*celgo.Env, error) { return n.envs.env(kind, n.optional) }
+	in := func(f func(*celgo.Env)) error { return n.envs.in(kind, n.optional, f) }
 	if n.cache != nil {
-		return n.cache.compile(kind, text, n.envs.declType, n.optional, env)
+		return n.cache.compile(kind, text, n.envs.declType, n.optional, in)
 	}
-	e, err := env()
-	if err != nil {
+	c := &checkedExpr{}
+	if err := in(func(e *celgo.Env) { c.env = e; c.ast, c.iss = e.Compile(text) }); err != nil {
 		return nil, err
 	}
-	ast, iss := e.Compile(text)
-	return &checkedExpr{env: e, ast: ast, iss: iss}, nil
+	return c, nil
 }
 
 // compileRule compiles one rule of the node s and its messageExpression;
@@ -243,12 +234,11 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, n *nodeExprs, e
 // messageExpression would compile in (their errors are the node's), and
 // compiles nothing.
 func (n *nodeExprs) emptyRule(r *schema.ValidationRule, opts compileOptions) error {
-	if _, err := n.envs.env(opts.kindOf(r.Rule, false), n.optional); err != nil {
+	if err := n.envs.in(opts.kindOf(r.Rule, false), n.optional, func(*celgo.Env) {}); err != nil {
 		return err
 	}
 	if r.MessageExpression != "" {
-		_, err := n.envs.env(opts.kindOf(r.MessageExpression, true), n.optional)
-		return err
+		return n.envs.in(opts.kindOf(r.MessageExpression, true), n.optional, func(*celgo.Env) {})
 	}
 	return nil
 }
@@ -271,66 +261,6 @@ func (c *compiled) compileMessage(msg *checkedExpr, estimator *library.CostEstim
 	c.msgOK = true
 	c.msgMaxCost = est.Max
 	c.programs.msgEnv, c.programs.msgAst = env, ast
-}
-
-// newSelfEnvs prepares the environments of a node whose value has type
-// declType. The node's object type gets a name of the apiserver's form,
-// which changes with every compilation so that no rule can depend on it.
-func newSelfEnvs(kind envKind, declType *apiservercel.DeclType) (*selfEnvs, error) {
-	if registersNoTypes(declType) {
-		// Its environments depend on the CEL type alone and are shared by
-		// every such node of that type.
-		key := scalarKey{kind, declType.CelType().String()}
-		if e, ok := scalarEnvs.Load(key); ok {
-			return e.(*selfEnvs), nil
-		}
-		e, err := buildSelfEnvs(kind, declType)
-		if err != nil {
-			return nil, err
-		}
-		e2, _ := scalarEnvs.LoadOrStore(key, e)
-		return e2.(*selfEnvs), nil
-	}
-	return buildSelfEnvs(kind, declType)
-}
-
-// registersNoTypes reports whether a node of type t registers no types of
-// its own with the environment: a scalar, or a list or map of scalars (the
-// types a list or map registers under the node's generated name are
-// never named by a rule). Such types are few (the scalar types, and lists
-// and maps of them), so sharing their environments keeps a bounded set.
-// 50 of the 437 list, map and object nodes with rules of the corpus are
-// lists or maps of scalars.
-func registersNoTypes(t *apiservercel.DeclType) bool {
-	scalar := func(t *apiservercel.DeclType) bool { return !t.IsObject() && !t.IsMap() && !t.IsList() }
-	return scalar(t) || ((t.IsList() || t.IsMap()) && scalar(t.ElemType))
-}
-
-// scalarKey identifies the shared environments of nodes that register no
-// types.
-type scalarKey struct {
-	kind envKind
-	typ  string
-}
-
-var scalarEnvs sync.Map // scalarKey → *selfEnvs
-
-func buildSelfEnvs(kind envKind, declType *apiservercel.DeclType) (*selfEnvs, error) {
-	selfType := declType.MaybeAssignTypeName(fmt.Sprintf("selfType%d", time.Now().Nanosecond()))
-	plain, err := extendEnv(kind, selfType, selfType.CelType())
-	if err != nil {
-		return nil, err
-	}
-	return &selfEnvs{kind: kind, selfType: selfType, plain: plain}, nil
-}
-
-// optionalEnv is the environment of optionalOldSelf rules, built on first
-// need.
-func (e *selfEnvs) optionalEnv() (*celgo.Env, error) {
-	e.optOnce.Do(func() {
-		e.optional, e.optErr = extendEnv(e.kind, e.selfType, types.NewOptionalType(e.selfType.CelType()))
-	})
-	return e.optional, e.optErr
 }
 
 // sizeEstimator gives the cost estimator the maximum sizes the schema

@@ -1,11 +1,15 @@
 package cel
 
 import (
+	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
 	"github.com/google/cel-go/interpreter"
 
@@ -126,7 +130,11 @@ const (
 var (
 	baseOnce sync.Once
 	baseEnvs [2]*celgo.Env
-	baseErr  error
+	// noTypes are, for each kind, the apiserver's type provider with no
+	// types of its own over the base environment's: what a node's
+	// provider (selfTypes) leaves to others.
+	noTypes [2]*apiservercel.DeclTypeProvider
+	baseErr error
 )
 
 // baseEnv returns the shared base environment of a kind. Building it takes
@@ -142,11 +150,15 @@ func baseEnv(kind envKind) (*celgo.Env, error) {
 			if err == nil {
 				e, err = sharedTypes(e)
 			}
+			var others *apiservercel.DeclTypeProvider
+			if err == nil {
+				others, err = noTypesOver(e)
+			}
 			if err != nil {
 				baseErr = err
 				return
 			}
-			baseEnvs[i] = e
+			baseEnvs[i], noTypes[i] = e, others
 		}
 	})
 	if baseErr != nil {
@@ -155,14 +167,22 @@ func baseEnv(kind envKind) (*celgo.Env, error) {
 	return baseEnvs[kind], nil
 }
 
+// noTypesOver is the apiserver's type provider with no types of its own
+// over e's, recognising keywords as field names as every environment of a
+// 1.31 or later apiserver does.
+func noTypesOver(e *celgo.Env) (*apiservercel.DeclTypeProvider, error) {
+	p := apiservercel.NewDeclTypeProvider()
+	p.SetRecognizeKeywordAsFieldName(true)
+	return p.WithTypeProvider(e.CELTypeProvider())
+}
+
 // sharedTypes returns e with its type registry behind a wrapper: cel-go's
 // Extend copies an environment's provider when it is a *types.Registry, and
-// every node's environment extends the base environment, only to replace the
-// copy with its own declared-type provider over it (12% of building a node's
-// environment). Behind the wrapper, the nodes' providers share the base
-// registry, which nothing changes once the base environment is built: a
-// node's environment adds variables and a provider of its own, never types
-// to the registry.
+// every checkEnv extends the base environment, only to replace the copy
+// with a provider of its own over it (12% of building an environment).
+// Behind the wrapper, the environments' providers share the base registry,
+// which nothing changes once the base environment is built: a checkEnv
+// adds variables and a provider of its own, never types to the registry.
 func sharedTypes(e *celgo.Env) (*celgo.Env, error) {
 	reg, ok := e.CELTypeProvider().(*types.Registry)
 	if !ok {
@@ -176,36 +196,163 @@ func sharedTypes(e *celgo.Env) (*celgo.Env, error) {
 // does not copy.
 type registryView struct{ *types.Registry }
 
-// selfEnvs are the environments of one schema node's rules: self typed as
-// the node, and oldSelf as the node or, for optionalOldSelf rules, as an
-// optional of it.
-type selfEnvs struct {
-	kind     envKind
-	selfType *apiservercel.DeclType
-	plain    *celgo.Env
-	optional *celgo.Env
-	optErr   error
-	optOnce  sync.Once
+// A node's environment, as the apiserver builds it, is the base
+// environment extended with self and oldSelf declared as the node's CEL
+// type, named with a name generated for the node, and a provider of that
+// type's named types. Extending the base environment makes cel-go add
+// every function declaration to a new checker again (half a million
+// instructions, for each of the 380 nodes with rules a load of every corpus
+// CRD compiles). What a check reads of a node's environment is only the
+// declared types of self and oldSelf and the provider's answers; the nodes
+// whose types have the same shape (self named the same way: the name for
+// an object, a list or map of a named object, a scalar type) declare the
+// same variables when given the same name. So nodes of one shape share
+// environments (checkEnv), each with a generated name, whose provider
+// answers, while a node's expression is checked under the environment's
+// lock, for that node's types (selfTypes) as its own environment's would.
+// What else uses an environment reads nothing the current node decides:
+// cost estimation reads only the checked expression, and making a program
+// asks the provider only for the names a checked expression refers to
+// (types it declares none of) and for field accessors (which selfTypes
+// never gives). A shape has as many environments as checks ran in it at
+// once; the shapes are few (the corpus has a dozen), so the environments
+// live as long as the process, as the base environments do.
+
+// checkEnv is one shared environment of a shape.
+type checkEnv struct {
+	// mu is held while an expression is checked in env.
+	mu  sync.Mutex
+	env *celgo.Env
+	// name is the name of self's type in env.
+	name  string
+	types *currentTypes
 }
 
-// extendEnv declares self (and oldSelf, of oldSelfType) on a base
-// environment, registering the node's object types as the apiserver does.
-func extendEnv(kind envKind, selfType *apiservercel.DeclType, oldSelfType *celgo.Type) (*celgo.Env, error) {
-	base, err := baseEnv(kind)
-	if err != nil {
-		return nil, err
-	}
-	provider := apiservercel.NewDeclTypeProvider(selfType)
-	// Every environment of a 1.31 or later apiserver recognises keywords as
-	// field names.
-	provider.SetRecognizeKeywordAsFieldName(true)
-	providerOpts, err := provider.EnvOptions(base.CELTypeProvider())
-	if err != nil {
-		return nil, err
-	}
-	opts := append([]celgo.EnvOption{
-		celgo.Variable(scopedVar, selfType.CelType()),
-		celgo.Variable(oldScopedVar, oldSelfType),
-	}, providerOpts...)
-	return base.Extend(celgo.Lib(&lib{env: opts}))
+// currentTypes is the type provider of a checkEnv: the types of the node
+// being checked (cur, nil between checks), every other name left to
+// others.
+type currentTypes struct {
+	cur    atomic.Pointer[selfTypes]
+	others *apiservercel.DeclTypeProvider
 }
+
+// envKey identifies the environments of a shape: self of CEL type shape,
+// named "self", oldSelf optional or not.
+type envKey struct {
+	kind     envKind
+	shape    string
+	optional bool
+}
+
+// envPool holds the environments of one shape.
+type envPool struct {
+	mu   sync.Mutex
+	envs []*checkEnv
+}
+
+var checkEnvs sync.Map // envKey → *envPool
+
+// shapeOf is the shape of a node's self of CEL type decl.
+func shapeOf(decl *apiservercel.DeclType) string { return namedCELType(decl, "self").String() }
+
+// inEnv calls f with an environment of a kind in which self is of the CEL
+// type decl, whose shape is shape (oldSelf of the same type, or an
+// optional of it), held for f alone: f checks in it as in the node's own
+// environment.
+func inEnv(kind envKind, decl *apiservercel.DeclType, shape string, optional bool, f func(*celgo.Env)) error {
+	e, err := acquireEnv(envKey{kind, shape, optional}, decl)
+	if err != nil {
+		return err
+	}
+	defer e.mu.Unlock()
+	e.types.cur.Store(newSelfTypes(decl, e.name, e.types.others))
+	defer e.types.cur.Store(nil)
+	f(e.env)
+	return nil
+}
+
+// acquireEnv returns a locked environment of k, built when every one is in
+// use; decl is the type of a node of that shape.
+func acquireEnv(k envKey, decl *apiservercel.DeclType) (*checkEnv, error) {
+	v, ok := checkEnvs.Load(k)
+	if !ok {
+		v, _ = checkEnvs.LoadOrStore(k, &envPool{})
+	}
+	pool := v.(*envPool)
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	for _, e := range pool.envs {
+		if e.mu.TryLock() {
+			return e, nil
+		}
+	}
+	e, err := newCheckEnv(k, decl)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	pool.envs = append(pool.envs, e)
+	return e, nil
+}
+
+// newCheckEnv builds an environment of k; decl is the type of a node of
+// that shape. Its self type gets a name of the apiserver's form, generated
+// from the time, so that no rule can depend on it.
+func newCheckEnv(k envKey, decl *apiservercel.DeclType) (*checkEnv, error) {
+	base, err := baseEnv(k.kind)
+	if err != nil {
+		return nil, err
+	}
+	e := &checkEnv{name: fmt.Sprintf("selfType%d", time.Now().Nanosecond()), types: &currentTypes{others: noTypes[k.kind]}}
+	self := namedCELType(decl, e.name)
+	oldSelf := self
+	if k.optional {
+		oldSelf = types.NewOptionalType(self)
+	}
+	opts := []celgo.EnvOption{
+		celgo.Variable(scopedVar, self),
+		celgo.Variable(oldScopedVar, oldSelf),
+		celgo.CustomTypeProvider(e.types),
+		celgo.CustomTypeAdapter(e.types),
+	}
+	if e.env, err = base.Extend(celgo.Lib(&lib{env: opts})); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// FindStructType and FindStructFieldType answer for the node being
+// checked, when one is.
+
+func (p *currentTypes) FindStructType(typeName string) (*types.Type, bool) {
+	if c := p.cur.Load(); c != nil {
+		return c.FindStructType(typeName)
+	}
+	return p.others.FindStructType(typeName)
+}
+
+func (p *currentTypes) FindStructFieldType(typeName, fieldName string) (*types.FieldType, bool) {
+	if c := p.cur.Load(); c != nil {
+		return c.FindStructFieldType(typeName, fieldName)
+	}
+	return p.others.FindStructFieldType(typeName, fieldName)
+}
+
+// EnumValue, FindIdent, FindStructFieldNames, NewValue and NativeToValue
+// know no self types.
+
+func (p *currentTypes) EnumValue(enumName string) ref.Val { return p.others.EnumValue(enumName) }
+
+func (p *currentTypes) FindIdent(identName string) (ref.Val, bool) {
+	return p.others.FindIdent(identName)
+}
+
+func (p *currentTypes) FindStructFieldNames(typeName string) ([]string, bool) {
+	return p.others.FindStructFieldNames(typeName)
+}
+
+func (p *currentTypes) NewValue(typeName string, fields map[string]ref.Val) ref.Val {
+	return p.others.NewValue(typeName, fields)
+}
+
+func (p *currentTypes) NativeToValue(value any) ref.Val { return p.others.NativeToValue(value) }

@@ -21,9 +21,9 @@ import (
 // A checked expression is the same for every self of the same CEL type
 // (its field names and types, not the sizes a schema allows: those only
 // change estimated costs, which each node estimates again with its own
-// sizes) in the same environment kind; its types carry the name generated
-// for the self type of the node first checked, which changes with every
-// compilation anyway.
+// sizes) in the same environment kind; its types carry the name of self's
+// type in the environment the node first checked was checked in, which
+// is generated anyway.
 type exprCache struct {
 	parsed map[parseKey]*parsedExpr
 }
@@ -33,8 +33,8 @@ func newExprCache() *exprCache {
 }
 
 // parseKey identifies a parsed expression: every environment of a kind
-// parses with the same parser (a node's environment only adds variables
-// and types to its kind's base environment).
+// parses with the same parser (a checkEnv only adds variables and types to
+// its kind's base environment).
 type parseKey struct {
 	kind envKind
 	text string
@@ -62,9 +62,10 @@ type checkedExpr struct {
 
 // compile compiles text in the environment of a kind for a node whose self
 // has the CEL type self (optionalOldSelf or not): from the cache when the
-// same text was compiled for an equal type before. env is called only when
-// the expression must be checked.
-func (c *exprCache) compile(kind envKind, text string, self *apiservercel.DeclType, optional bool, env func() (*celgo.Env, error)) (*checkedExpr, error) {
+// same text was compiled for an equal type before. in calls its argument
+// with the node's environment; compile calls it only when the expression
+// must be checked.
+func (c *exprCache) compile(kind envKind, text string, self *apiservercel.DeclType, optional bool, in func(func(*celgo.Env)) error) (*checkedExpr, error) {
 	k := parseKey{kind, text}
 	p := c.parsed[k]
 	if p != nil {
@@ -74,20 +75,22 @@ func (c *exprCache) compile(kind envKind, text string, self *apiservercel.DeclTy
 			}
 		}
 	}
-	e, err := env()
+	var checked *checkedExpr
+	err := in(func(e *celgo.Env) {
+		if p == nil {
+			ast, iss := e.Parse(text)
+			p = &parsedExpr{ast: ast, iss: iss}
+			c.parsed[k] = p
+		}
+		checked = &checkedExpr{self: self, optional: optional, env: e, iss: p.iss}
+		if p.iss == nil {
+			// The checker rewrites the expression it checks (resolving
+			// names, dropping unused positions): it checks a copy.
+			checked.ast, checked.iss = e.Check(copyAST(e, p.ast))
+		}
+	})
 	if err != nil {
 		return nil, err
-	}
-	if p == nil {
-		ast, iss := e.Parse(text)
-		p = &parsedExpr{ast: ast, iss: iss}
-		c.parsed[k] = p
-	}
-	checked := &checkedExpr{self: self, optional: optional, env: e, iss: p.iss}
-	if p.iss == nil {
-		// The checker rewrites the expression it checks (resolving names,
-		// dropping unused positions): it checks a copy.
-		checked.ast, checked.iss = e.Check(copyAST(e, p.ast))
 	}
 	p.checked = append(p.checked, checked)
 	return checked, nil
