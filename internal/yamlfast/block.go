@@ -30,7 +30,7 @@ func (p *parser) key(l, col int) (k string, after int, ok bool) {
 				if t[i-1] == ' ' || i > 1000 {
 					return "", 0, false
 				}
-				k, ok := plainKey(p.intern(t[:i]))
+				k, ok := p.plainKeyOf(t[:i])
 				return k, col + i + 1, ok
 			}
 		case '#':

@@ -15,6 +15,17 @@ import (
 // reproduce.
 var declined = new(int)
 
+// resolvePlain returns the value of the plain scalar s: its text boxed
+// (shared for frequent values), or what resolveNonString gives, which may
+// be declined.
+func resolvePlain(s string) any {
+	v, special := resolveNonString(s)
+	if !special {
+		return jsonfast.Box(s)
+	}
+	return v
+}
+
 // resolveNonString gives a plain scalar's value as YAMLToJSON and the JSON
 // decoder would, unless that value is the scalar's own text (ok false: the
 // callers use the string without boxing it, as most scalars of a schema

@@ -89,11 +89,7 @@ func foldBreaks(s []byte, breaks int) []byte {
 }
 
 func (p *parser) resolveBytes(b []byte) any {
-	s := p.intern(b)
-	v, special := resolveNonString(s)
-	if !special {
-		return jsonfast.Box(s)
-	}
+	v := p.plainValue(b)
 	if v == declined {
 		p.decline()
 		return nil

@@ -46,9 +46,10 @@ type parser struct {
 	fail  bool
 	buf   []byte
 	depth int
-	// strs holds the short strings read so far, which a schema repeats
-	// (property names, enum values, patterns of types used in many places).
-	strs map[string]string
+	// shorts holds the short scalars read so far, which a schema repeats
+	// (property names, enum values, patterns of types used in many places),
+	// each with what it resolves to.
+	shorts shortTable
 }
 
 // maxDepth bounds nesting; deeper documents are declined.
@@ -56,8 +57,43 @@ const maxDepth = 500
 
 func (p *parser) decline() { p.fail = true }
 
-// intern returns b as a string, sharing the strings of frequent keys.
-func (p *parser) intern(b []byte) string {
+// plainValue returns what the plain scalar b gives as a value: see
+// resolvePlain.
+func (p *parser) plainValue(b []byte) any {
+	e := p.shorts.find(b)
+	if e == nil {
+		return resolvePlain(string(b))
+	}
+	if e.state&valueSet == 0 {
+		e.value = resolvePlain(e.s)
+		e.state |= valueSet
+	}
+	return e.value
+}
+
+// plainKeyOf returns the key the plain scalar b gives: see plainKey.
+func (p *parser) plainKeyOf(b []byte) (string, bool) {
+	e := p.shorts.find(b)
+	if e == nil {
+		return plainKey(string(b))
+	}
+	if e.state&keySet == 0 {
+		e.state |= keySet
+		if k, ok := plainKey(e.s); ok && k == e.s {
+			e.state |= keyIsText
+		}
+	}
+	if e.state&keyIsText != 0 {
+		return e.s, true
+	}
+	// A boolean or integer key (rare): worked out at each use.
+	return plainKey(e.s)
+}
+
+// constantKey returns b as a string, the constant of the program's text
+// for the most frequent keys (comparing one with the same constant
+// elsewhere then stops at its pointer).
+func constantKey(b []byte) string {
 	switch string(b) {
 	case "description":
 		return "description"
@@ -88,20 +124,5 @@ func (p *parser) intern(b []byte) string {
 	case "name":
 		return "name"
 	}
-	if len(b) > maxShared {
-		return string(b)
-	}
-	if s, ok := p.strs[string(b)]; ok {
-		return s
-	}
-	if p.strs == nil {
-		p.strs = map[string]string{}
-	}
-	s := string(b)
-	p.strs[s] = s
-	return s
+	return string(b)
 }
-
-// maxShared is the length of the longest string intern shares: longer
-// ones (descriptions) rarely repeat.
-const maxShared = 64

@@ -1,0 +1,101 @@
+package yamlfast
+
+// The short scalars of a document, shared: a small hash table of their
+// texts, each with its resolution.
+
+import "encoding/binary"
+
+// short is a short scalar of the document: its text, shared by all its
+// occurrences, and what it gives as a plain value and as a plain key, each
+// worked out the first time it is needed.
+type short struct {
+	s     string
+	value any // valueSet: resolvePlain(s)
+	state uint8
+}
+
+const (
+	valueSet  uint8 = 1 << iota
+	keySet          // keyIsText is known
+	keyIsText       // plainKey(s) is s
+)
+
+// shortTable holds a document's short scalars in an open-addressing hash
+// table. A text whose probe sequence is longer than maxProbe is not
+// shared, so that texts made to collide cost a bounded search each.
+type shortTable struct {
+	slots   []int32 // an index into entries plus one; 0 for an empty slot
+	entries []short
+}
+
+// maxShared is the length of the longest scalar shared: longer ones
+// (descriptions) rarely repeat.
+const maxShared = 64
+
+const maxProbe = 8
+
+// find returns the entry of the text b, adding it when new, or nil when
+// it is not shared (too long, or too many texts of its hash).
+func (t *shortTable) find(b []byte) *short {
+	if len(b) > maxShared {
+		return nil
+	}
+	if len(t.entries)*2 >= len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	h := shortHash(b)
+	for probe := uint64(0); probe < maxProbe; probe++ {
+		j := (h + probe) & mask
+		i := t.slots[j]
+		if i == 0 {
+			t.entries = append(t.entries, short{s: constantKey(b)})
+			t.slots[j] = int32(len(t.entries))
+			return &t.entries[len(t.entries)-1]
+		}
+		if e := &t.entries[i-1]; e.s == string(b) {
+			return e
+		}
+	}
+	return nil
+}
+
+// grow doubles the table (or makes its first one) and places the entries
+// again.
+func (t *shortTable) grow() {
+	n := max(2*len(t.slots), 256)
+	t.slots = make([]int32, n)
+	mask := uint64(n - 1)
+	for i, e := range t.entries {
+		var buf [maxShared]byte
+		h := shortHash(buf[:copy(buf[:], e.s)])
+		for probe := uint64(0); ; probe++ {
+			if j := (h + probe) & mask; t.slots[j] == 0 {
+				t.slots[j] = int32(i + 1)
+				break
+			}
+		}
+	}
+}
+
+// shortHash hashes a text of up to maxShared bytes from its length and its
+// first and last eight bytes (fewer when it is shorter). Texts made to
+// collide cost at most maxProbe comparisons each (find).
+func shortHash(b []byte) uint64 {
+	var lo, hi uint64
+	if len(b) >= 8 {
+		lo = binary.LittleEndian.Uint64(b)
+		hi = binary.LittleEndian.Uint64(b[len(b)-8:])
+	} else if cap(b) >= 8 {
+		// The bytes after b, up to its capacity, are read and dropped:
+		// one load instead of a loop.
+		lo = binary.LittleEndian.Uint64(b[:8]) & (1<<(8*len(b)) - 1)
+	} else {
+		for i := 0; i < len(b); i++ {
+			lo |= uint64(b[i]) << (8 * i)
+		}
+	}
+	h := (lo ^ uint64(len(b))) * 0x9E3779B97F4A7C15
+	h = (h ^ hi ^ h>>29) * 0xBF58476D1CE4E5B9
+	return h ^ h>>32
+}
