@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -50,8 +51,12 @@ func (p *parser) splitLines() bool {
 func indentation(t []byte) int {
 	const spaces = 0x2020202020202020
 	ind := 0
-	// Eight at a time: generated CRDs indent deeply.
-	for ind+8 <= len(t) && binary.LittleEndian.Uint64(t[ind:]) == spaces {
+	// Eight at a time: generated CRDs indent deeply. The first non-space
+	// of a word is its lowest non-zero byte after the xor.
+	for ind+8 <= len(t) {
+		if x := binary.LittleEndian.Uint64(t[ind:]) ^ spaces; x != 0 {
+			return ind + bits.TrailingZeros64(x)/8
+		}
 		ind += 8
 	}
 	for ind < len(t) && t[ind] == ' ' {
@@ -103,7 +108,10 @@ func lineOK(ln []byte) bool {
 // bytes at a time (most of a CRD is printable ASCII, descriptions long
 // lines of it).
 func skipPrintableASCII(ln []byte, i int) int {
-	for i+8 <= len(ln) && printableASCII8(binary.LittleEndian.Uint64(ln[i:])) {
+	for i+8 <= len(ln) {
+		if m := nonPrintable8(binary.LittleEndian.Uint64(ln[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
 		i += 8
 	}
 	for i < len(ln) && ln[i] >= 0x20 && ln[i] < 0x7f {
@@ -112,16 +120,17 @@ func skipPrintableASCII(ln []byte, i int) int {
 	return i
 }
 
-// printableASCII8 reports whether each of the eight bytes of x is in
-// 0x20..0x7e. Bytes in range pass no borrow (from subtracting 0x20) or
-// carry (from adding 1) to the next, so the lowest byte out of range, if
-// any, sets its bit 7: in b-0x20 with b's bit 7 clear when b < 0x20, in b+1
-// or b when b >= 0x7f. What the bytes above it give does not matter.
-func printableASCII8(x uint64) bool {
+// nonPrintable8 returns 0 when each of the eight bytes of x is in
+// 0x20..0x7e, or else a word whose lowest set bit is bit 7 of the lowest
+// byte out of range. Bytes in range pass no borrow (from subtracting 0x20)
+// or carry (from adding 1) to the next, so the lowest byte out of range
+// sets its bit 7: in b-0x20 with b's bit 7 clear when b < 0x20, in b+1 or
+// b when b >= 0x7f. What the bytes above it give does not matter.
+func nonPrintable8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	low := (x - 0x20*ones) &^ x
 	high := (x + ones) | x
-	return (low|high)&highs == 0
+	return (low | high) & highs
 }
 
 // newLine returns the line ln, data[start:end], indented by ind spaces,

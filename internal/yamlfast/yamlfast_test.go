@@ -1,6 +1,7 @@
 package yamlfast
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -158,21 +159,26 @@ func TestIsYAMLFloatMatchesItsRegexp(t *testing.T) {
 	walk("")
 }
 
-// TestPrintableASCII8 holds the eight-byte test to the byte-by-byte one,
+// TestNonPrintable8 holds the eight-byte test to the byte-by-byte one,
 // for every byte value in every position among printable neighbours and
-// for random words.
-func TestPrintableASCII8(t *testing.T) {
-	each := func(x uint64) bool {
+// for random words: the lowest byte it marks is the first byte out of
+// range.
+func TestNonPrintable8(t *testing.T) {
+	first := func(x uint64) int {
 		for i := 0; i < 8; i++ {
 			if c := byte(x >> (8 * i)); c < 0x20 || c >= 0x7f {
-				return false
+				return i
 			}
 		}
-		return true
+		return 8
 	}
 	check := func(x uint64) {
-		if got, want := printableASCII8(x), each(x); got != want {
-			t.Fatalf("printableASCII8(%#016x) = %v, want %v", x, got, want)
+		got := 8
+		if m := nonPrintable8(x); m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if want := first(x); got != want {
+			t.Fatalf("nonPrintable8(%#016x) marks byte %d first, want %d", x, got, want)
 		}
 	}
 	const fill = 0x4141414141414141 // "AAAAAAAA"
