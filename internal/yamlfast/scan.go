@@ -51,8 +51,20 @@ func (p *parser) splitLines() bool {
 func indentation(t []byte) int {
 	const spaces = 0x2020202020202020
 	ind := 0
-	// Eight at a time: generated CRDs indent deeply. The first non-space
-	// of a word is its lowest non-zero byte after the xor.
+	// Sixteen, then eight at a time: generated CRDs indent deeply. The
+	// first non-space of a word is its lowest non-zero byte after the xor.
+	for ind+16 <= len(t) {
+		w := t[ind : ind+16]
+		a := binary.LittleEndian.Uint64(w) ^ spaces
+		b := binary.LittleEndian.Uint64(w[8:]) ^ spaces
+		if a|b != 0 {
+			if a == 0 {
+				return ind + 8 + bits.TrailingZeros64(b)/8
+			}
+			return ind + bits.TrailingZeros64(a)/8
+		}
+		ind += 16
+	}
 	for ind+8 <= len(t) {
 		if x := binary.LittleEndian.Uint64(t[ind:]) ^ spaces; x != 0 {
 			return ind + bits.TrailingZeros64(x)/8
@@ -108,6 +120,18 @@ func lineOK(ln []byte) bool {
 // bytes at a time (most of a CRD is printable ASCII, descriptions long
 // lines of it).
 func skipPrintableASCII(ln []byte, i int) int {
+	for i+16 <= len(ln) {
+		w := ln[i : i+16]
+		a := nonPrintable8(binary.LittleEndian.Uint64(w))
+		b := nonPrintable8(binary.LittleEndian.Uint64(w[8:]))
+		if a|b != 0 {
+			if a == 0 {
+				return i + 8 + bits.TrailingZeros64(b)/8
+			}
+			return i + bits.TrailingZeros64(a)/8
+		}
+		i += 16
+	}
 	for i+8 <= len(ln) {
 		if m := nonPrintable8(binary.LittleEndian.Uint64(ln[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
