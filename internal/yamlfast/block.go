@@ -107,10 +107,10 @@ func plainStart(t []byte) bool {
 	return true
 }
 
-// mappingFrom reads a block mapping at column col whose first key is at
-// column first of line l (first > col for a mapping that starts after a
-// sequence entry's "- ").
-func (p *parser) mappingFrom(col, l, first int) map[string]any {
+// mappingFrom reads a block mapping at column col whose first key, k,
+// ends at column after of line l (the key is at col, or further right
+// after a sequence entry's "- ").
+func (p *parser) mappingFrom(col, l int, k string, after int) map[string]any {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
@@ -118,13 +118,7 @@ func (p *parser) mappingFrom(col, l, first int) map[string]any {
 		return nil
 	}
 	m := make(map[string]any)
-	kcol := first
 	for !p.fail {
-		k, after, ok := p.key(l, kcol)
-		if !ok {
-			p.decline()
-			return nil
-		}
 		v := p.valueAfter(l, after, col, true)
 		if p.fail {
 			return nil
@@ -145,7 +139,11 @@ func (p *parser) mappingFrom(col, l, first int) map[string]any {
 			p.decline()
 			return nil
 		}
-		kcol = col
+		var ok bool
+		if k, after, ok = p.key(l, col); !ok {
+			p.decline()
+			return nil
+		}
 	}
 	return m
 }
@@ -199,8 +197,8 @@ func (p *parser) seqEntry(l, col int) any {
 		}
 		return p.sequenceFrom(at, l)
 	case len(rest) > 0 && rest[0] != '#':
-		if _, _, isKey := p.key(l, at); isKey {
-			return p.mappingFrom(at, l, at)
+		if k, after, isKey := p.key(l, at); isKey {
+			return p.mappingFrom(at, l, k, after)
 		}
 	}
 	return p.valueAfter(l, col+1, col, false)
@@ -263,8 +261,8 @@ func (p *parser) valueBelow(n int, compact bool) any {
 		if p.isSeqEntry(next, ind) {
 			return p.sequence(ind)
 		}
-		if _, _, isKey := p.key(next, ind); isKey {
-			return p.mappingFrom(ind, next, ind)
+		if k, after, isKey := p.key(next, ind); isKey {
+			return p.mappingFrom(ind, next, k, after)
 		}
 		p.decline()
 		return nil

@@ -32,7 +32,11 @@ func Decode(data []byte) (v any, ok bool) {
 	if p.lines[l].indent != 0 {
 		return nil, false
 	}
-	m := p.mappingFrom(0, l, 0)
+	k, after, ok := p.key(l, 0)
+	if !ok {
+		return nil, false
+	}
+	m := p.mappingFrom(0, l, k, after)
 	if p.fail || p.nextContent(p.line) >= 0 {
 		return nil, false
 	}
