@@ -23,7 +23,7 @@ func (p *parser) key(l, col int) (k string, after int, ok bool) {
 	if !plainStart(t) {
 		return "", 0, false
 	}
-	for i := 1; i < len(t); i++ {
+	for i := colonOrHash(t, 1); i < len(t); i = colonOrHash(t, i+1) {
 		switch t[i] {
 		case ':':
 			if i+1 == len(t) || t[i+1] == ' ' {

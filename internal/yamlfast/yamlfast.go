@@ -21,7 +21,9 @@ package yamlfast
 // comments only) gives nil with ok true. Only documents whose root is a
 // block mapping starting at column 0 are read.
 func Decode(data []byte) (v any, ok bool) {
-	p := parser{data: data}
+	// The scans read whole words up to a slice's capacity: the document's
+	// end, not memory of the caller's beyond it.
+	p := parser{data: data[:len(data):len(data)]}
 	if !p.splitLines() {
 		return nil, false
 	}

@@ -199,19 +199,24 @@ func TestNonPrintable8(t *testing.T) {
 	}
 }
 
-// TestHasColonOrHash holds the word test to the byte test.
-func TestHasColonOrHash(t *testing.T) {
-	each := func(x uint64) bool {
+// TestColonOrHash8 holds the word test to the byte test: the lowest byte
+// it marks is the first ':' or '#'.
+func TestColonOrHash8(t *testing.T) {
+	first := func(x uint64) int {
 		for i := 0; i < 8; i++ {
 			if c := byte(x >> (8 * i)); c == ':' || c == '#' {
-				return true
+				return i
 			}
 		}
-		return false
+		return 8
 	}
 	check := func(x uint64) {
-		if got, want := hasColonOrHash(x), each(x); got != want {
-			t.Fatalf("hasColonOrHash(%#016x) = %v, want %v", x, got, want)
+		got := 8
+		if m := colonOrHash8(x); m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if want := first(x); got != want {
+			t.Fatalf("colonOrHash8(%#016x) marks byte %d first, want %d", x, got, want)
 		}
 	}
 	for pos := 0; pos < 8; pos++ {
@@ -230,23 +235,24 @@ func TestHasColonOrHash(t *testing.T) {
 	}
 }
 
-// TestDecodeDeclinesAtEveryColumn puts a character the fast path declines
-// (a tab, a carriage return, DEL, a C1 control, a line separator) at
-// every column of a line's indentation and text, so that each word and
-// byte position of the scans of a line meets one.
-func TestDecodeDeclinesAtEveryColumn(t *testing.T) {
-	for _, bad := range []string{"\t", "\r", "\x7f", "\x00", "\u0085", "\u2028"} {
-		for indent := 0; indent <= 40; indent += 2 {
-			line := strings.Repeat(" ", indent) + "key: " + strings.Repeat("v", 37)
-			for col := 0; col < len(line); col++ {
-				doc := "root:\n" + strings.Repeat(" ", indent) + "a: b\n" + line[:col] + bad + line[col+1:] + "\n"
-				if indent == 0 {
-					doc = "a: b\n" + line[:col] + bad + line[col+1:] + "\n"
+// TestColonOrHash finds the first ':' or '#' of every slice of a line,
+// from every offset, with and without bytes past the slice's end (which
+// it must ignore) up to its capacity.
+func TestColonOrHash(t *testing.T) {
+	const line = "ab:c#d::e ##f: g#:hijklmnopqrstu:vw#xyz0123456789"
+	for _, tail := range []string{"", ":#:#:#:#:#", "zzzzzzzzzz"} {
+		data := []byte(line + tail)
+		for n := 0; n <= len(line); n++ {
+			for from := 0; from <= n; from++ {
+				for _, s := range [][]byte{data[:n], data[:n:n]} {
+					want := from
+					for want < n && s[want] != ':' && s[want] != '#' {
+						want++
+					}
+					if got := colonOrHash(s, from); got != want {
+						t.Fatalf("colonOrHash(%q (cap %d), %d) = %d, want %d", s, cap(s), from, got, want)
+					}
 				}
-				if _, ok := Decode([]byte(doc)); ok {
-					t.Fatalf("Decode read %q", doc)
-				}
-				agree(t, []byte(doc))
 			}
 		}
 	}
