@@ -53,6 +53,12 @@ func resolveNonString(s string) (v any, ok bool) {
 		case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF":
 			return declined, true
 		}
+		// yaml.v2 asks ParseFloat, which needs a digit after the '.'
+		// here; asking it about every text starting with '.' (prose)
+		// costs an error that copies the text.
+		if len(s) < 2 || s[1] < '0' || s[1] > '9' {
+			return nil, false
+		}
 		if _, err := strconv.ParseFloat(s, 64); err != nil {
 			return nil, false
 		}
