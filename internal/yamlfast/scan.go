@@ -4,7 +4,6 @@ package yamlfast
 // and what the fast path declines at that level.
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -33,7 +32,6 @@ func (p *parser) splitLines() bool {
 	if len(d) > math.MaxInt32 {
 		return false
 	}
-	p.lines = make([]line, 0, bytes.Count(d, []byte{'\n'})+1)
 	for pos := 0; pos < len(d); {
 		ind := indentation(d[pos:])
 		end, ok := lineEnd(d, pos+ind)

@@ -16,14 +16,18 @@
 // exact error.
 package yamlfast
 
+import "sync"
+
 // Decode reads one YAML document (a chunk between "---" separators). ok is
 // false when it declines. A document with no content (blank lines and
 // comments only) gives nil with ok true. Only documents whose root is a
 // block mapping starting at column 0 are read.
 func Decode(data []byte) (v any, ok bool) {
+	p := parsers.Get().(*parser)
+	defer p.release()
 	// The scans read whole words up to a slice's capacity: the document's
 	// end, not memory of the caller's beyond it.
-	p := parser{data: data[:len(data):len(data)]}
+	p.data = data[:len(data):len(data)]
 	if !p.splitLines() {
 		return nil, false
 	}
@@ -56,6 +60,29 @@ type parser struct {
 	// (property names, enum values, patterns of types used in many places),
 	// each with what it resolves to.
 	shorts shortTable
+}
+
+// parsers holds parsers done with, whose line table, scratch buffer and
+// short scalar table the next Decode reuses: a document's line table
+// alone is a sixth of what it allocates.
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// maxPooled bounds the buffers of a parser put back in parsers: lines, bytes
+// of scratch buffer, slots of its short scalar table (it is cleared for
+// each document).
+const maxPooled = 1 << 16
+
+// release makes p ready for another document and puts it back in
+// parsers, keeping nothing of the document it read; a parser that read a
+// large document is left to the garbage collector instead.
+func (p *parser) release() {
+	if cap(p.lines) > maxPooled || cap(p.buf) > maxPooled || len(p.shorts.slots) > maxPooled {
+		return
+	}
+	clear(p.shorts.entries)
+	clear(p.shorts.slots)
+	*p = parser{lines: p.lines[:0], buf: p.buf[:0], shorts: shortTable{slots: p.shorts.slots, entries: p.shorts.entries[:0]}}
+	parsers.Put(p)
 }
 
 // maxDepth bounds nesting; deeper documents are declined.

@@ -258,3 +258,32 @@ func TestColonOrHash(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeResultsShareNothingReused decodes every seed, then every seed
+// again, and checks that the first results are still what the exact
+// reader gives: nothing of a result lies in the buffers the next Decode
+// reuses (the line table, the scratch buffer of multi-line scalars, the
+// short scalar table).
+func TestDecodeResultsShareNothingReused(t *testing.T) {
+	var docs []string
+	for _, s := range seeds {
+		docs = append(docs, s, strings.ReplaceAll(s, "a", "Z"))
+	}
+	firsts := make([]any, len(docs))
+	for i, d := range docs {
+		firsts[i], _ = Decode([]byte(d))
+	}
+	for i := len(docs) - 1; i >= 0; i-- {
+		Decode([]byte(docs[i]))
+	}
+	for i, d := range docs {
+		v, ok := Decode([]byte(d))
+		if !ok {
+			continue
+		}
+		if !reflect.DeepEqual(firsts[i], v) {
+			t.Fatalf("Decode(%q) gave %#v, after other documents %#v", d, firsts[i], v)
+		}
+		agree(t, []byte(d))
+	}
+}
