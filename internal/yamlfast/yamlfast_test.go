@@ -54,7 +54,7 @@ var seeds = []string{
 	"a: 1\nb: yes\nc: ~\nd: 0x1F\ne: 1.0\nf: 1e3\ng: 0o17\nh: 1_000\ni: +12\nj: 1e400\nk: 0755\nl: -0\nm: 9223372036854775807\nn: 9223372036854775808\no: 1.5e-7\np: 1e21\n",
 	"a: 2001-12-14\nb: 2001-12-14T21:59:43.10-05:00\nc: 2001-12-14 21:59:43.10\nd: 0000-1111\ne: 1234-5\n2001-12-14: x\non: 1\n1: 2\n0x10: 3\n",
 	"b: .metadata.name\nc: .e5\nd: ._5\ne: .\nf: .5x\nh: .status.conditions[?(@.type==\"Ready\")].status\n", "a: .5e3\ng: .0_1\n",
-"a: .5\nb: .inf\nc: 2001-12-14\nd: 0b101\ne: -0.0\nf: On\ng: NULL\nh: nul\ni: 1.2.3\nj: -\nk: +\nl: 12:30\n",
+	"a: .5\nb: .inf\nc: 2001-12-14\nd: 0b101\ne: -0.0\nf: On\ng: NULL\nh: nul\ni: 1.2.3\nj: -\nk: +\nl: 12:30\n",
 	"kind: FooList\nitems:\n- a: 1\n  b:\n  - x\n  -\n    - q\n- c: [] # c\n  d: {}\n",
 	"a: plain text\n  continued here\n\n  after a blank\nb: 'single ''quoted''\n  folded'\nc: \"double \\t \\u00e9 \\x41\\\n  joined\\\n\n  x\"\n",
 	"a: |\n  literal\n   indented\n\n  end\nb: >-\n  folded\n  text\n\n   more\n  last\nc: |+\n  keep\n\nd: x\n",
