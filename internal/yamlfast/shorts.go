@@ -9,9 +9,10 @@ import "encoding/binary"
 // occurrences, and what it gives as a plain value and as a plain key, each
 // worked out the first time it is needed.
 type short struct {
-	s     string
-	value any // valueSet: resolvePlain(s)
-	state uint8
+	s      string
+	lo, hi uint64 // s's first and last eight bytes, as shortWords gives them
+	value  any    // valueSet: resolvePlain(s)
+	state  uint8
 }
 
 const (
@@ -21,8 +22,9 @@ const (
 )
 
 // shortTable holds a document's short scalars in an open-addressing hash
-// table. A text whose probe sequence is longer than maxProbe is not
-// shared, so that texts made to collide cost a bounded search each.
+// table, at most a quarter full. A text whose probe sequence is longer
+// than maxProbe is not shared, so that texts made to collide cost a
+// bounded search each.
 type shortTable struct {
 	slots   []int32 // an index into entries plus one; 0 for an empty slot
 	entries []short
@@ -32,7 +34,7 @@ type shortTable struct {
 // (descriptions) rarely repeat.
 const maxShared = 64
 
-const maxProbe = 8
+const maxProbe = 16
 
 // find returns the entry of the text b, adding it when new, or nil when
 // it is not shared (too long, or too many texts of its hash).
@@ -40,20 +42,22 @@ func (t *shortTable) find(b []byte) *short {
 	if len(b) > maxShared {
 		return nil
 	}
-	if len(t.entries)*2 >= len(t.slots) {
+	if len(t.entries)*4 >= len(t.slots) {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
-	h := shortHash(b)
+	lo, hi := shortWords(b)
+	h := shortHash(b, lo, hi)
 	for probe := uint64(0); probe < maxProbe; probe++ {
 		j := (h + probe) & mask
 		i := t.slots[j]
 		if i == 0 {
-			t.entries = append(t.entries, short{s: constantKey(b)})
+			t.entries = append(t.entries, short{s: constantKey(b), lo: lo, hi: hi})
 			t.slots[j] = int32(len(t.entries))
 			return &t.entries[len(t.entries)-1]
 		}
-		if e := &t.entries[i-1]; e.s == string(b) {
+		// Up to sixteen bytes, the words and the length are the text.
+		if e := &t.entries[i-1]; e.lo == lo && e.hi == hi && len(e.s) == len(b) && (len(b) <= 16 || e.s == string(b)) {
 			return e
 		}
 	}
@@ -66,9 +70,10 @@ func (t *shortTable) grow() {
 	n := max(2*len(t.slots), 256)
 	t.slots = make([]int32, n)
 	mask := uint64(n - 1)
-	for i, e := range t.entries {
+	for i := range t.entries {
+		e := &t.entries[i]
 		var buf [maxShared]byte
-		h := shortHash(buf[:copy(buf[:], e.s)])
+		h := shortHash(buf[:copy(buf[:], e.s)], e.lo, e.hi)
 		for probe := uint64(0); ; probe++ {
 			if j := (h + probe) & mask; t.slots[j] == 0 {
 				t.slots[j] = int32(i + 1)
@@ -78,24 +83,33 @@ func (t *shortTable) grow() {
 	}
 }
 
-// shortHash hashes a text of up to maxShared bytes from its length and its
-// first and last eight bytes (fewer when it is shorter). Texts made to
-// collide cost at most maxProbe comparisons each (find).
-func shortHash(b []byte) uint64 {
-	var lo, hi uint64
-	if len(b) >= 8 {
-		lo = binary.LittleEndian.Uint64(b)
-		hi = binary.LittleEndian.Uint64(b[len(b)-8:])
-	} else if cap(b) >= 8 {
+// shortWords returns the first and the last eight bytes of b as words, or
+// its bytes in lo (and 0 in hi) when it is shorter.
+func shortWords(b []byte) (lo, hi uint64) {
+	switch {
+	case len(b) >= 8:
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[len(b)-8:])
+	case cap(b) >= 8:
 		// The bytes after b, up to its capacity, are read and dropped:
 		// one load instead of a loop.
-		lo = binary.LittleEndian.Uint64(b[:8]) & (1<<(8*len(b)) - 1)
-	} else {
-		for i := 0; i < len(b); i++ {
-			lo |= uint64(b[i]) << (8 * i)
-		}
+		return binary.LittleEndian.Uint64(b[:8]) & (1<<(8*len(b)) - 1), 0
 	}
-	h := (lo ^ uint64(len(b))) * 0x9E3779B97F4A7C15
-	h = (h ^ hi ^ h>>29) * 0xBF58476D1CE4E5B9
+	for i := 0; i < len(b); i++ {
+		lo |= uint64(b[i]) << (8 * i)
+	}
+	return lo, 0
+}
+
+// shortHash hashes the text b, whose shortWords are lo and hi, and whose
+// bytes between them (texts over sixteen bytes) are read a word at a
+// time. Texts made to collide cost at most maxProbe comparisons each
+// (find).
+func shortHash(b []byte, lo, hi uint64) uint64 {
+	const k1, k2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9
+	h := (lo ^ uint64(len(b))) * k1
+	for i := 8; i+8 < len(b); i += 8 {
+		h = (h ^ binary.LittleEndian.Uint64(b[i:]) ^ h>>29) * k2
+	}
+	h = (h ^ hi ^ h>>29) * k2
 	return h ^ h>>32
 }
