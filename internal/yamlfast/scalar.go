@@ -133,7 +133,7 @@ func colonOrHash(t []byte, i int) int {
 	}
 	if i+8 <= cap(t) {
 		m := colonOrHash8(binary.LittleEndian.Uint64(t[i : i+8]))
-		m &= 1<<(8*(len(t)-i)) - 1
+		m &= 1<<(8*(len(t)-i)&63) - 1 // &63: no test for a shift of 64 or more
 		if m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}

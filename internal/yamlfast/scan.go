@@ -34,9 +34,16 @@ func (p *parser) splitLines() bool {
 	}
 	for pos := 0; pos < len(d); {
 		ind := indentation(d[pos:])
-		end, ok := lineEnd(d, pos+ind)
+		// Most lines are printable ASCII: lineEnd only for the others.
+		end := skipPrintableASCII(d, pos+ind)
+		if end < len(d) && d[end] != '\n' {
+			var ok bool
+			if end, ok = lineEnd(d, end); !ok {
+				return false
+			}
+		}
 		ln := d[pos:end]
-		if !ok || !lineOK(ln) {
+		if !lineOK(ln) {
 			return false
 		}
 		p.lines = append(p.lines, newLine(ln, ind, pos, end))

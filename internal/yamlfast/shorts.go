@@ -92,7 +92,7 @@ func shortWords(b []byte) (lo, hi uint64) {
 	case cap(b) >= 8:
 		// The bytes after b, up to its capacity, are read and dropped:
 		// one load instead of a loop.
-		return binary.LittleEndian.Uint64(b[:8]) & (1<<(8*len(b)) - 1), 0
+		return binary.LittleEndian.Uint64(b[:8]) & (1<<(8*len(b)&63) - 1), 0
 	}
 	for i := 0; i < len(b); i++ {
 		lo |= uint64(b[i]) << (8 * i)
