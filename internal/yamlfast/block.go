@@ -111,8 +111,9 @@ func plainStart(t []byte) bool {
 // ends at column after of line l (the key is at col, or further right
 // after a sequence entry's "- ").
 func (p *parser) mappingFrom(col, l int, k string, after int) map[string]any {
+	// Only a mapping read whole gives its level back: a decline ends the
+	// document.
 	p.depth++
-	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
 		p.decline()
 		return nil
@@ -145,6 +146,7 @@ func (p *parser) mappingFrom(col, l int, k string, after int) map[string]any {
 			return nil
 		}
 	}
+	p.depth--
 	return m
 }
 
@@ -155,8 +157,7 @@ func (p *parser) sequence(col int) []any { return p.sequenceFrom(col, -1) }
 // when first >= 0, whose first entry is at column col of line first after
 // an enclosing entry's "- " ("- - x").
 func (p *parser) sequenceFrom(col, first int) []any {
-	p.depth++
-	defer func() { p.depth-- }()
+	p.depth++ // given back as in mappingFrom
 	if p.depth > maxDepth {
 		p.decline()
 		return nil
@@ -178,6 +179,7 @@ func (p *parser) sequenceFrom(col, first int) []any {
 		}
 		a = append(a, p.seqEntry(l, col))
 	}
+	p.depth--
 	return a
 }
 

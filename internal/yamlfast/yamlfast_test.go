@@ -287,3 +287,40 @@ func TestDecodeResultsShareNothingReused(t *testing.T) {
 		agree(t, []byte(d))
 	}
 }
+
+// TestDecodeDepth reads mappings and sequences nested up to maxDepth
+// levels, declines one level more, and gives each level back when its
+// collection ends: siblings nested deeply are read.
+func TestDecodeDepth(t *testing.T) {
+	// lines lines of "k:" each indented one more, or of "- k:" each a
+	// compact sequence of mappings after the first (two levels a line).
+	nested := func(lines int, seq bool) string {
+		var b strings.Builder
+		b.WriteString("k:")
+		for i := 1; i < lines; i++ {
+			if seq {
+				b.WriteString("\n" + strings.Repeat(" ", 2*(i-1)) + "- k:")
+			} else {
+				b.WriteString("\n" + strings.Repeat(" ", i) + "k:")
+			}
+		}
+		return b.String() + " v\n"
+	}
+	for _, seq := range []bool{false, true} {
+		lines := maxDepth // levels
+		if seq {
+			lines = (maxDepth + 1) / 2 // 1 + 2*(lines-1) levels
+		}
+		if !agree(t, []byte(nested(lines+1, seq))) {
+			t.Errorf("seq %v: Decode read %d lines", seq, lines+1)
+		}
+		if agree(t, []byte(nested(lines, seq))) {
+			t.Errorf("seq %v: Decode declined %d lines", seq, lines)
+		}
+		deep := nested(lines*2/3, seq)
+		siblings := deep + strings.Replace(deep, "k:", "j:", 1) + strings.Replace(deep, "k:", "i:", 1)
+		if agree(t, []byte(siblings)) {
+			t.Errorf("seq %v: Decode declined three siblings of %d lines", seq, lines*2/3)
+		}
+	}
+}
