@@ -3,7 +3,11 @@ package yamlfast
 // The short scalars of a document, shared: a small hash table of their
 // texts, each with its resolution.
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/crdschema/crdschema/internal/jsonfast"
+)
 
 // short is a short scalar of the document: its text, shared by all its
 // occurrences, and what it gives as a plain value and as a plain key, each
@@ -36,23 +40,24 @@ const maxShared = 64
 
 const maxProbe = 16
 
-// find returns the entry of the text b, adding it when new, or nil when
-// it is not shared (too long, or too many texts of its hash).
-func (t *shortTable) find(b []byte) *short {
-	if len(b) > maxShared {
-		return nil
-	}
+// find returns the entry of the text b of up to maxShared bytes, whose
+// shortWords are lo and hi, adding it when new, or nil when it is not
+// shared (too many texts of its hash).
+func (t *shortTable) find(b []byte, lo, hi uint64) *short {
 	if len(t.entries)*4 >= len(t.slots) {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
-	lo, hi := shortWords(b)
 	h := shortHash(b, lo, hi)
 	for probe := uint64(0); probe < maxProbe; probe++ {
 		j := (h + probe) & mask
 		i := t.slots[j]
 		if i == 0 {
-			t.entries = append(t.entries, short{s: constantKey(b), lo: lo, hi: hi})
+			text := string(b)
+			if h := hot(b, lo, hi); h != nil {
+				text = h.s
+			}
+			t.entries = append(t.entries, short{s: text, lo: lo, hi: hi})
 			t.slots[j] = int32(len(t.entries))
 			return &t.entries[len(t.entries)-1]
 		}
@@ -112,4 +117,46 @@ func shortHash(b []byte, lo, hi uint64) uint64 {
 	}
 	h = (h ^ hi ^ h>>29) * k2
 	return h ^ h>>32
+}
+
+// hotText is one of the texts schemas repeat most. Read as a key (and,
+// for the type names, as a value) it is recognised by its words before the
+// table is searched; anywhere, its string is the program's constant, which
+// a comparison with the same constant elsewhere (a decoder's) stops at
+// its pointer.
+type hotText struct {
+	lo, hi uint64 // shortWords(s)
+	s      string
+	value  any // s as a plain value, shared; nil when left to the table
+}
+
+// hotTexts holds the hot texts by length. None is a YAML 1.1 boolean,
+// null or number: each is its own key (TestHotTexts).
+var hotTexts = func() (byLen [maxShared + 1][]hotText) {
+	add := func(s string, value any) {
+		lo, hi := shortWords([]byte(s))
+		byLen[len(s)] = append(byLen[len(s)], hotText{lo: lo, hi: hi, s: s, value: value})
+	}
+	for _, s := range []string{"description", "type", "properties", "items", "required", "format", "name",
+		"x-kubernetes-preserve-unknown-fields", "additionalProperties"} {
+		add(s, nil)
+	}
+	for _, s := range []string{"object", "string", "array", "integer", "boolean"} {
+		add(s, jsonfast.Box(s))
+	}
+	return byLen
+}()
+
+// hot returns the hot text b is, given its shortWords, or nil.
+func hot(b []byte, lo, hi uint64) *hotText {
+	if len(b) > maxShared {
+		return nil
+	}
+	texts := hotTexts[len(b)]
+	for i := range texts {
+		if h := &texts[i]; h.lo == lo && h.hi == hi && (len(b) <= 16 || h.s == string(b)) {
+			return h
+		}
+	}
+	return nil
 }

@@ -21,7 +21,7 @@ func TestShortTableFinds(t *testing.T) {
 	}
 	for round := 0; round < 2; round++ {
 		for _, s := range texts {
-			e := tab.find([]byte(s))
+			e := tab.find(words(s))
 			if e == nil || e.s != s {
 				t.Fatalf("round %d: find(%q) gave %+v", round, s, e)
 			}
@@ -50,7 +50,7 @@ func TestShortTableBoundsProbes(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		shared := 0
 		for _, s := range same {
-			if e := tab.find([]byte(s)); e != nil {
+			if e := tab.find(words(s)); e != nil {
 				shared++
 				if e.s != s {
 					t.Fatalf("find(%q) gave the entry of %q", s, e.s)
@@ -95,11 +95,47 @@ func TestShortTableComparesMiddles(t *testing.T) {
 				continue
 			}
 			for _, s := range []string{other, string(b), other, string(b)} {
-				if e := tab.find([]byte(s)); e == nil || e.s != s {
+				if e := tab.find(words(s)); e == nil || e.s != s {
 					t.Fatalf("find(%q) gave %+v", s, e)
 				}
 			}
 			break
 		}
+	}
+}
+
+// words returns the text s with its shortWords, as find takes them.
+func words(s string) ([]byte, uint64, uint64) {
+	b := []byte(s)
+	lo, hi := shortWords(b)
+	return b, lo, hi
+}
+
+// TestHotTexts checks that each hot text is its own key, that a shared
+// value is what resolving it gives, and that documents using them as keys
+// and values read as the exact reader reads them.
+func TestHotTexts(t *testing.T) {
+	n := 0
+	for _, texts := range hotTexts {
+		for _, h := range texts {
+			n++
+			if k, ok := plainKey(h.s); !ok || k != h.s {
+				t.Errorf("plainKey(%q) = %q, %v", h.s, k, ok)
+			}
+			if h.value != nil && h.value != resolvePlain(h.s) {
+				t.Errorf("%q shares %#v, resolves to %#v", h.s, h.value, resolvePlain(h.s))
+			}
+			b := []byte(h.s + "x")[:len(h.s)] // a byte past its end
+			if lo, hi := shortWords(b); hot(b, lo, hi) == nil || hot(b, lo, hi).s != h.s {
+				t.Errorf("hot(%q) = %v", h.s, hot(b, lo, hi))
+			}
+			doc := h.s + ": " + h.s + "\nx:\n  " + h.s + ": [" + h.s + "]\ny:\n- " + h.s + "\n"
+			if agree(t, []byte(doc)) {
+				t.Errorf("Decode declined %q", doc)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("%d hot texts", n)
 	}
 }

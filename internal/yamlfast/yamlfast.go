@@ -93,7 +93,14 @@ func (p *parser) decline() { p.fail = true }
 // plainValue returns what the plain scalar b gives as a value: see
 // resolvePlain.
 func (p *parser) plainValue(b []byte) any {
-	e := p.shorts.find(b)
+	if len(b) > maxShared {
+		return resolvePlain(string(b))
+	}
+	lo, hi := shortWords(b)
+	if h := hot(b, lo, hi); h != nil && h.value != nil {
+		return h.value
+	}
+	e := p.shorts.find(b, lo, hi)
 	if e == nil {
 		return resolvePlain(string(b))
 	}
@@ -106,7 +113,14 @@ func (p *parser) plainValue(b []byte) any {
 
 // plainKeyOf returns the key the plain scalar b gives: see plainKey.
 func (p *parser) plainKeyOf(b []byte) (string, bool) {
-	e := p.shorts.find(b)
+	if len(b) > maxShared {
+		return plainKey(string(b))
+	}
+	lo, hi := shortWords(b)
+	if h := hot(b, lo, hi); h != nil {
+		return h.s, true
+	}
+	e := p.shorts.find(b, lo, hi)
 	if e == nil {
 		return plainKey(string(b))
 	}
@@ -121,41 +135,4 @@ func (p *parser) plainKeyOf(b []byte) (string, bool) {
 	}
 	// A boolean or integer key (rare): worked out at each use.
 	return plainKey(e.s)
-}
-
-// constantKey returns b as a string, the constant of the program's text
-// for the most frequent keys (comparing one with the same constant
-// elsewhere then stops at its pointer).
-func constantKey(b []byte) string {
-	switch string(b) {
-	case "description":
-		return "description"
-	case "type":
-		return "type"
-	case "properties":
-		return "properties"
-	case "items":
-		return "items"
-	case "required":
-		return "required"
-	case "format":
-		return "format"
-	case "object":
-		return "object"
-	case "string":
-		return "string"
-	case "array":
-		return "array"
-	case "integer":
-		return "integer"
-	case "boolean":
-		return "boolean"
-	case "x-kubernetes-preserve-unknown-fields":
-		return "x-kubernetes-preserve-unknown-fields"
-	case "additionalProperties":
-		return "additionalProperties"
-	case "name":
-		return "name"
-	}
-	return string(b)
 }

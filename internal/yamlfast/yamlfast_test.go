@@ -245,11 +245,8 @@ func TestColonOrHash(t *testing.T) {
 		data := []byte(line + tail)
 		for n := 0; n <= len(line); n++ {
 			for from := 0; from <= n; from++ {
+				want := from + strings.IndexAny(line[from:n]+":", ":#")
 				for _, s := range [][]byte{data[:n], data[:n:n]} {
-					want := from
-					for want < n && s[want] != ':' && s[want] != '#' {
-						want++
-					}
 					if got := colonOrHash(s, from); got != want {
 						t.Fatalf("colonOrHash(%q (cap %d), %d) = %d, want %d", s, cap(s), from, got, want)
 					}
