@@ -55,31 +55,38 @@ func (p *parser) splitLines() bool {
 // indentation is the number of spaces t starts with.
 func indentation(t []byte) int {
 	const spaces = 0x2020202020202020
-	ind := 0
+	n := len(t)
 	// Sixteen, then eight at a time: generated CRDs indent deeply. The
 	// first non-space of a word is its lowest non-zero byte after the xor.
-	for ind+16 <= len(t) {
-		w := t[ind : ind+16]
-		a := binary.LittleEndian.Uint64(w) ^ spaces
-		b := binary.LittleEndian.Uint64(w[8:]) ^ spaces
+	// The rest of t shrinks (rather than an offset growing) so that the
+	// loads need no bounds checks.
+	for len(t) >= 16 {
+		a := binary.LittleEndian.Uint64(t) ^ spaces
+		b := binary.LittleEndian.Uint64(t[8:]) ^ spaces
 		if a|b != 0 {
-			if a == 0 {
-				return ind + 8 + bits.TrailingZeros64(b)/8
-			}
-			return ind + bits.TrailingZeros64(a)/8
+			return n - len(t) + firstMarked(a, b)
 		}
-		ind += 16
+		t = t[16:]
 	}
-	for ind+8 <= len(t) {
-		if x := binary.LittleEndian.Uint64(t[ind:]) ^ spaces; x != 0 {
-			return ind + bits.TrailingZeros64(x)/8
+	for len(t) >= 8 {
+		if x := binary.LittleEndian.Uint64(t) ^ spaces; x != 0 {
+			return n - len(t) + bits.TrailingZeros64(x)/8
 		}
-		ind += 8
+		t = t[8:]
 	}
-	for ind < len(t) && t[ind] == ' ' {
-		ind++
+	for len(t) > 0 && t[0] == ' ' {
+		t = t[1:]
 	}
-	return ind
+	return n - len(t)
+}
+
+// firstMarked returns the offset of the lowest non-zero byte of the
+// sixteen bytes a and then b, one of which is not 0.
+func firstMarked(a, b uint64) int {
+	if a == 0 {
+		return 8 + bits.TrailingZeros64(b)/8
+	}
+	return bits.TrailingZeros64(a) / 8
 }
 
 // lineEnd returns the end of the line of d that goes on at i: the offset
@@ -125,28 +132,25 @@ func lineOK(ln []byte) bool {
 // bytes at a time (most of a CRD is printable ASCII, descriptions long
 // lines of it).
 func skipPrintableASCII(ln []byte, i int) int {
-	for i+16 <= len(ln) {
-		w := ln[i : i+16]
-		a := nonPrintable8(binary.LittleEndian.Uint64(w))
-		b := nonPrintable8(binary.LittleEndian.Uint64(w[8:]))
+	t := ln[i:] // shrinks, as in indentation
+	for len(t) >= 16 {
+		a := nonPrintable8(binary.LittleEndian.Uint64(t))
+		b := nonPrintable8(binary.LittleEndian.Uint64(t[8:]))
 		if a|b != 0 {
-			if a == 0 {
-				return i + 8 + bits.TrailingZeros64(b)/8
-			}
-			return i + bits.TrailingZeros64(a)/8
+			return len(ln) - len(t) + firstMarked(a, b)
 		}
-		i += 16
+		t = t[16:]
 	}
-	for i+8 <= len(ln) {
-		if m := nonPrintable8(binary.LittleEndian.Uint64(ln[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
+	for len(t) >= 8 {
+		if m := nonPrintable8(binary.LittleEndian.Uint64(t)); m != 0 {
+			return len(ln) - len(t) + bits.TrailingZeros64(m)/8
 		}
-		i += 8
+		t = t[8:]
 	}
-	for i < len(ln) && ln[i] >= 0x20 && ln[i] < 0x7f {
-		i++
+	for len(t) > 0 && t[0] >= 0x20 && t[0] < 0x7f {
+		t = t[1:]
 	}
-	return i
+	return len(ln) - len(t)
 }
 
 // nonPrintable8 returns 0 when each of the eight bytes of x is in
