@@ -98,14 +98,21 @@ func plainKey(s string) (string, bool) {
 
 // plainStart reports whether t starts a plain scalar the fast path reads.
 func plainStart(t []byte) bool {
-	switch t[0] {
-	case '-':
+	switch c := t[0]; {
+	case c == '-':
 		return len(t) > 1 && t[1] != ' '
-	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ':
+	case notPlainStart[c]:
 		return false
 	}
 	return true
 }
+
+// notPlainStart marks the characters that do not start a plain scalar
+// the fast path reads (a table, not a switch: plainStart runs for every
+// key and value).
+var notPlainStart = [256]bool{'?': true, ':': true, ',': true, '[': true, ']': true, '{': true, '}': true,
+	'#': true, '&': true, '*': true, '!': true, '|': true, '>': true, '\'': true, '"': true, '%': true,
+	'@': true, '`': true, ' ': true}
 
 // mappingFrom reads a block mapping at column col whose first key, k,
 // ends at column after of line l (the key is at col, or further right
