@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
@@ -319,5 +320,36 @@ func TestDecodeDepth(t *testing.T) {
 		if agree(t, []byte(siblings)) {
 			t.Errorf("seq %v: Decode declined three siblings of %d lines", seq, lines*2/3)
 		}
+	}
+}
+
+// TestDecodeConcurrent decodes the seeds from eight goroutines at once
+// (they share the pool of parsers) and compares with reading them one by
+// one; run with -race.
+func TestDecodeConcurrent(t *testing.T) {
+	want := make([]any, len(seeds))
+	for i, s := range seeds {
+		want[i], _ = Decode([]byte(s))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := 0; round < 50; round++ {
+				for i, s := range seeds {
+					if got, _ := Decode([]byte(s)); !reflect.DeepEqual(got, want[i]) {
+						errs <- s
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for s := range errs {
+		t.Errorf("Decode(%q) read differently at once", s)
 	}
 }
