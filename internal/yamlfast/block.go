@@ -23,14 +23,14 @@ func (p *parser) key(l, col int) (k string, after int, ok bool) {
 	if !plainStart(t) {
 		return "", 0, false
 	}
-	for i := 1; i < len(t); i++ {
+	for i := colonOrHash(t, 1); i < len(t); i = colonOrHash(t, i+1) {
 		switch t[i] {
 		case ':':
 			if i+1 == len(t) || t[i+1] == ' ' {
 				if t[i-1] == ' ' || i > 1000 {
 					return "", 0, false
 				}
-				k, ok := plainKey(p.intern(t[:i]))
+				k, ok := p.plainKeyOf(t[:i])
 				return k, col + i + 1, ok
 			}
 		case '#':
@@ -98,33 +98,35 @@ func plainKey(s string) (string, bool) {
 
 // plainStart reports whether t starts a plain scalar the fast path reads.
 func plainStart(t []byte) bool {
-	switch t[0] {
-	case '-':
+	switch c := t[0]; {
+	case c == '-':
 		return len(t) > 1 && t[1] != ' '
-	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ':
+	case notPlainStart[c]:
 		return false
 	}
 	return true
 }
 
-// mappingFrom reads a block mapping at column col whose first key is at
-// column first of line l (first > col for a mapping that starts after a
-// sequence entry's "- ").
-func (p *parser) mappingFrom(col, l, first int) map[string]any {
+// notPlainStart marks the characters that do not start a plain scalar
+// the fast path reads (a table, not a switch: plainStart runs for every
+// key and value).
+var notPlainStart = [256]bool{'?': true, ':': true, ',': true, '[': true, ']': true, '{': true, '}': true,
+	'#': true, '&': true, '*': true, '!': true, '|': true, '>': true, '\'': true, '"': true, '%': true,
+	'@': true, '`': true, ' ': true}
+
+// mappingFrom reads a block mapping at column col whose first key, k,
+// ends at column after of line l (the key is at col, or further right
+// after a sequence entry's "- ").
+func (p *parser) mappingFrom(col, l int, k string, after int) map[string]any {
+	// Only a mapping read whole gives its level back: a decline ends the
+	// document.
 	p.depth++
-	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
 		p.decline()
 		return nil
 	}
 	m := make(map[string]any)
-	kcol := first
 	for !p.fail {
-		k, after, ok := p.key(l, kcol)
-		if !ok {
-			p.decline()
-			return nil
-		}
 		v := p.valueAfter(l, after, col, true)
 		if p.fail {
 			return nil
@@ -145,8 +147,13 @@ func (p *parser) mappingFrom(col, l, first int) map[string]any {
 			p.decline()
 			return nil
 		}
-		kcol = col
+		var ok bool
+		if k, after, ok = p.key(l, col); !ok {
+			p.decline()
+			return nil
+		}
 	}
+	p.depth--
 	return m
 }
 
@@ -157,8 +164,7 @@ func (p *parser) sequence(col int) []any { return p.sequenceFrom(col, -1) }
 // when first >= 0, whose first entry is at column col of line first after
 // an enclosing entry's "- " ("- - x").
 func (p *parser) sequenceFrom(col, first int) []any {
-	p.depth++
-	defer func() { p.depth-- }()
+	p.depth++ // given back as in mappingFrom
 	if p.depth > maxDepth {
 		p.decline()
 		return nil
@@ -180,6 +186,7 @@ func (p *parser) sequenceFrom(col, first int) []any {
 		}
 		a = append(a, p.seqEntry(l, col))
 	}
+	p.depth--
 	return a
 }
 
@@ -199,8 +206,8 @@ func (p *parser) seqEntry(l, col int) any {
 		}
 		return p.sequenceFrom(at, l)
 	case len(rest) > 0 && rest[0] != '#':
-		if _, _, isKey := p.key(l, at); isKey {
-			return p.mappingFrom(at, l, at)
+		if k, after, isKey := p.key(l, at); isKey {
+			return p.mappingFrom(at, l, k, after)
 		}
 	}
 	return p.valueAfter(l, col+1, col, false)
@@ -263,8 +270,8 @@ func (p *parser) valueBelow(n int, compact bool) any {
 		if p.isSeqEntry(next, ind) {
 			return p.sequence(ind)
 		}
-		if _, _, isKey := p.key(next, ind); isKey {
-			return p.mappingFrom(ind, next, ind)
+		if k, after, isKey := p.key(next, ind); isKey {
+			return p.mappingFrom(ind, next, k, after)
 		}
 		p.decline()
 		return nil

@@ -3,11 +3,7 @@ package yamlfast
 // Flow collections: the one-line flow sequences of scalars the fast path
 // reads.
 
-import (
-	"bytes"
-
-	"github.com/crdschema/crdschema/internal/jsonfast"
-)
+import "bytes"
 
 // flowValue reads a flow collection that lies on the rest of a line, t,
 // which starts at '[' or '{': a flow sequence of scalars, or an empty
@@ -92,11 +88,7 @@ func (p *parser) flowItem(t []byte, i int) (any, int, bool) {
 		if item[0] == '-' && (len(item) == 1 || item[1] == ' ') {
 			return nil, 0, false
 		}
-		is := p.intern(item)
-		v, special := resolveNonString(is)
-		if !special {
-			return jsonfast.Box(is), j, true
-		}
+		v := p.plainValue(item)
 		return v, j, v != declined
 	}
 	return nil, 0, false

@@ -15,6 +15,17 @@ import (
 // reproduce.
 var declined = new(int)
 
+// resolvePlain returns the value of the plain scalar s: its text boxed
+// (shared for frequent values), or what resolveNonString gives, which may
+// be declined.
+func resolvePlain(s string) any {
+	v, special := resolveNonString(s)
+	if !special {
+		return jsonfast.Box(s)
+	}
+	return v
+}
+
 // resolveNonString gives a plain scalar's value as YAMLToJSON and the JSON
 // decoder would, unless that value is the scalar's own text (ok false: the
 // callers use the string without boxing it, as most scalars of a schema
@@ -38,14 +49,7 @@ func resolveNonString(s string) (v any, ok bool) {
 		}
 		return nil, false
 	case '.':
-		switch s {
-		case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF":
-			return declined, true
-		}
-		if _, err := strconv.ParseFloat(s, 64); err != nil {
-			return nil, false
-		}
-		return declined, true
+		return resolveDot(s)
 	case '+', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 	case '<':
 		if s == "<<" {
@@ -85,6 +89,25 @@ func resolveNonString(s string) (v any, ok bool) {
 		return declined, true
 	}
 	return nil, false
+}
+
+// resolveDot is resolveNonString for a text starting with '.': the
+// special floats and the floats ParseFloat reads are left to yaml.v2.
+func resolveDot(s string) (v any, ok bool) {
+	switch s {
+	case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF":
+		return declined, true
+	}
+	// yaml.v2 asks ParseFloat, which needs a digit after the '.' here;
+	// asking it about every text starting with '.' (a jsonPath) costs an
+	// error that copies the text.
+	if len(s) < 2 || s[1] < '0' || s[1] > '9' {
+		return nil, false
+	}
+	if _, err := strconv.ParseFloat(s, 64); err != nil {
+		return nil, false
+	}
+	return declined, true
 }
 
 // isYAMLFloat matches yaml.v2's float syntax:

@@ -5,6 +5,7 @@ package yamlfast
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -89,11 +90,7 @@ func foldBreaks(s []byte, breaks int) []byte {
 }
 
 func (p *parser) resolveBytes(b []byte) any {
-	s := p.intern(b)
-	v, special := resolveNonString(s)
-	if !special {
-		return jsonfast.Box(s)
-	}
+	v := p.plainValue(b)
 	if v == declined {
 		p.decline()
 		return nil
@@ -107,36 +104,55 @@ func (p *parser) resolveBytes(b []byte) any {
 // allowed).
 func plainLine(t []byte) ([]byte, bool) {
 	end := len(t)
-	for i := 0; i < len(t); i++ {
-		// Skip the words holding neither ':' nor '#'.
-		for i+8 <= len(t) && !hasColonOrHash(binary.LittleEndian.Uint64(t[i:])) {
-			i += 8
-		}
-		if i == len(t) {
-			break
-		}
-		switch t[i] {
-		case ':':
+	for i := colonOrHash(t, 0); i < len(t); i = colonOrHash(t, i+1) {
+		if t[i] == ':' {
 			if i+1 == len(t) || t[i+1] == ' ' {
 				return nil, false
 			}
-		case '#':
-			if i > 0 && t[i-1] == ' ' {
-				end = i
-				i = len(t)
-			}
+		} else if i > 0 && t[i-1] == ' ' {
+			end = i // a comment
+			break
 		}
 	}
 	return trimRight(t[:end]), true
 }
 
-// hasColonOrHash reports whether one of the eight bytes of x is ':' or
-// '#': whether x with either byte cleared by xor has a zero byte, tested
-// as (v-0x01…)&^v&0x80…, which is non-zero exactly when v has one.
-func hasColonOrHash(x uint64) bool {
+// colonOrHash returns the offset of the first ':' or '#' of t from i on,
+// or len(t). It reads eight bytes at a time, the last ones up to t's
+// capacity when that holds eight (t is part of the document), ignoring
+// what lies past its end.
+func colonOrHash(t []byte, i int) int {
+	for i+8 <= len(t) {
+		if m := colonOrHash8(binary.LittleEndian.Uint64(t[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+		i += 8
+	}
+	if i >= len(t) {
+		return len(t)
+	}
+	if i+8 <= cap(t) {
+		m := colonOrHash8(binary.LittleEndian.Uint64(t[i : i+8]))
+		m &= 1<<(8*(len(t)-i)&63) - 1 // &63: no test for a shift of 64 or more
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+		return len(t)
+	}
+	for i < len(t) && t[i] != ':' && t[i] != '#' {
+		i++
+	}
+	return i
+}
+
+// colonOrHash8 returns 0 when none of the eight bytes of x is ':' or '#',
+// or else a word whose lowest set bit is bit 7 of the first such byte: x
+// with either byte cleared by xor is tested for a zero byte as
+// (v-0x01…)&^v&0x80…, which marks no byte below the first zero one.
+func colonOrHash8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	colon, hash := x^(':'*ones), x^('#'*ones)
-	return ((colon-ones)&^colon|(hash-ones)&^hash)&highs != 0
+	return ((colon-ones)&^colon | (hash-ones)&^hash) & highs
 }
 
 // quoted reads a single- or double-quoted scalar starting at column col of

@@ -4,9 +4,9 @@ package yamlfast
 // and what the fast path declines at that level.
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -32,12 +32,18 @@ func (p *parser) splitLines() bool {
 	if len(d) > math.MaxInt32 {
 		return false
 	}
-	p.lines = make([]line, 0, bytes.Count(d, []byte{'\n'})+1)
 	for pos := 0; pos < len(d); {
 		ind := indentation(d[pos:])
-		end, ok := lineEnd(d, pos+ind)
+		// Most lines are printable ASCII: lineEnd only for the others.
+		end := skipPrintableASCII(d, pos+ind)
+		if end < len(d) && d[end] != '\n' {
+			var ok bool
+			if end, ok = lineEnd(d, end); !ok {
+				return false
+			}
+		}
 		ln := d[pos:end]
-		if !ok || !lineOK(ln) {
+		if !lineOK(ln) {
 			return false
 		}
 		p.lines = append(p.lines, newLine(ln, ind, pos, end))
@@ -49,15 +55,38 @@ func (p *parser) splitLines() bool {
 // indentation is the number of spaces t starts with.
 func indentation(t []byte) int {
 	const spaces = 0x2020202020202020
-	ind := 0
-	// Eight at a time: generated CRDs indent deeply.
-	for ind+8 <= len(t) && binary.LittleEndian.Uint64(t[ind:]) == spaces {
-		ind += 8
+	n := len(t)
+	// Sixteen, then eight at a time: generated CRDs indent deeply. The
+	// first non-space of a word is its lowest non-zero byte after the xor.
+	// The rest of t shrinks (rather than an offset growing) so that the
+	// loads need no bounds checks.
+	for len(t) >= 16 {
+		a := binary.LittleEndian.Uint64(t) ^ spaces
+		b := binary.LittleEndian.Uint64(t[8:]) ^ spaces
+		if a|b != 0 {
+			return n - len(t) + firstMarked(a, b)
+		}
+		t = t[16:]
 	}
-	for ind < len(t) && t[ind] == ' ' {
-		ind++
+	for len(t) >= 8 {
+		if x := binary.LittleEndian.Uint64(t) ^ spaces; x != 0 {
+			return n - len(t) + bits.TrailingZeros64(x)/8
+		}
+		t = t[8:]
 	}
-	return ind
+	for len(t) > 0 && t[0] == ' ' {
+		t = t[1:]
+	}
+	return n - len(t)
+}
+
+// firstMarked returns the offset of the lowest non-zero byte of the
+// sixteen bytes a and then b, one of which is not 0.
+func firstMarked(a, b uint64) int {
+	if a == 0 {
+		return 8 + bits.TrailingZeros64(b)/8
+	}
+	return bits.TrailingZeros64(a) / 8
 }
 
 // lineEnd returns the end of the line of d that goes on at i: the offset
@@ -103,25 +132,38 @@ func lineOK(ln []byte) bool {
 // bytes at a time (most of a CRD is printable ASCII, descriptions long
 // lines of it).
 func skipPrintableASCII(ln []byte, i int) int {
-	for i+8 <= len(ln) && printableASCII8(binary.LittleEndian.Uint64(ln[i:])) {
-		i += 8
+	t := ln[i:] // shrinks, as in indentation
+	for len(t) >= 16 {
+		a := nonPrintable8(binary.LittleEndian.Uint64(t))
+		b := nonPrintable8(binary.LittleEndian.Uint64(t[8:]))
+		if a|b != 0 {
+			return len(ln) - len(t) + firstMarked(a, b)
+		}
+		t = t[16:]
 	}
-	for i < len(ln) && ln[i] >= 0x20 && ln[i] < 0x7f {
-		i++
+	for len(t) >= 8 {
+		if m := nonPrintable8(binary.LittleEndian.Uint64(t)); m != 0 {
+			return len(ln) - len(t) + bits.TrailingZeros64(m)/8
+		}
+		t = t[8:]
 	}
-	return i
+	for len(t) > 0 && t[0] >= 0x20 && t[0] < 0x7f {
+		t = t[1:]
+	}
+	return len(ln) - len(t)
 }
 
-// printableASCII8 reports whether each of the eight bytes of x is in
-// 0x20..0x7e. Bytes in range pass no borrow (from subtracting 0x20) or
-// carry (from adding 1) to the next, so the lowest byte out of range, if
-// any, sets its bit 7: in b-0x20 with b's bit 7 clear when b < 0x20, in b+1
-// or b when b >= 0x7f. What the bytes above it give does not matter.
-func printableASCII8(x uint64) bool {
+// nonPrintable8 returns 0 when each of the eight bytes of x is in
+// 0x20..0x7e, or else a word whose lowest set bit is bit 7 of the lowest
+// byte out of range. Bytes in range pass no borrow (from subtracting 0x20)
+// or carry (from adding 1) to the next, so the lowest byte out of range
+// sets its bit 7: in b-0x20 with b's bit 7 clear when b < 0x20, in b+1 or
+// b when b >= 0x7f. What the bytes above it give does not matter.
+func nonPrintable8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	low := (x - 0x20*ones) &^ x
 	high := (x + ones) | x
-	return (low|high)&highs == 0
+	return (low | high) & highs
 }
 
 // newLine returns the line ln, data[start:end], indented by ind spaces,

@@ -16,12 +16,18 @@
 // exact error.
 package yamlfast
 
+import "sync"
+
 // Decode reads one YAML document (a chunk between "---" separators). ok is
 // false when it declines. A document with no content (blank lines and
 // comments only) gives nil with ok true. Only documents whose root is a
 // block mapping starting at column 0 are read.
 func Decode(data []byte) (v any, ok bool) {
-	p := parser{data: data}
+	p := parsers.Get().(*parser)
+	defer p.release()
+	// The scans read whole words up to a slice's capacity: the document's
+	// end, not memory of the caller's beyond it.
+	p.data = data[:len(data):len(data)]
 	if !p.splitLines() {
 		return nil, false
 	}
@@ -32,7 +38,11 @@ func Decode(data []byte) (v any, ok bool) {
 	if p.lines[l].indent != 0 {
 		return nil, false
 	}
-	m := p.mappingFrom(0, l, 0)
+	k, after, ok := p.key(l, 0)
+	if !ok {
+		return nil, false
+	}
+	m := p.mappingFrom(0, l, k, after)
 	if p.fail || p.nextContent(p.line) >= 0 {
 		return nil, false
 	}
@@ -46,9 +56,33 @@ type parser struct {
 	fail  bool
 	buf   []byte
 	depth int
-	// strs holds the short strings read so far, which a schema repeats
-	// (property names, enum values, patterns of types used in many places).
-	strs map[string]string
+	// shorts holds the short scalars read so far, which a schema repeats
+	// (property names, enum values, patterns of types used in many places),
+	// each with what it resolves to.
+	shorts shortTable
+}
+
+// parsers holds parsers done with, whose line table, scratch buffer and
+// short scalar table the next Decode reuses: a document's line table
+// alone is a sixth of what it allocates.
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// maxPooled bounds the buffers of a parser put back in parsers: lines, bytes
+// of scratch buffer, slots of its short scalar table (it is cleared for
+// each document).
+const maxPooled = 1 << 16
+
+// release makes p ready for another document and puts it back in
+// parsers, keeping nothing of the document it read; a parser that read a
+// large document is left to the garbage collector instead.
+func (p *parser) release() {
+	if cap(p.lines) > maxPooled || cap(p.buf) > maxPooled || len(p.shorts.slots) > maxPooled {
+		return
+	}
+	clear(p.shorts.entries)
+	clear(p.shorts.slots)
+	*p = parser{lines: p.lines[:0], buf: p.buf[:0], shorts: shortTable{slots: p.shorts.slots, entries: p.shorts.entries[:0]}}
+	parsers.Put(p)
 }
 
 // maxDepth bounds nesting; deeper documents are declined.
@@ -56,52 +90,49 @@ const maxDepth = 500
 
 func (p *parser) decline() { p.fail = true }
 
-// intern returns b as a string, sharing the strings of frequent keys.
-func (p *parser) intern(b []byte) string {
-	switch string(b) {
-	case "description":
-		return "description"
-	case "type":
-		return "type"
-	case "properties":
-		return "properties"
-	case "items":
-		return "items"
-	case "required":
-		return "required"
-	case "format":
-		return "format"
-	case "object":
-		return "object"
-	case "string":
-		return "string"
-	case "array":
-		return "array"
-	case "integer":
-		return "integer"
-	case "boolean":
-		return "boolean"
-	case "x-kubernetes-preserve-unknown-fields":
-		return "x-kubernetes-preserve-unknown-fields"
-	case "additionalProperties":
-		return "additionalProperties"
-	case "name":
-		return "name"
-	}
+// plainValue returns what the plain scalar b gives as a value: see
+// resolvePlain.
+func (p *parser) plainValue(b []byte) any {
 	if len(b) > maxShared {
-		return string(b)
+		return resolvePlain(string(b))
 	}
-	if s, ok := p.strs[string(b)]; ok {
-		return s
+	lo, hi := shortWords(b)
+	if h := hot(b, lo, hi); h != nil && h.value != nil {
+		return h.value
 	}
-	if p.strs == nil {
-		p.strs = map[string]string{}
+	e := p.shorts.find(b, lo, hi)
+	if e == nil {
+		return resolvePlain(string(b))
 	}
-	s := string(b)
-	p.strs[s] = s
-	return s
+	if e.state&valueSet == 0 {
+		e.value = resolvePlain(e.s)
+		e.state |= valueSet
+	}
+	return e.value
 }
 
-// maxShared is the length of the longest string intern shares: longer
-// ones (descriptions) rarely repeat.
-const maxShared = 64
+// plainKeyOf returns the key the plain scalar b gives: see plainKey.
+func (p *parser) plainKeyOf(b []byte) (string, bool) {
+	if len(b) > maxShared {
+		return plainKey(string(b))
+	}
+	lo, hi := shortWords(b)
+	if h := hot(b, lo, hi); h != nil {
+		return h.s, true
+	}
+	e := p.shorts.find(b, lo, hi)
+	if e == nil {
+		return plainKey(string(b))
+	}
+	if e.state&keySet == 0 {
+		e.state |= keySet
+		if k, ok := plainKey(e.s); ok && k == e.s {
+			e.state |= keyIsText
+		}
+	}
+	if e.state&keyIsText != 0 {
+		return e.s, true
+	}
+	// A boolean or integer key (rare): worked out at each use.
+	return plainKey(e.s)
+}

@@ -1,12 +1,14 @@
 package yamlfast
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	kjson "k8s.io/apimachinery/pkg/util/json"
@@ -52,6 +54,7 @@ func agree(t testing.TB, data []byte) (declined bool) {
 var seeds = []string{
 	"a: 1\nb: yes\nc: ~\nd: 0x1F\ne: 1.0\nf: 1e3\ng: 0o17\nh: 1_000\ni: +12\nj: 1e400\nk: 0755\nl: -0\nm: 9223372036854775807\nn: 9223372036854775808\no: 1.5e-7\np: 1e21\n",
 	"a: 2001-12-14\nb: 2001-12-14T21:59:43.10-05:00\nc: 2001-12-14 21:59:43.10\nd: 0000-1111\ne: 1234-5\n2001-12-14: x\non: 1\n1: 2\n0x10: 3\n",
+	"b: .metadata.name\nc: .e5\nd: ._5\ne: .\nf: .5x\nh: .status.conditions[?(@.type==\"Ready\")].status\n", "a: .5e3\ng: .0_1\n",
 	"a: .5\nb: .inf\nc: 2001-12-14\nd: 0b101\ne: -0.0\nf: On\ng: NULL\nh: nul\ni: 1.2.3\nj: -\nk: +\nl: 12:30\n",
 	"kind: FooList\nitems:\n- a: 1\n  b:\n  - x\n  -\n    - q\n- c: [] # c\n  d: {}\n",
 	"a: plain text\n  continued here\n\n  after a blank\nb: 'single ''quoted''\n  folded'\nc: \"double \\t \\u00e9 \\x41\\\n  joined\\\n\n  x\"\n",
@@ -158,21 +161,26 @@ func TestIsYAMLFloatMatchesItsRegexp(t *testing.T) {
 	walk("")
 }
 
-// TestPrintableASCII8 holds the eight-byte test to the byte-by-byte one,
+// TestNonPrintable8 holds the eight-byte test to the byte-by-byte one,
 // for every byte value in every position among printable neighbours and
-// for random words.
-func TestPrintableASCII8(t *testing.T) {
-	each := func(x uint64) bool {
+// for random words: the lowest byte it marks is the first byte out of
+// range.
+func TestNonPrintable8(t *testing.T) {
+	first := func(x uint64) int {
 		for i := 0; i < 8; i++ {
 			if c := byte(x >> (8 * i)); c < 0x20 || c >= 0x7f {
-				return false
+				return i
 			}
 		}
-		return true
+		return 8
 	}
 	check := func(x uint64) {
-		if got, want := printableASCII8(x), each(x); got != want {
-			t.Fatalf("printableASCII8(%#016x) = %v, want %v", x, got, want)
+		got := 8
+		if m := nonPrintable8(x); m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if want := first(x); got != want {
+			t.Fatalf("nonPrintable8(%#016x) marks byte %d first, want %d", x, got, want)
 		}
 	}
 	const fill = 0x4141414141414141 // "AAAAAAAA"
@@ -193,19 +201,24 @@ func TestPrintableASCII8(t *testing.T) {
 	}
 }
 
-// TestHasColonOrHash holds the word test to the byte test.
-func TestHasColonOrHash(t *testing.T) {
-	each := func(x uint64) bool {
+// TestColonOrHash8 holds the word test to the byte test: the lowest byte
+// it marks is the first ':' or '#'.
+func TestColonOrHash8(t *testing.T) {
+	first := func(x uint64) int {
 		for i := 0; i < 8; i++ {
 			if c := byte(x >> (8 * i)); c == ':' || c == '#' {
-				return true
+				return i
 			}
 		}
-		return false
+		return 8
 	}
 	check := func(x uint64) {
-		if got, want := hasColonOrHash(x), each(x); got != want {
-			t.Fatalf("hasColonOrHash(%#016x) = %v, want %v", x, got, want)
+		got := 8
+		if m := colonOrHash8(x); m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if want := first(x); got != want {
+			t.Fatalf("colonOrHash8(%#016x) marks byte %d first, want %d", x, got, want)
 		}
 	}
 	for pos := 0; pos < 8; pos++ {
@@ -221,5 +234,122 @@ func TestHasColonOrHash(t *testing.T) {
 		x := 0x4141414141414141 | r.Uint64()&0x1f1f1f1f1f1f1f1f
 		x ^= uint64(r.IntN(256)) << (8 * r.IntN(8))
 		check(x)
+	}
+}
+
+// TestColonOrHash finds the first ':' or '#' of every slice of a line,
+// from every offset, with and without bytes past the slice's end (which
+// it must ignore) up to its capacity.
+func TestColonOrHash(t *testing.T) {
+	const line = "ab:c#d::e ##f: g#:hijklmnopqrstu:vw#xyz0123456789"
+	for _, tail := range []string{"", ":#:#:#:#:#", "zzzzzzzzzz"} {
+		data := []byte(line + tail)
+		for n := 0; n <= len(line); n++ {
+			for from := 0; from <= n; from++ {
+				want := from + strings.IndexAny(line[from:n]+":", ":#")
+				for _, s := range [][]byte{data[:n], data[:n:n]} {
+					if got := colonOrHash(s, from); got != want {
+						t.Fatalf("colonOrHash(%q (cap %d), %d) = %d, want %d", s, cap(s), from, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDecodeResultsShareNothingReused decodes every seed, then every seed
+// again, and checks that the first results are still what the exact
+// reader gives: nothing of a result lies in the buffers the next Decode
+// reuses (the line table, the scratch buffer of multi-line scalars, the
+// short scalar table).
+func TestDecodeResultsShareNothingReused(t *testing.T) {
+	var docs []string
+	for _, s := range seeds {
+		docs = append(docs, s, strings.ReplaceAll(s, "a", "Z"))
+	}
+	firsts := make([]any, len(docs))
+	for i, d := range docs {
+		firsts[i], _ = Decode([]byte(d))
+	}
+	for i := len(docs) - 1; i >= 0; i-- {
+		Decode([]byte(docs[i]))
+	}
+	for i, d := range docs {
+		v, ok := Decode([]byte(d))
+		if !ok {
+			continue
+		}
+		if !reflect.DeepEqual(firsts[i], v) {
+			t.Fatalf("Decode(%q) gave %#v, after other documents %#v", d, firsts[i], v)
+		}
+		agree(t, []byte(d))
+	}
+}
+
+// TestDecodeDepth reads mappings and sequences nested up to maxDepth
+// levels, declines one level more, and gives each level back when its
+// collection ends: siblings nested deeply are read.
+func TestDecodeDepth(t *testing.T) {
+	// lines lines of "k:" each indented one more, or of "- k:" each a
+	// compact sequence of mappings after the first (two levels a line).
+	nested := func(lines int, seq bool) string {
+		var b strings.Builder
+		b.WriteString("k:")
+		for i := 1; i < lines; i++ {
+			if seq {
+				b.WriteString("\n" + strings.Repeat(" ", 2*(i-1)) + "- k:")
+			} else {
+				b.WriteString("\n" + strings.Repeat(" ", i) + "k:")
+			}
+		}
+		return b.String() + " v\n"
+	}
+	for _, seq := range []bool{false, true} {
+		lines := maxDepth // levels
+		if seq {
+			lines = (maxDepth + 1) / 2 // 1 + 2*(lines-1) levels
+		}
+		if !agree(t, []byte(nested(lines+1, seq))) {
+			t.Errorf("seq %v: Decode read %d lines", seq, lines+1)
+		}
+		if agree(t, []byte(nested(lines, seq))) {
+			t.Errorf("seq %v: Decode declined %d lines", seq, lines)
+		}
+		deep := nested(lines*2/3, seq)
+		siblings := deep + strings.Replace(deep, "k:", "j:", 1) + strings.Replace(deep, "k:", "i:", 1)
+		if agree(t, []byte(siblings)) {
+			t.Errorf("seq %v: Decode declined three siblings of %d lines", seq, lines*2/3)
+		}
+	}
+}
+
+// TestDecodeConcurrent decodes the seeds from eight goroutines at once
+// (they share the pool of parsers) and compares with reading them one by
+// one; run with -race.
+func TestDecodeConcurrent(t *testing.T) {
+	want := make([]any, len(seeds))
+	for i, s := range seeds {
+		want[i], _ = Decode([]byte(s))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := 0; round < 50; round++ {
+				for i, s := range seeds {
+					if got, _ := Decode([]byte(s)); !reflect.DeepEqual(got, want[i]) {
+						errs <- s
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for s := range errs {
+		t.Errorf("Decode(%q) read differently at once", s)
 	}
 }
