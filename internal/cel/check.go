@@ -175,7 +175,9 @@ func (c *SchemaCheck) markRules(s *structural.Schema) bool {
 // A CompileCache is used by one goroutine, like the SchemaChecks sharing
 // it, except by the Validators built with it: they use it under mu when a
 // value first reaches one of their nodes, from any goroutine, and so may
-// be used once its other users are done with it.
+// be used only once its SchemaChecks are done with it (a SchemaCheck reads
+// and writes the cache without mu: one still running beside such a
+// Validator is a data race).
 type CompileCache struct {
 	mu      sync.Mutex
 	entries map[string][]cacheEntry

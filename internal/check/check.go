@@ -30,8 +30,9 @@ func CRD(crd *model.CRD) (field.ErrorList, *Built) {
 // Built is what a check builds on its way that its caller would otherwise
 // build again: the structural model of every schema the check required
 // to be structural, and the compile results of the schemas' rules (see
-// cel.CompileCache). Like a CompileCache, it is used by one goroutine at
-// a time.
+// cel.CompileCache). It is used by one goroutine at a time until the check
+// that filled it is done; after that, validators built with its Rules may
+// use them from any goroutine (see cel.CompileCache).
 type Built struct {
 	schemas map[*model.Props]*structural.Schema
 	// Rules holds the compile results of the rules of the CRD's schemas.
