@@ -89,8 +89,8 @@ func (v *validator) validateChildren(s *Schema, lvl level, cp objpath.Lazy) fiel
 		errs = append(errs, v.validateInvariants(s.Items, atItems, cp.Push(objpath.ChildStep("items")))...)
 	}
 
-	for _, k := range s.sortedProperties() {
-		errs = append(errs, v.validateInvariants(s.Properties[k], atField, cp.Push(objpath.KeyedStep("properties", k)))...)
+	for _, e := range s.sortedProperties() {
+		errs = append(errs, v.validateInvariants(e.child, atField, cp.Push(objpath.KeyedStep("properties", e.name)))...)
 	}
 
 	if s.AdditionalProperties != nil {
