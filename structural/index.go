@@ -5,28 +5,22 @@ import (
 	"strings"
 )
 
-// propIndex is a node's properties sorted by name, with an open-addressing
-// hash table over them for Property. Its hash reads only the length and
-// three bytes of a key, which is enough to spread the property names of
-// real schemas, and much cheaper than a Go map's hash of the whole string;
-// a key is always compared in full.
+// propIndex is an open-addressing hash table of a node's properties. Its
+// hash reads only the length and three bytes of a key, which is enough to
+// spread the property names of real schemas, and much cheaper than a Go
+// map's hash of the whole string; a key is always compared in full.
 type propIndex struct {
-	// entries are the properties, sorted by name.
-	entries []propEntry
-	// table holds, for each slot, 1 + the position of a property in
-	// entries, or 0 for an empty slot. It is nil when there are too many
-	// properties to number in a uint16: Property then reads the map.
-	table []uint16
+	slots []propSlot
 	// shift turns a 32-bit hash into a slot number (its top bits).
 	shift uint8
-	// small is the table of up to smallProps properties, so that it takes
-	// no allocation of its own.
-	small [2 * smallProps]uint16
 }
 
-// smallProps is the most properties whose table is held in the index
-// itself.
-const smallProps = 8
+// propSlot is a property, or an empty slot.
+type propSlot struct {
+	name  string
+	child *Schema
+	used  bool
+}
 
 // propEntry is a property: its name and schema.
 type propEntry struct {
@@ -39,11 +33,10 @@ func sortEntries(props []propEntry) {
 	slices.SortFunc(props, func(a, b propEntry) int { return strings.Compare(a.name, b.name) })
 }
 
-// init indexes props, sorted by name; the index keeps props.
-func (t *propIndex) init(props []propEntry) {
-	t.entries = props
-	if len(props) == 0 || len(props) >= 1<<16-1 {
-		return
+// newPropIndex indexes props, sorted by name.
+func newPropIndex(props []propEntry) propIndex {
+	if len(props) == 0 {
+		return propIndex{}
 	}
 	// At most half full, so that probe sequences stay short and every
 	// lookup meets an empty slot.
@@ -51,21 +44,17 @@ func (t *propIndex) init(props []propEntry) {
 	for 1<<bits < 2*len(props) {
 		bits++
 	}
-	if len(props) <= smallProps {
-		t.table = t.small[:1<<bits]
-	} else {
-		t.table = make([]uint16, 1<<bits)
-	}
-	t.shift = 32 - bits
-	mask := uint32(len(t.table) - 1)
+	t := propIndex{slots: make([]propSlot, 1<<bits), shift: 32 - bits}
+	mask := uint32(len(t.slots) - 1)
 	// In sorted order, so that equal schemas get equal tables.
-	for n, p := range props {
+	for _, p := range props {
 		i := t.slot(p.name)
-		for t.table[i] != 0 {
+		for t.slots[i].used {
 			i = (i + 1) & mask
 		}
-		t.table[i] = uint16(n + 1)
+		t.slots[i] = propSlot{p.name, p.child, true}
 	}
+	return t
 }
 
 // slot is the first slot to probe for k.
@@ -79,14 +68,14 @@ func (t *propIndex) slot(k string) uint32 {
 
 // lookup finds k in a table that is not empty.
 func (t *propIndex) lookup(k string) (*Schema, bool) {
-	mask := uint32(len(t.table) - 1)
+	mask := uint32(len(t.slots) - 1)
 	for i := t.slot(k); ; i = (i + 1) & mask {
-		n := t.table[i]
-		if n == 0 {
+		sl := &t.slots[i]
+		if !sl.used {
 			return nil, false
 		}
-		if e := &t.entries[n-1]; e.name == k {
-			return e.child, true
+		if sl.name == k {
+			return sl.child, true
 		}
 	}
 }

@@ -82,13 +82,14 @@ type Schema struct {
 
 // propFacts are what New precomputes about the properties of a node.
 type propFacts struct {
+	// sorted are the properties sorted by name.
+	sorted []propEntry
 	// defaulting are the names of the properties with a default at or
 	// below them, sorted.
 	defaulting []string
 	// withDefault are the names of the properties with a default, sorted.
 	withDefault []string
-	// index holds the properties sorted by name, and a hash table of
-	// them for Property.
+	// index is the properties as a hash table for Property.
 	index propIndex
 }
 
@@ -404,7 +405,8 @@ func (s *Schema) summarizeProperties(props []propEntry) {
 			f.withDefault = append(f.withDefault, p.name)
 		}
 	}
-	f.index.init(props)
+	f.sorted = props
+	f.index = newPropIndex(props)
 	s.props = f
 }
 
@@ -429,7 +431,7 @@ func (s *Schema) sortedProperties() []propEntry {
 		sortEntries(props)
 		return props
 	}
-	return s.props.index.entries
+	return s.props.sorted
 }
 
 // HasDefaultsBelow reports whether any node strictly below this one (through
@@ -501,9 +503,8 @@ func (s *Schema) Property(k string) (*Schema, bool) {
 	if s == nil {
 		return nil, false
 	}
-	if s.props == nil || s.props.index.table == nil {
-		// No properties, a node that New did not build, or too many
-		// properties to index.
+	if s.props == nil {
+		// No properties, or a node that New did not build.
 		c, ok := s.Properties[k]
 		return c, ok
 	}
