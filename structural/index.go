@@ -1,5 +1,10 @@
 package structural
 
+import (
+	"slices"
+	"strings"
+)
+
 // propIndex is an open-addressing hash table of a node's properties. Its
 // hash reads only the length and three bytes of a key, which is enough to
 // spread the property names of real schemas, and much cheaper than a Go
@@ -17,8 +22,19 @@ type propSlot struct {
 	used  bool
 }
 
+// propEntry is a property: its name and schema.
+type propEntry struct {
+	name  string
+	child *Schema
+}
+
+// sortEntries sorts properties by name.
+func sortEntries(props []propEntry) {
+	slices.SortFunc(props, func(a, b propEntry) int { return strings.Compare(a.name, b.name) })
+}
+
 // newPropIndex indexes props, sorted by name.
-func newPropIndex(props []propSlot) propIndex {
+func newPropIndex(props []propEntry) propIndex {
 	if len(props) == 0 {
 		return propIndex{}
 	}

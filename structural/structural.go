@@ -20,9 +20,7 @@ package structural
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
-	"strings"
 
 	"github.com/crdschema/crdschema/schema"
 )
@@ -74,19 +72,25 @@ type Schema struct {
 	embeddedBelow bool
 	pruneNoop     bool
 	// shape says whether a schema is specified below the node: leaf or
-	// nested, or unknown (zero) in a node New did not build. (Beside the
-	// booleans: a Schema is 256 bytes, not 264, which Go rounds to 288.)
+	// nested, or unknown (zero) in a node New did not build.
 	shape uint8
+	// props are the facts about the node's properties; nil for a node
+	// without properties or one New did not build. (Behind a pointer: most
+	// nodes have no properties, and a Schema is 160 bytes, not 256.)
+	props *propFacts
+}
+
+// propFacts are what New precomputes about the properties of a node.
+type propFacts struct {
+	// sorted are the properties sorted by name.
+	sorted []propEntry
 	// defaulting are the names of the properties with a default at or
 	// below them, sorted.
 	defaulting []string
 	// withDefault are the names of the properties with a default, sorted.
 	withDefault []string
-	// index is Properties as a hash table for Property.
+	// index is the properties as a hash table for Property.
 	index propIndex
-	// keys are the names of Properties, sorted; nil in a node New did not
-	// build.
-	keys []string
 }
 
 // The values of Schema.shape.
@@ -207,6 +211,7 @@ func fill(s *Schema, p *schema.Props, check bool) bool {
 		IntOrString:           p.XIntOrString,
 		ListMapKeys:           p.XListMapKeys,
 		Source:                p,
+		embeddedBelow:         p.XEmbeddedResource,
 	}
 	if p.Default != nil && p.Default.Value != nil {
 		s.Default, s.HasDefault = p.Default.Value, true
@@ -229,20 +234,20 @@ func fill(s *Schema, p *schema.Props, check bool) bool {
 	if ap := p.AdditionalProperties; ap != nil && !fillAdditional(s, ap, check) {
 		return false
 	}
-	s.summarize()
+	s.summarizeChildren()
 	return true
 }
 
-// fillProperties is fill for the properties of s.
+// fillProperties is fill for the properties of s, with the facts about
+// them (summarizeProperties): the map is read once.
 func fillProperties(s *Schema, props map[string]*schema.Props, check bool) bool {
 	// Each child points to the property's Props in p (shared, never
 	// changed); the children share one allocation.
 	s.Properties = make(map[string]*Schema, len(props))
 	nodes := make([]Schema, len(props))
-	i := 0
+	entries := make([]propEntry, 0, len(props))
 	for k, prop := range props {
-		n := &nodes[i]
-		i++
+		n := &nodes[len(entries)]
 		if prop == nil {
 			prop = &schema.Props{} // a null property, as the apiserver decodes it
 		}
@@ -250,7 +255,9 @@ func fillProperties(s *Schema, props map[string]*schema.Props, check bool) bool 
 			return false
 		}
 		s.Properties[k] = n
+		entries = append(entries, propEntry{name: k, child: n})
 	}
+	s.summarizeProperties(entries)
 	return true
 }
 
@@ -346,11 +353,17 @@ func unsupported(p *schema.Props) error {
 
 // summarize computes the per-subtree facts the walkers use to skip work.
 func (s *Schema) summarize() {
-	s.defaultBelow, s.embeddedBelow = false, s.EmbeddedResource
-	s.defaulting, s.withDefault, s.keys, s.index = nil, nil, nil, propIndex{}
+	s.defaultBelow, s.embeddedBelow, s.props = false, s.EmbeddedResource, nil
 	if len(s.Properties) > 0 {
-		s.summarizeProperties()
+		s.summarizeProperties(propEntries(s.Properties))
 	}
+	s.summarizeChildren()
+}
+
+// summarizeChildren is the rest of summarize once the facts about the
+// properties are in: what items and additionalProperties add, PruneNoop,
+// the shape.
+func (s *Schema) summarizeChildren() {
 	s.visitBelow(s.Items)
 	if s.AdditionalProperties != nil {
 		s.visitBelow(s.AdditionalProperties.Schema)
@@ -373,42 +386,52 @@ func (s *Schema) visitBelow(c *Schema) {
 	}
 }
 
-// summarizeProperties is summarize for the properties of s: their sorted
-// names, the index, the properties with defaults at or below them. The
-// properties are read once from the map (into a buffer on the stack for
-// up to 32), then in name order (so the names collected are sorted).
-func (s *Schema) summarizeProperties() {
-	var buf [32]propSlot
-	props := buf[:0]
-	for k, c := range s.Properties {
-		props = append(props, propSlot{name: k, child: c})
-	}
-	slices.SortFunc(props, func(a, b propSlot) int { return strings.Compare(a.name, b.name) })
-	s.keys = make([]string, len(props))
-	for i, p := range props {
-		s.keys[i] = p.name
+// summarizeProperties is summarize for the properties of s, given (in
+// any order) in props, which it sorts and keeps: the index, the properties
+// with defaults at or below them.
+func (s *Schema) summarizeProperties(props []propEntry) {
+	sortEntries(props)
+	f := &propFacts{}
+	for _, p := range props {
 		c := p.child
 		if c == nil {
 			continue
 		}
 		s.visitBelow(c)
 		if c.HasDefault || c.HasDefaultsBelow() {
-			s.defaulting = append(s.defaulting, p.name)
+			f.defaulting = append(f.defaulting, p.name)
 		}
 		if c.HasDefault {
-			s.withDefault = append(s.withDefault, p.name)
+			f.withDefault = append(f.withDefault, p.name)
 		}
 	}
-	s.index = newPropIndex(props)
+	f.sorted = props
+	f.index = newPropIndex(props)
+	s.props = f
 }
 
-// sortedProperties returns the names of the properties, sorted. The slice
-// is shared; do not change it.
-func (s *Schema) sortedProperties() []string {
-	if s.keys == nil && len(s.Properties) > 0 {
-		return sortedPropKeys(s.Properties)
+// propEntries returns the properties of a map, in no order.
+func propEntries(m map[string]*Schema) []propEntry {
+	props := make([]propEntry, 0, len(m))
+	for k, c := range m {
+		props = append(props, propEntry{name: k, child: c})
 	}
-	return s.keys
+	return props
+}
+
+// sortedProperties returns the properties sorted by name. The slice is
+// shared; do not change it.
+func (s *Schema) sortedProperties() []propEntry {
+	if s.props == nil {
+		if len(s.Properties) == 0 {
+			return nil
+		}
+		// A node New did not build.
+		props := propEntries(s.Properties)
+		sortEntries(props)
+		return props
+	}
+	return s.props.sorted
 }
 
 // HasDefaultsBelow reports whether any node strictly below this one (through
@@ -437,7 +460,10 @@ func (s *Schema) DefaultingProperties() []string {
 		return nil
 	}
 	if s.shape != shapeUnknown {
-		return s.defaulting
+		if s.props == nil {
+			return nil
+		}
+		return s.props.defaulting
 	}
 	return s.propertiesWhere(func(c *Schema) bool { return c.HasDefault || c.HasDefaultsBelow() })
 }
@@ -477,12 +503,12 @@ func (s *Schema) Property(k string) (*Schema, bool) {
 	if s == nil {
 		return nil, false
 	}
-	if len(s.index.slots) == 0 {
+	if s.props == nil {
 		// No properties, or a node that New did not build.
 		c, ok := s.Properties[k]
 		return c, ok
 	}
-	return s.index.lookup(k)
+	return s.props.index.lookup(k)
 }
 
 // Derive returns a copy of s changed by change, with the facts this
@@ -523,7 +549,10 @@ func (s *Schema) PropertiesWithDefault() []string {
 		return nil
 	}
 	if s.shape != shapeUnknown {
-		return s.withDefault
+		if s.props == nil {
+			return nil
+		}
+		return s.props.withDefault
 	}
 	return s.propertiesWhere(func(c *Schema) bool { return c.HasDefault })
 }

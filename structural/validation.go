@@ -89,8 +89,8 @@ func (v *validator) validateChildren(s *Schema, lvl level, cp objpath.Lazy) fiel
 		errs = append(errs, v.validateInvariants(s.Items, atItems, cp.Push(objpath.ChildStep("items")))...)
 	}
 
-	for _, k := range s.sortedProperties() {
-		errs = append(errs, v.validateInvariants(s.Properties[k], atField, cp.Push(objpath.KeyedStep("properties", k)))...)
+	for _, e := range s.sortedProperties() {
+		errs = append(errs, v.validateInvariants(e.child, atField, cp.Push(objpath.KeyedStep("properties", e.name)))...)
 	}
 
 	if s.AdditionalProperties != nil {
@@ -139,20 +139,20 @@ func validateType(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
 }
 
 // validateResource checks the implicit apiVersion, kind and metadata of the
-// root and of every embedded resource.
+// root and of every embedded resource; other nodes have none.
 func validateResource(s *Schema, lvl level, cp objpath.Lazy) field.ErrorList {
+	if lvl != atRoot && !s.EmbeddedResource {
+		return nil
+	}
 	var errs field.ErrorList
-	resource := lvl == atRoot || s.EmbeddedResource
-	if resource {
-		for _, k := range []string{"kind", "apiVersion"} {
-			if c, ok := s.Property(k); ok && c.Type != "string" {
-				errs = append(errs, field.Invalid(cp.Field().Child("properties").Key(k).Child("type"), c.Type, "must be string"))
-			}
+	for _, k := range []string{"kind", "apiVersion"} {
+		if c, ok := s.Property(k); ok && c.Type != "string" {
+			errs = append(errs, field.Invalid(cp.Field().Child("properties").Key(k).Child("type"), c.Type, "must be string"))
 		}
 	}
 	if md, ok := s.Property("metadata"); ok {
 		mdPath := func() *field.Path { return cp.Field().Child("properties").Key("metadata") }
-		if resource && md.Type != "object" {
+		if md.Type != "object" {
 			errs = append(errs, field.Invalid(mdPath().Child("type"), md.Type, "must be object"))
 		}
 		if lvl == atRoot && !metadataOnlyNames(md) {

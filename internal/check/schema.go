@@ -150,6 +150,16 @@ func relativeField(f, prefix string) string {
 // openAPIV3Types are the types a CRD schema may use, sorted.
 var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
 
+// isOpenAPIV3Type reports whether t is one of openAPIV3Types (asked of
+// every node: a switch, not a search).
+func isOpenAPIV3Type(t string) bool {
+	switch t {
+	case "array", "boolean", "integer", "number", "object", "string":
+		return true
+	}
+	return false
+}
+
 // validationReasons are the reasons an x-kubernetes-validations rule may
 // give, sorted.
 var validationReasons = []string{"FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"}
@@ -194,8 +204,10 @@ type walker struct {
 	// being looked at.
 	ruleErrs field.ErrorList
 	// keys is a stack of sorted map keys shared by the nodes being
-	// visited (see pushSortedKeys).
-	keys []string
+	// visited (see pushSortedKeys); props is the same for properties,
+	// with their schemas (see pushSortedProperties).
+	keys  []string
+	props []namedProps
 	// paths holds the steps from the root to the node being visited.
 	paths objpath.Stack
 }
@@ -274,9 +286,9 @@ func (w *walker) additionalProperties(p *model.Props, ap *model.PropsOrBool, lp 
 
 // properties checks the properties of the node p, in name order.
 func (w *walker) properties(p *model.Props, lp objpath.Lazy, ctx nodeContext, isRoot bool) {
-	keys := pushSortedKeys(w, p.Properties)
-	for i := keys; i < len(w.keys); i++ {
-		name := w.keys[i]
+	start := w.pushSortedProperties(p.Properties)
+	for i := start; i < len(w.props); i++ {
+		name := w.props[i].name
 		sub := ctx
 		if !mapIsCorrelatable(p.XMapType) && !sub.uncorrelatable.IsSet() {
 			sub.uncorrelatable = lp
@@ -288,14 +300,17 @@ func (w *walker) properties(p *model.Props, lp objpath.Lazy, ctx nodeContext, is
 			}
 		}
 		sub.cel = ctx.cel.Property(name)
-		w.child(p.Properties[name], lp, objpath.KeyedStep("properties", name), sub)
+		w.child(w.props[i].p, lp, objpath.KeyedStep("properties", name), sub)
 	}
-	w.keys = w.keys[:keys]
+	w.props = w.props[:start]
 }
 
 // junctorsAndDefinitions checks the not, allOf, oneOf and anyOf schemas
 // and the definitions of the node p, where CEL rules are not checked.
 func (w *walker) junctorsAndDefinitions(p *model.Props, lp objpath.Lazy, nested nodeContext) {
+	if p.Not == nil && len(p.AllOf) == 0 && len(p.OneOf) == 0 && len(p.AnyOf) == 0 && len(p.Definitions) == 0 {
+		return // most nodes
+	}
 	w.child(p.Not, lp, objpath.ChildStep("not"), nested)
 	for i := range p.AllOf {
 		w.child(&p.AllOf[i], lp, objpath.IndexedStep("allOf", i), nested)
@@ -331,6 +346,26 @@ func (w *walker) items(p *model.Props, lp objpath.Lazy, ctx nodeContext) {
 	}
 }
 
+// namedProps is a property: its name and schema.
+type namedProps struct {
+	name string
+	p    *model.Props
+}
+
+// pushSortedProperties is pushSortedKeys for properties, onto w.props:
+// the schemas come with the names, and need not be looked up again.
+func (w *walker) pushSortedProperties(m map[string]*model.Props) int {
+	start := len(w.props)
+	if len(m) == 0 {
+		return start
+	}
+	for k, p := range m {
+		w.props = append(w.props, namedProps{k, p})
+	}
+	slices.SortFunc(w.props[start:], func(a, b namedProps) int { return strings.Compare(a.name, b.name) })
+	return start
+}
+
 // pushSortedKeys appends the keys of m, sorted, to w.keys and returns where
 // they start. The caller reads them by index (nested calls may grow w.keys)
 // and truncates w.keys back to that start when done.
@@ -349,7 +384,7 @@ func pushSortedKeys[V any](w *walker, m map[string]V) int {
 // keywords checks the keywords of one node that a CRD schema must not use,
 // and defaults where they are forbidden.
 func (w *walker) keywords(p *model.Props, lp objpath.Lazy, ctx nodeContext) {
-	if w.opts.requireValidPropertyType && p.Type != "" && !contains(openAPIV3Types, p.Type) {
+	if w.opts.requireValidPropertyType && p.Type != "" && !isOpenAPIV3Type(p.Type) {
 		w.add(field.NotSupported(lp.Field().Child("type"), p.Type, openAPIV3Types))
 	}
 	if p.Default != nil && !ctx.allowDefaults {
@@ -414,6 +449,9 @@ func (w *walker) wrongType(typ string, lp objpath.Lazy, need string) {
 // listType checks x-kubernetes-list-type, x-kubernetes-list-map-keys and
 // the items of set and map lists.
 func (w *walker) listType(p *model.Props, lp objpath.Lazy) {
+	if p.XListType == nil && len(p.XListMapKeys) == 0 {
+		return // most nodes: nothing below applies
+	}
 	lt := ""
 	if p.XListType != nil {
 		lt = *p.XListType
@@ -571,7 +609,9 @@ func (w *walker) validationRules(p *model.Props, lp objpath.Lazy) {
 }
 
 // hasLineBreak reports a line break as CEL's grammar knows them.
-func hasLineBreak(s string) bool { return strings.ContainsAny(s, "\n\r") }
+func hasLineBreak(s string) bool {
+	return strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0
+}
 
 func isMetaField(name string) bool {
 	return name == "metadata" || name == "kind" || name == "apiVersion"

@@ -177,7 +177,7 @@ func updateOptions(spec, old *model.CRDSpec) options {
 	o := createOptions()
 	o.requireOpenAPISchema = allVersionsHaveSchemas(old)
 	o.requireValidPropertyType = !specHasSchemaWith(old, func(p *model.Props) bool {
-		return p.Type != "" && !contains(openAPIV3Types, p.Type)
+		return p.Type != "" && !isOpenAPIV3Type(p.Type)
 	})
 	o.requireStructuralSchema = !eachSchemaOf(old, schemaIsNonStructural)
 	o.requirePrunedDefaults = !eachSchemaOf(old, schemaHasUnprunedDefaults)
