@@ -128,9 +128,9 @@ func lineOK(ln []byte) bool {
 }
 
 // skipPrintableASCII returns the offset of the first byte of ln from i on
-// that is not printable ASCII (a newline, say), or len(ln); it goes eight
-// bytes at a time (most of a CRD is printable ASCII, descriptions long
-// lines of it).
+// that is not printable ASCII (a newline, say), or len(ln); it goes
+// sixteen, then eight bytes at a time (most of a CRD is printable ASCII,
+// descriptions long lines of it).
 func skipPrintableASCII(ln []byte, i int) int {
 	t := ln[i:] // shrinks, as in indentation
 	for len(t) >= 16 {

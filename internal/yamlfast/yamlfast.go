@@ -73,8 +73,10 @@ var parsers = sync.Pool{New: func() any { return new(parser) }}
 const maxPooled = 1 << 16
 
 // release makes p ready for another document and puts it back in
-// parsers, keeping nothing of the document it read; a parser that read a
-// large document is left to the garbage collector instead.
+// parsers, keeping no reference to the document it read or to its values
+// (the scratch buffer still holds bytes of its text, which no later
+// result can see); a parser that read a large document is left to the
+// garbage collector instead.
 func (p *parser) release() {
 	if cap(p.lines) > maxPooled || cap(p.buf) > maxPooled || len(p.shorts.slots) > maxPooled {
 		return

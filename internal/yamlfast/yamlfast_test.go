@@ -257,6 +257,28 @@ func TestColonOrHash(t *testing.T) {
 	}
 }
 
+// TestDecodeDeclinesAtEveryColumn puts a character the fast path declines
+// (a tab, a carriage return, DEL, a C1 control, a line separator) at
+// every column of a line's indentation and text, so that each word and
+// byte position of the scans of a line meets one.
+func TestDecodeDeclinesAtEveryColumn(t *testing.T) {
+	for _, bad := range []string{"\t", "\r", "\x7f", "\x00", "\u0085", "\u2028"} {
+		for indent := 0; indent <= 40; indent += 2 {
+			line := strings.Repeat(" ", indent) + "key: " + strings.Repeat("v", 37)
+			for col := 0; col < len(line); col++ {
+				doc := "root:\n" + strings.Repeat(" ", indent) + "a: b\n" + line[:col] + bad + line[col+1:] + "\n"
+				if indent == 0 {
+					doc = "a: b\n" + line[:col] + bad + line[col+1:] + "\n"
+				}
+				if _, ok := Decode([]byte(doc)); ok {
+					t.Fatalf("Decode read %q", doc)
+				}
+				agree(t, []byte(doc))
+			}
+		}
+	}
+}
+
 // TestDecodeResultsShareNothingReused decodes every seed, then every seed
 // again, and checks that the first results are still what the exact
 // reader gives: nothing of a result lies in the buffers the next Decode
