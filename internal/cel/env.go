@@ -214,9 +214,16 @@ type registryView struct{ *types.Registry }
 // cost estimation reads only the checked expression, and making a program
 // asks the provider only for the names a checked expression refers to
 // (types it declares none of) and for field accessors (which selfTypes
-// never gives). A shape has as many environments as checks ran in it at
-// once; the shapes are few (the corpus has a dozen), so the environments
-// live as long as the process, as the base environments do.
+// never gives). The one exception is an expression naming self's
+// generated type, which it can only by copying the name from an earlier
+// message of the same process (the name lasts as long as the
+// environment): it then checks, where the apiserver's name, new for each
+// compilation, is an undeclared reference, and its program cannot be made
+// unless another node's check has the name at that moment. A shape has as
+// many environments as checks ran in it at once, each kept as long as the
+// process, as the base environments are (about 20 KB of heap each). The
+// shapes are few in practice (the corpus has a dozen) but not bounded:
+// nesting lists and maps d deep, with rules at each level, makes d.
 
 // checkEnv is one shared environment of a shape.
 type checkEnv struct {
