@@ -288,7 +288,7 @@ func TestSharedEnvsCheckAsNodeEnvs(t *testing.T) {
 				j := jobs[i]
 				var env *celgo.Env
 				var ast *celgo.Ast
-				if err := inEnv(j.kind, j.decl, shapeOf(j.decl), j.optional, func(e *celgo.Env) { env = e; got[i], ast = envCompile(e, j.text, j.decl) }); err != nil {
+				if err := inEnv(j.kind, j.decl, shapeOf(j.decl), j.optional, j.text, func(e *celgo.Env) { env = e; got[i], ast = envCompile(e, j.text, j.decl) }); err != nil {
 					got[i] = err.Error()
 					continue
 				}
@@ -306,4 +306,39 @@ func TestSharedEnvsCheckAsNodeEnvs(t *testing.T) {
 		}
 	}
 	t.Logf("%d compiles", len(jobs))
+}
+
+// TestSharedEnvNameUnreferable: an expression naming self's type by the
+// name a shared environment generated (as an earlier message of the
+// process shows it) does not check, as in the apiserver, where the name is
+// generated again for each compilation: an undeclared reference.
+func TestSharedEnvNameUnreferable(t *testing.T) {
+	s, err := structural.New(&schema.Props{Type: "object", Properties: map[string]*schema.Props{"a": {Type: "string"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl := common.SchemaDeclType(newAdapter(s), false)
+	n := &nodeExprs{envs: nodeEnvs{declType: decl}}
+	c, err := n.compile(newExpressions, "self + 1")
+	if err != nil || c.iss == nil {
+		t.Fatalf("self + 1: %v, %v", err, c)
+	}
+	name := selfTypeName.FindString(c.iss.String())
+	if name == "" {
+		t.Fatalf("no generated name in %s", c.iss)
+	}
+	own := nodeEnv(t, newExpressions, decl, "selfType1", false)
+	for _, text := range []string{"type(self) == " + name, name + "{a: 'x'} == self"} {
+		_, want := own.Compile(text)
+		if want.Err() == nil {
+			t.Fatalf("%s checks in the node's own environment", text)
+		}
+		c, err := n.compile(newExpressions, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.iss == nil || c.iss.String() != want.String() {
+			t.Errorf("%s: issues %v; the apiserver's %v", text, c.iss, want)
+		}
+	}
 }
