@@ -148,12 +148,12 @@ type nodeEnvs struct {
 }
 
 // in calls f with an environment of a kind, for optionalOldSelf rules or
-// not, in which expressions check as in the node's own.
-func (e *nodeEnvs) in(kind envKind, optional bool, f func(*celgo.Env)) error {
+// not, in which text checks as in the node's own.
+func (e *nodeEnvs) in(kind envKind, optional bool, text string, f func(*celgo.Env)) error {
 	if e.shape == "" {
 		e.shape = shapeOf(e.declType)
 	}
-	return inEnv(kind, e.declType, e.shape, optional, f)
+	return inEnv(kind, e.declType, e.shape, optional, text, f)
 }
 
 // nodeExprs compiles the expressions of one node's rules: in the node's
@@ -168,7 +168,7 @@ type nodeExprs struct {
 
 // compile compiles an expression in the environment of a kind.
 func (n *nodeExprs) compile(kind envKind, text string) (*checkedExpr, error) {
-	in := func(f func(*celgo.Env)) error { return n.envs.in(kind, n.optional, f) }
+	in := func(f func(*celgo.Env)) error { return n.envs.in(kind, n.optional, text, f) }
 	if n.cache != nil {
 		return n.cache.compile(kind, text, n.envs.declType, n.optional, in)
 	}
@@ -234,11 +234,11 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, n *nodeExprs, e
 // messageExpression would compile in (their errors are the node's), and
 // compiles nothing.
 func (n *nodeExprs) emptyRule(r *schema.ValidationRule, opts compileOptions) error {
-	if err := n.envs.in(opts.kindOf(r.Rule, false), n.optional, func(*celgo.Env) {}); err != nil {
+	if err := n.envs.in(opts.kindOf(r.Rule, false), n.optional, "", func(*celgo.Env) {}); err != nil {
 		return err
 	}
 	if r.MessageExpression != "" {
-		return n.envs.in(opts.kindOf(r.MessageExpression, true), n.optional, func(*celgo.Env) {})
+		return n.envs.in(opts.kindOf(r.MessageExpression, true), n.optional, "", func(*celgo.Env) {})
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package cel
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -213,10 +214,14 @@ type registryView struct{ *types.Registry }
 // What else uses an environment reads nothing the current node decides:
 // cost estimation reads only the checked expression, and making a program
 // asks the provider only for the names a checked expression refers to
-// (types it declares none of) and for field accessors (which selfTypes
-// never gives). A shape has as many environments as checks ran in it at
-// once; the shapes are few (the corpus has a dozen), so the environments
-// live as long as the process, as the base environments do.
+// (types it declares none of: an expression could name self's type only
+// by copying the name from an earlier message of the process, and is then
+// checked in an environment of another name, see acquireEnv) and for
+// field accessors (which selfTypes never gives). A shape has as many
+// environments as checks ran in it at once, each kept as long as the
+// process, as the base environments are (about 20 KB of heap each). The
+// shapes are few in practice (the corpus has a dozen) but not bounded:
+// nesting lists and maps d deep, with rules at each level, makes d.
 
 // checkEnv is one shared environment of a shape.
 type checkEnv struct {
@@ -257,10 +262,10 @@ func shapeOf(decl *apiservercel.DeclType) string { return namedCELType(decl, "se
 
 // inEnv calls f with an environment of a kind in which self is of the CEL
 // type decl, whose shape is shape (oldSelf of the same type, or an
-// optional of it), held for f alone: f checks in it as in the node's own
-// environment.
-func inEnv(kind envKind, decl *apiservercel.DeclType, shape string, optional bool, f func(*celgo.Env)) error {
-	e, err := acquireEnv(envKey{kind, shape, optional}, decl)
+// optional of it), held for f alone: f checks text in it as in the node's
+// own environment.
+func inEnv(kind envKind, decl *apiservercel.DeclType, shape string, optional bool, text string, f func(*celgo.Env)) error {
+	e, err := acquireEnv(envKey{kind, shape, optional}, decl, text)
 	if err != nil {
 		return err
 	}
@@ -271,9 +276,13 @@ func inEnv(kind envKind, decl *apiservercel.DeclType, shape string, optional boo
 	return nil
 }
 
-// acquireEnv returns a locked environment of k, built when every one is in
-// use; decl is the type of a node of that shape.
-func acquireEnv(k envKey, decl *apiservercel.DeclType) (*checkEnv, error) {
+// acquireEnv returns a locked environment of k to check text in, built
+// when every one is in use; decl is the type of a node of that shape. An
+// environment whose name text contains would let text name self's type,
+// which the apiserver's name, new for each compilation, never does (the
+// name is in an earlier message of the process): text then gets an
+// environment that is not kept.
+func acquireEnv(k envKey, decl *apiservercel.DeclType, text string) (*checkEnv, error) {
 	v, ok := checkEnvs.Load(k)
 	if !ok {
 		v, _ = checkEnvs.LoadOrStore(k, &envPool{})
@@ -281,8 +290,11 @@ func acquireEnv(k envKey, decl *apiservercel.DeclType) (*checkEnv, error) {
 	pool := v.(*envPool)
 	pool.mu.Lock()
 	defer pool.mu.Unlock()
+	keep := true
 	for _, e := range pool.envs {
-		if e.mu.TryLock() {
+		if strings.Contains(text, e.name) {
+			keep = false
+		} else if e.mu.TryLock() {
 			return e, nil
 		}
 	}
@@ -291,7 +303,9 @@ func acquireEnv(k envKey, decl *apiservercel.DeclType) (*checkEnv, error) {
 		return nil, err
 	}
 	e.mu.Lock()
-	pool.envs = append(pool.envs, e)
+	if keep {
+		pool.envs = append(pool.envs, e)
+	}
 	return e, nil
 }
 

@@ -198,14 +198,25 @@ func nodeEnv(t *testing.T, kind envKind, decl *apiservercel.DeclType, name strin
 
 // envCompile is what compiling one expression gives that a rule's errors
 // and costs are made of: issues, output type, estimated cost, with the
-// generated type names made equal.
-func envCompile(e *celgo.Env, text string, decl *apiservercel.DeclType) string {
+// generated type names made equal; and the checked expression (nil when
+// it did not compile).
+func envCompile(e *celgo.Env, text string, decl *apiservercel.DeclType) (string, *celgo.Ast) {
 	ast, iss := e.Compile(text)
 	if iss.Err() != nil {
-		return selfTypeName.ReplaceAllString("issues: "+iss.String(), "selfType")
+		return selfTypeName.ReplaceAllString("issues: "+iss.String(), "selfType"), nil
 	}
 	est, err := e.EstimateCost(ast, &library.CostEstimator{SizeEstimator: &sizeEstimator{root: decl}})
-	return selfTypeName.ReplaceAllString(fmt.Sprintf("%v cost %d..%d %v", ast.OutputType(), est.Min, est.Max, err), "selfType")
+	return selfTypeName.ReplaceAllString(fmt.Sprintf("%v cost %d..%d %v", ast.OutputType(), est.Min, est.Max, err), "selfType"), ast
+}
+
+// envPlan is what making the program of a checked expression in e gives,
+// as programs.make makes it: whether it could be made.
+func envPlan(e *celgo.Env, ast *celgo.Ast, decl *apiservercel.DeclType) string {
+	if ast == nil {
+		return "not compiled"
+	}
+	_, err := e.Program(ast, programOptions(&library.CostEstimator{SizeEstimator: &sizeEstimator{root: decl}})...)
+	return selfTypeName.ReplaceAllString(fmt.Sprint("program: ", err), "selfType")
 }
 
 // envJob is one expression compiled for a node whose self has the CEL
@@ -217,6 +228,8 @@ type envJob struct {
 	optional bool
 	text     string
 	want     string
+	// wantPlan is envPlan in the node's own environment.
+	wantPlan string
 }
 
 // corpusEnvJobs are the rules and messageExpressions of every node with
@@ -244,7 +257,8 @@ func nodeEnvJobs(t *testing.T, where string, d *apiservercel.DeclType, rules []s
 	for _, r := range rules {
 		for _, text := range []string{r.Rule, r.MessageExpression} {
 			if text != "" {
-				jobs = append(jobs, envJob{where, kind, d, optional, text, envCompile(own, text, d)})
+				want, ast := envCompile(own, text, d)
+				jobs = append(jobs, envJob{where, kind, d, optional, text, want, envPlan(own, ast, d)})
 			}
 		}
 	}
@@ -254,21 +268,31 @@ func nodeEnvJobs(t *testing.T, where string, d *apiservercel.DeclType, rules []s
 // TestSharedEnvsCheckAsNodeEnvs compiles corpusEnvJobs in the environments
 // nodes of a shape share, from four goroutines at once, and in an
 // environment of the node's own as the apiserver builds it: issues, output
-// types and estimated costs are the same (up to the generated names).
+// types and estimated costs are the same (up to the generated names). Each
+// program is made after the check, outside the environment's lock, as
+// programs.make makes it, while the other goroutines check other nodes in
+// the environment (the planner asks its provider, whose current node is
+// then another's or none): it is made where the node's own environment
+// makes it.
 func TestSharedEnvsCheckAsNodeEnvs(t *testing.T) {
 	jobs := corpusEnvJobs(t)
 	if len(jobs) == 0 {
 		t.Fatal("no rules")
 	}
 	got := make([]string, len(jobs))
+	plans := make([]string, len(jobs))
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
 			for i := w; i < len(jobs); i += 4 {
 				j := jobs[i]
-				if err := inEnv(j.kind, j.decl, shapeOf(j.decl), j.optional, func(e *celgo.Env) { got[i] = envCompile(e, j.text, j.decl) }); err != nil {
+				var env *celgo.Env
+				var ast *celgo.Ast
+				if err := inEnv(j.kind, j.decl, shapeOf(j.decl), j.optional, j.text, func(e *celgo.Env) { env = e; got[i], ast = envCompile(e, j.text, j.decl) }); err != nil {
 					got[i] = err.Error()
+					continue
 				}
+				plans[i] = envPlan(env, ast, j.decl)
 			}
 		})
 	}
@@ -277,6 +301,44 @@ func TestSharedEnvsCheckAsNodeEnvs(t *testing.T) {
 		if got[i] != j.want {
 			t.Errorf("%s %q (kind %d, optional %v): shared %s; own %s", j.where, j.text, j.kind, j.optional, got[i], j.want)
 		}
+		if plans[i] != j.wantPlan {
+			t.Errorf("%s %q (kind %d, optional %v): shared env's %s; own env's %s", j.where, j.text, j.kind, j.optional, plans[i], j.wantPlan)
+		}
 	}
 	t.Logf("%d compiles", len(jobs))
+}
+
+// TestSharedEnvNameUnreferable: an expression naming self's type by the
+// name a shared environment generated (as an earlier message of the
+// process shows it) does not check, as in the apiserver, where the name is
+// generated again for each compilation: an undeclared reference.
+func TestSharedEnvNameUnreferable(t *testing.T) {
+	s, err := structural.New(&schema.Props{Type: "object", Properties: map[string]*schema.Props{"a": {Type: "string"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl := common.SchemaDeclType(newAdapter(s), false)
+	n := &nodeExprs{envs: nodeEnvs{declType: decl}}
+	c, err := n.compile(newExpressions, "self + 1")
+	if err != nil || c.iss == nil {
+		t.Fatalf("self + 1: %v, %v", err, c)
+	}
+	name := selfTypeName.FindString(c.iss.String())
+	if name == "" {
+		t.Fatalf("no generated name in %s", c.iss)
+	}
+	own := nodeEnv(t, newExpressions, decl, "selfType1", false)
+	for _, text := range []string{"type(self) == " + name, name + "{a: 'x'} == self"} {
+		_, want := own.Compile(text)
+		if want.Err() == nil {
+			t.Fatalf("%s checks in the node's own environment", text)
+		}
+		c, err := n.compile(newExpressions, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.iss == nil || c.iss.String() != want.String() {
+			t.Errorf("%s: issues %v; the apiserver's %v", text, c.iss, want)
+		}
+	}
 }
