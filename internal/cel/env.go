@@ -220,8 +220,11 @@ type registryView struct{ *types.Registry }
 // field accessors (which selfTypes never gives). A shape has as many
 // environments as checks ran in it at once, each kept as long as the
 // process, as the base environments are (about 20 KB of heap each). The
-// shapes are few in practice (the corpus has a dozen) but not bounded:
-// nesting lists and maps d deep, with rules at each level, makes d.
+// shapes are few in practice (the corpus has a dozen) but not bounded
+// (nesting lists and maps d deep, with rules at each level, makes d): the
+// environments of at most maxKeptShapes shapes are kept, those of any
+// other shape are built for one check and dropped, so that a process fed
+// CRDs without end keeps a bounded heap.
 
 // checkEnv is one shared environment of a shape.
 type checkEnv struct {
@@ -257,6 +260,29 @@ type envPool struct {
 
 var checkEnvs sync.Map // envKey → *envPool
 
+// maxKeptShapes bounds the shapes whose environments checkEnvs keeps
+// (keptShapes counts them; checks racing to add the last ones may add a
+// few more). A variable for the tests.
+var maxKeptShapes int32 = 256
+
+var keptShapes atomic.Int32
+
+// poolOf returns the environments kept for the shape k; nil when k is not
+// kept and no more shapes may be.
+func poolOf(k envKey) *envPool {
+	if v, ok := checkEnvs.Load(k); ok {
+		return v.(*envPool)
+	}
+	if keptShapes.Load() >= maxKeptShapes {
+		return nil
+	}
+	v, loaded := checkEnvs.LoadOrStore(k, &envPool{})
+	if !loaded {
+		keptShapes.Add(1)
+	}
+	return v.(*envPool)
+}
+
 // shapeOf is the shape of a node's self of CEL type decl.
 func shapeOf(decl *apiservercel.DeclType) string { return namedCELType(decl, "self").String() }
 
@@ -281,13 +307,12 @@ func inEnv(kind envKind, decl *apiservercel.DeclType, shape string, optional boo
 // environment whose name text contains would let text name self's type,
 // which the apiserver's name, new for each compilation, never does (the
 // name is in an earlier message of the process): text then gets an
-// environment that is not kept.
+// environment that is not kept, as does a shape beyond maxKeptShapes.
 func acquireEnv(k envKey, decl *apiservercel.DeclType, text string) (*checkEnv, error) {
-	v, ok := checkEnvs.Load(k)
-	if !ok {
-		v, _ = checkEnvs.LoadOrStore(k, &envPool{})
+	pool := poolOf(k)
+	if pool == nil {
+		return lockedEnv(k, decl)
 	}
-	pool := v.(*envPool)
 	pool.mu.Lock()
 	defer pool.mu.Unlock()
 	keep := true
@@ -298,14 +323,20 @@ func acquireEnv(k envKey, decl *apiservercel.DeclType, text string) (*checkEnv, 
 			return e, nil
 		}
 	}
+	e, err := lockedEnv(k, decl)
+	if err == nil && keep {
+		pool.envs = append(pool.envs, e)
+	}
+	return e, err
+}
+
+// lockedEnv builds an environment of k (see newCheckEnv), locked.
+func lockedEnv(k envKey, decl *apiservercel.DeclType) (*checkEnv, error) {
 	e, err := newCheckEnv(k, decl)
 	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
-	if keep {
-		pool.envs = append(pool.envs, e)
-	}
 	return e, nil
 }
 

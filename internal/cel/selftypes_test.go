@@ -342,3 +342,43 @@ func TestSharedEnvNameUnreferable(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvShapesBounded: past maxKeptShapes a new shape's environment is
+// built for its check and not kept; the check's result is the same.
+func TestEnvShapesBounded(t *testing.T) {
+	// Lists of lists 9 deep: a shape no other test uses.
+	p := &schema.Props{Type: "integer"}
+	for range 9 {
+		p = &schema.Props{Type: "array", Items: &schema.PropsOrArray{Schema: p}}
+	}
+	s, err := structural.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl := common.SchemaDeclType(newAdapter(s), false)
+	shapes := func() (n int) {
+		checkEnvs.Range(func(any, any) bool { n++; return true })
+		return n
+	}
+	compile := func() {
+		t.Helper()
+		n := &nodeExprs{envs: nodeEnvs{declType: decl}}
+		c, err := n.compile(newExpressions, "size(self) >= 0 && self.all(x, size(x) >= 0)")
+		if err != nil || c.iss != nil {
+			t.Fatalf("compile: %v, %v", err, c.iss)
+		}
+	}
+	saved := maxKeptShapes
+	defer func() { maxKeptShapes = saved }()
+	maxKeptShapes = keptShapes.Load()
+	before := shapes()
+	compile()
+	if got := shapes(); got != before {
+		t.Errorf("at the bound, a new shape was kept: %d shapes, %d before", got, before)
+	}
+	maxKeptShapes = saved
+	compile()
+	if got := shapes(); got != before+1 {
+		t.Errorf("below the bound, %d shapes kept; want %d", got, before+1)
+	}
+}
