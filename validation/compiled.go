@@ -97,13 +97,24 @@ type cnode struct {
 type lazyChildren struct {
 	once  sync.Once
 	model *structural.Schema
+	// done is set by a compile that returned (read after once, as the
+	// children it compiles).
+	done bool
 }
 
 // children compiles n's children (props, items, additional) if n was
-// compiled from a model and they are not yet; it returns n.
+// compiled from a model and they are not yet; it returns n. A compile
+// that panicked panics again at every later call: sync.Once counts it as
+// done, and n would otherwise validate nothing below it from then on.
 func (n *cnode) children() *cnode {
 	if l := n.lazy; l != nil {
-		l.once.Do(func() { n.compileModelChildren(l.model) })
+		l.once.Do(func() {
+			n.compileModelChildren(l.model)
+			l.done = true
+		})
+		if !l.done {
+			panic("validation: compiling the children of a schema node panicked before")
+		}
 	}
 	return n
 }
