@@ -2,6 +2,7 @@ package validation_test
 
 import (
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/shareddata"
@@ -111,4 +112,37 @@ func TestLazyCompileKeepsSourceItems(t *testing.T) {
 	if len(errs) != 1 || errs[0].Field != "[0]" {
 		t.Errorf("want the item's type error at [0], got %v", errs)
 	}
+}
+
+// A validator left to the engine builds it on first use, once, whoever
+// asks first: 16 goroutines validate with a new one at the same time
+// (run with -race, as CI does, for the engine's Once to be checked).
+func TestEngineBuiltOnFirstUseConcurrently(t *testing.T) {
+	max := 3.0
+	p := &schema.Props{Type: "object", Properties: map[string]*schema.Props{
+		"n": {Type: "integer", Maximum: &max},
+		"x": {Type: "object"},
+	}}
+	s, err := structural.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A keyword the walk does not implement (see
+	// TestLazyCompileFallsBackAsEager) leaves the validator to the engine.
+	s.Properties["x"].Source = &schema.Props{Type: "object",
+		AllOf: []schema.Props{{PatternProperties: map[string]schema.Props{"^a": {Type: "string"}}}}}
+	v := validation.New(s)
+	if v.IsCompiled() {
+		t.Fatal("New compiled a schema the walk cannot validate")
+	}
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			errs := v.Validate(map[string]any{"n": int64(4)})
+			if len(errs) != 1 || errs[0].Field != "n" {
+				t.Errorf("the engine's errors: %v", errs)
+			}
+		})
+	}
+	wg.Wait()
 }
