@@ -385,3 +385,15 @@ func TestDecodeConcurrent(t *testing.T) {
 		t.Errorf("Decode(%q) read differently at once", s)
 	}
 }
+
+// TestDecodeDeclinesRepeatedKey: a mapping with a key twice is left to the
+// exact reader, which reports it (yaml.v2 alone keeps the last value, so
+// agree cannot tell), at the root, nested, in a sequence entry and spelt
+// two ways.
+func TestDecodeDeclinesRepeatedKey(t *testing.T) {
+	for _, doc := range []string{"a: 1\na: 2\n", "a: 1\nb:\n  c: 1\n  d: 2\n  c: 3\n", "a:\n- b: 1\n  b: 1\n", "a: 1\n\"a\": 2\n", "type: x\ntype: y\n"} {
+		if v, ok := Decode([]byte(doc)); ok {
+			t.Errorf("Decode(%q) read %#v", doc, v)
+		}
+	}
+}
