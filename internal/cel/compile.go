@@ -120,7 +120,6 @@ func compileRules(s *structural.Schema, rules []schema.ValidationRule, declType 
 	out := make([]compiled, len(rules))
 	for i := range rules {
 		r := &rules[i]
-		n.optional = r.OptionalOldSelf != nil && *r.OptionalOldSelf
 		c, err := compileRule(s, r, n, estimator, card, opts)
 		if err != nil {
 			return nil, err
@@ -162,15 +161,14 @@ func (e *nodeEnvs) in(kind envKind, optional bool, text string, f func(*celgo.En
 type nodeExprs struct {
 	envs  nodeEnvs
 	cache *exprCache
-	// optional says whether the rule being compiled has optionalOldSelf.
-	optional bool
 }
 
-// compile compiles an expression in the environment of a kind.
-func (n *nodeExprs) compile(kind envKind, text string) (*checkedExpr, error) {
-	in := func(f func(*celgo.Env)) error { return n.envs.in(kind, n.optional, text, f) }
+// compile compiles an expression in the environment of a kind, of a rule
+// with optionalOldSelf or not.
+func (n *nodeExprs) compile(kind envKind, optional bool, text string) (*checkedExpr, error) {
+	in := func(f func(*celgo.Env)) error { return n.envs.in(kind, optional, text, f) }
 	if n.cache != nil {
-		return n.cache.compile(kind, text, n.envs.declType, n.optional, in)
+		return n.cache.compile(kind, text, n.envs.declType, optional, in)
 	}
 	c := &checkedExpr{}
 	if err := in(func(e *celgo.Env) { c.env = e; c.ast, c.iss = e.Compile(text) }); err != nil {
@@ -183,10 +181,11 @@ func (n *nodeExprs) compile(kind envKind, text string) (*checkedExpr, error) {
 // err is an error building an environment, which fails the node's rules
 // together.
 func compileRule(s *structural.Schema, r *schema.ValidationRule, n *nodeExprs, estimator *library.CostEstimator, card uint64, opts compileOptions) (c compiled, err error) {
+	optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
 	if strings.TrimSpace(r.Rule) == "" {
-		return c, n.emptyRule(r, opts)
+		return c, n.emptyRule(r, optional, opts)
 	}
-	rule, err := n.compile(opts.kindOf(r.Rule, false), r.Rule)
+	rule, err := n.compile(opts.kindOf(r.Rule, false), optional, r.Rule)
 	if err != nil {
 		return c, err
 	}
@@ -214,7 +213,7 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, n *nodeExprs, e
 	c.maxCost, c.maxCardinality = est.Max, card
 	c.programs = &programs{env: env, ast: ast, estimator: estimator}
 	if r.MessageExpression != "" {
-		msg, err := n.compile(opts.kindOf(r.MessageExpression, true), r.MessageExpression)
+		msg, err := n.compile(opts.kindOf(r.MessageExpression, true), optional, r.MessageExpression)
 		if err != nil {
 			return c, err
 		}
@@ -233,12 +232,12 @@ func compileRule(s *structural.Schema, r *schema.ValidationRule, n *nodeExprs, e
 // emptyRule builds the environments an empty rule and its
 // messageExpression would compile in (their errors are the node's), and
 // compiles nothing.
-func (n *nodeExprs) emptyRule(r *schema.ValidationRule, opts compileOptions) error {
-	if err := n.envs.in(opts.kindOf(r.Rule, false), n.optional, "", func(*celgo.Env) {}); err != nil {
+func (n *nodeExprs) emptyRule(r *schema.ValidationRule, optional bool, opts compileOptions) error {
+	if err := n.envs.in(opts.kindOf(r.Rule, false), optional, "", func(*celgo.Env) {}); err != nil {
 		return err
 	}
 	if r.MessageExpression != "" {
-		return n.envs.in(opts.kindOf(r.MessageExpression, true), n.optional, "", func(*celgo.Env) {})
+		return n.envs.in(opts.kindOf(r.MessageExpression, true), optional, "", func(*celgo.Env) {})
 	}
 	return nil
 }

@@ -76,10 +76,16 @@ func holdsObject(t *apiservercel.DeclType) bool {
 // lookup returns the type the apiserver's provider registers under
 // typeName, and that type's name; nil when it registers none.
 func (p *selfTypes) lookup(typeName string) (*apiservercel.DeclType, string) {
-	if t, ok := walkTypePath(p.decl, p.name, typeName); ok && t.IsObject() {
+	t, ok := walkTypePath(p.decl, p.name, typeName)
+	if ok && t.IsObject() {
 		return t, typeName
 	}
-	if t, ok := walkTypePath(p.decl, p.paths, typeName); ok && (t.IsList() || t.IsMap()) {
+	if p.paths != p.name {
+		// Self is a list or map: its lists and maps are registered from
+		// another root (when self is an object, the walk is the one done).
+		t, ok = walkTypePath(p.decl, p.paths, typeName)
+	}
+	if ok && (t.IsList() || t.IsMap()) {
 		return t, p.name + typeName[len(p.paths):]
 	}
 	return nil, ""

@@ -129,8 +129,14 @@ func NewValidator(s *structural.Schema, isResourceRoot bool, cache *CompileCache
 	// is made whatever they are. When no rule has a typed path to it, it
 	// validates nothing, as no root would.
 	root := nodeSpec{rulesFrom: sourceOf(s), s: s, a: a, isResourceRoot: isResourceRoot}
-	lazy := &lazyNode{b: &vnodeBuilder{cache: cache}, spec: root, typeLater: true}
-	return &Validator{root: &vnode{s: s, adapter: a, rules: root.rulesFrom.XValidations, isResourceRoot: isResourceRoot, lazy: lazy}, adapter: a}
+	return &Validator{root: lazyVnode(&vnodeBuilder{cache: cache}, root, true), adapter: a}
+}
+
+// lazyVnode is the validator of the node n, to be built by b on first
+// use; typeLater says that n's CEL type is still to be converted.
+func lazyVnode(b *vnodeBuilder, n nodeSpec, typeLater bool) *vnode {
+	return &vnode{s: n.s, adapter: n.a, rules: n.rulesFrom.XValidations, isResourceRoot: n.isResourceRoot,
+		lazy: &lazyNode{b: b, spec: n, typeLater: typeLater}}
 }
 
 // Evaluates reports whether v has rules to evaluate: false for a nil
@@ -281,7 +287,7 @@ func (b *vnodeBuilder) node(n nodeSpec) *vnode {
 	if !n.hasTypedRules() {
 		return nil
 	}
-	return &vnode{s: n.s, adapter: n.a, rules: n.rulesFrom.XValidations, isResourceRoot: n.isResourceRoot, lazy: &lazyNode{b: b, spec: n}}
+	return lazyVnode(b, n, false)
 }
 
 // hasTypedRules reports whether n, or a child of n at any depth reached
