@@ -332,11 +332,14 @@ func startsJSON(br *bufio.Reader) (json, known bool) {
 // passOver counts, without decoding it, a YAML chunk that cannot hold a
 // document of r.kinds, and reports whether it did. It decodes (returns
 // false) whenever the text could spell one of the kinds or a List, could
-// spell anything through an escape or a tag, has directives or document
-// end markers, or has a single line of content or an anchor on its first
-// (a null document, which is not numbered, is one line, or an anchor and
-// a null): what is left is exactly one document, numbered as decoding
-// would number it.
+// spell anything through an escape or a tag, has directives, document
+// end markers or a line starting "---" (which, when it is no separator,
+// can start a document holding content on the marker's line: "--- &a" and
+// "~" on the next line is a null document, as is "~" before "--- x"), or
+// has a single line of content or an anchor on its first (a null
+// document, which is not numbered, is one line, or an anchor and a null):
+// what is left is exactly one document, numbered as decoding would
+// number it.
 func (r *docReader) passOver(c chunk) bool {
 	if c.json {
 		return false
@@ -353,7 +356,7 @@ func (r *docReader) passOver(c chunk) bool {
 	for rest := c.data; len(rest) > 0; {
 		var line []byte
 		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		if bytes.HasPrefix(line, []byte("%")) || bytes.HasPrefix(line, []byte("...")) {
+		if bytes.HasPrefix(line, []byte("%")) || bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, docStart) {
 			return false
 		}
 		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {

@@ -237,6 +237,10 @@ var kindSeeds = []string{
 	"%YAML 1.1\n---\na: 1\nb: 2\n---\nkind: A\n",
 	"a: 1\nb: 2\n...\n---\nkind: A\n",
 	"{\"kind\": \"A\"}\n{\"kind\": \"B\"}\n",
+	// A null document of two lines of content, one of them a document
+	// start marker holding content: not numbered (found by CI's fuzzing).
+	"--- &a\n~\n---\n1\n",
+	"~\n--- a: 1\n---\n1\n",
 }
 
 // TestDocumentsKinds: reading only some kinds passes over the other
