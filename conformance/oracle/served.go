@@ -52,12 +52,15 @@ func (r *runner) served(ctx context.Context, verb string) int {
 	var crds []*checkedCRD
 	for _, d := range crdDocs {
 		c, crashed, err := r.safeCheckDoc(ctx, d, false)
-		if crashed || c == nil {
+		if crashed {
 			continue
 		}
-		if err != nil {
+		if err != nil { // checked before c, which is nil with an error
 			r.inputError(err)
 			status = ExitInput
+			continue
+		}
+		if c == nil { // not a CRD: ignored
 			continue
 		}
 		crds = append(crds, c)
