@@ -330,52 +330,88 @@ func startsJSON(br *bufio.Reader) (json, known bool) {
 }
 
 // passOver counts, without decoding it, a YAML chunk that cannot hold a
-// document of r.kinds, and reports whether it did. It decodes (returns
-// false) whenever the text could spell one of the kinds or a List, could
-// spell anything through an escape or a tag, has directives, document
-// end markers or a line starting "---" (which, when it is no separator,
-// can start a document holding content on the marker's line: "--- &a" and
-// "~" on the next line is a null document, as is "~" before "--- x"), or
-// has a single line of content or an anchor on its first (a null
-// document, which is not numbered, is one line, or an anchor and a null):
-// what is left is exactly one document, numbered as decoding would
-// number it.
+// document of r.kinds, and reports whether it did. It passes over only
+// what is surely one document that is not null: text whose first line of
+// content starts a block mapping with a plain word as its key ("apiVersion:
+// v1"), so that the chunk is one mapping or one unreadable document, both
+// numbered as decoding would number them. It decodes (returns false)
+// whenever the text could spell one of the kinds or a List, could spell
+// anything through an escape or a tag, or has directives, document end
+// markers or a line starting "---" (which, when it is no separator, starts
+// a document holding content on the marker's line). Counting lines of
+// content instead was wrong twice (fuzzing found "~" then ": ", and
+// "--- &a" then "~": null documents, which are not numbered, on two lines).
 func (r *docReader) passOver(c chunk) bool {
-	if c.json {
+	if c.json || r.mayHoldKind(c.data) {
 		return false
 	}
-	for _, k := range r.kinds {
-		if bytes.Contains(c.data, []byte(k)) {
-			return false
-		}
-	}
-	if bytes.Contains(c.data, []byte("List")) || bytes.ContainsAny(c.data, `\!`) {
+	first, markers := firstContent(c.data)
+	switch {
+	case markers:
 		return false
-	}
-	content := 0
-	for rest := c.data; len(rest) > 0; {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		if bytes.HasPrefix(line, []byte("%")) || bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, docStart) {
-			return false
-		}
-		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
-			if content == 0 && t[0] == '&' {
-				return false
-			}
-			content++
-		}
-	}
-	if content < 2 {
+	case first == nil:
 		// Blanks and comments are no document, unless a character the
 		// YAML parser refuses makes the chunk an unreadable document,
 		// which is numbered: only plain ASCII text without tabs is
 		// passed over (a tab that starts a line of blanks or a comment
 		// cannot start any token).
-		return content == 0 && plainASCII(c.data)
+		return plainASCII(c.data)
+	case !startsBlockMapping(first):
+		return false
 	}
 	r.index++
 	return true
+}
+
+// mayHoldKind reports whether text could spell one of r.kinds or a List,
+// or anything through an escape or a tag.
+func (r *docReader) mayHoldKind(text []byte) bool {
+	for _, k := range r.kinds {
+		if bytes.Contains(text, []byte(k)) {
+			return true
+		}
+	}
+	return bytes.Contains(text, []byte("List")) || bytes.ContainsAny(text, `\!`)
+}
+
+// firstContent returns the first line of text that is not blank or a
+// comment (nil if none), and whether any line is a directive, a document
+// end marker or starts with "---".
+func firstContent(text []byte) (first []byte, markers bool) {
+	for rest := text; len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if bytes.HasPrefix(line, []byte("%")) || bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, docStart) {
+			return nil, true
+		}
+		if t := bytes.TrimSpace(line); first == nil && len(t) > 0 && t[0] != '#' {
+			first = line
+		}
+	}
+	return first, false
+}
+
+// startsBlockMapping reports whether line, at column 0, is a plain word
+// (ASCII letters and digits, then also '_', '-', '.' and '/') followed by
+// ':' and a space or the end of the line: the first key of a block
+// mapping.
+func startsBlockMapping(line []byte) bool {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	key, rest, ok := bytes.Cut(line, []byte(":"))
+	if !ok || len(key) == 0 || !isWordStart(key[0]) || (len(rest) > 0 && rest[0] != ' ') {
+		return false
+	}
+	for _, b := range key[1:] {
+		if !isWordStart(b) && b != '_' && b != '-' && b != '.' && b != '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// isWordStart reports whether b is an ASCII letter or digit.
+func isWordStart(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // plainASCII reports whether text holds only printable ASCII and line

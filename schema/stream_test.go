@@ -241,6 +241,11 @@ var kindSeeds = []string{
 	// start marker holding content: not numbered (found by CI's fuzzing).
 	"--- &a\n~\n---\n1\n",
 	"~\n--- a: 1\n---\n1\n",
+	"~\n: \n---\n0", // found by CI's fuzzing next
+	// Mappings passed over, one line or several, and what is not one.
+	"a: 1\n---\nb: 2\nc: 3\n---\n- x\n- y\n---\nkind: A\n",
+	"# c\n  \nx.y/z-w_v: \r\n---\n{a: 1}\n---\n\"k\": 1\n---\n1: 2\n---\nkind: A\n",
+	"a:b\nc\n---\na:\tb\n---\n  a: 1\n---\na: 1\nb\n---\nkind: A\n",
 }
 
 // TestDocumentsKinds: reading only some kinds passes over the other
@@ -331,6 +336,37 @@ func TestSplitStreamEveryLine(t *testing.T) {
 		got, want := splitStream([]byte(in)), splitByLine([]byte(in))
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%.80q: splitStream %d chunks, line by line %d", in, len(got), len(want))
+		}
+	}
+}
+
+// TestPassOver pins which chunks Documents with kinds passes over without
+// decoding (the point of kinds: a repository's other documents cost a
+// scan), and that it numbers each as one document, blanks and comments as
+// none.
+func TestPassOver(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		passed bool
+		counts int
+	}{
+		{"apiVersion: v1\nkind: ConfigMap\ndata:\n  a: b\n", true, 1},
+		{"# a comment\n\nmetadata:\n  name: x\n", true, 1},
+		{"a: 1\r\n", true, 1},
+		{"a:\n", true, 1},
+		{"# only\n# comments\n\n", true, 0},
+		{"~\n: \n", false, 0},
+		{"- a\n- b\n", false, 0},
+		{"  a: 1\n", false, 0},
+		{"a:b\n", false, 0},
+		{"kind: A\n", false, 0},
+		{"a: 1\n--- b\n", false, 0},
+		{"a: !!str 1\n", false, 0},
+		{"{{ .Values.x }}\na: 1\n", false, 0},
+	} {
+		r := &docReader{name: "f.yaml", kinds: []string{"A"}}
+		if got := r.passOver(chunk{data: []byte(tc.text)}); got != tc.passed || r.index != tc.counts {
+			t.Errorf("%q: passed over %v, counted %d; want %v, %d", tc.text, got, r.index, tc.passed, tc.counts)
 		}
 	}
 }
