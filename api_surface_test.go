@@ -76,7 +76,10 @@ import (
 // the command over prometheus-operator 55.7 → 51.0 MB/op). schema.SplitYAML
 // (+1, session 9): a YAML stream's documents as the readers split them,
 // without decoding; crdfake's read-ahead kept a copy of the rule.
-const apiBudget = 394
+// Session 11 (three repositories never used before): layout.RenderedJinja
+// (+1, a documentation snippet wrapped in Jinja's raw tags, as Jinja
+// renders it).
+const apiBudget = 395
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

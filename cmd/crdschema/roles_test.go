@@ -177,3 +177,47 @@ func TestFieldSegmentsAsLibrary(t *testing.T) {
 		}
 	}
 }
+
+// TestJinjaSnippets lints documentation snippets wrapped in Jinja's raw
+// tags (external-secrets' docs/snippets, mkdocs-macros): each document is
+// checked as Jinja renders it, every error at its line in the file, also
+// in a file wrapped whole whose second document starts on line 10 and
+// whose tags stand in its first and last documents; a rendered document
+// that does not parse is an error at its line, saying so; a document of
+// other Jinja markup ({% if %}) is no such snippet: it stays unparsable.
+func TestJinjaSnippets(t *testing.T) {
+	dir := t.TempDir()
+	crd, err := os.ReadFile(filepath.Join("testdata", "repos", "kuttl-olm", "config", "crd", "bases", "toys.crdschema.dev_gadgets.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"crd.yaml":         string(crd),
+		"docs/pair.yaml":   "{% raw %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: first\nspec:\n  widgetRef: \"{{ .w }}\"\n---\n# second\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: second\nspec:\n  widgetRef: x\n  intervall: 1m\n{% endraw %}\n",
+		"docs/broken.yaml": "{%- raw %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: b\nspec:\n  widgetRef: [x\n{% endraw %}\n",
+		"docs/if.yaml":     "{% if x %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\n{% endif %}\n",
+	}
+	for name, text := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	out, errOut, code := runCmd(t, nil, "apply", "--skip-unknown-kinds", "--strict", "-o", "text", ".")
+	want := "docs/broken.yaml:8: document 0 does not parse: yaml: line 8: did not find expected ',' or ']' (as Jinja renders it)\n" +
+		"docs/if.yaml:1: document 0 does not parse: yaml: found character that cannot start any token\n" +
+		"docs/pair.yaml:16:3: Gadget/second: spec.intervall: Not found: unknown field \"spec.intervall\"; did you mean \"spec.interval\"?\n" +
+		"crdschema: 4 files, 5 documents: 2 checked, 1 with errors (1 error), 2 unparsable; skipped 1: 1 CRD\n"
+	if code != 1 || out != want || errOut != "" {
+		t.Errorf("exit %d, stdout\n%s\nstderr %q\nwant exit 1 and\n%s", code, out, errOut, want)
+	}
+	out, _, _ = runCmd(t, nil, "apply", "--skip-unknown-kinds", "-o", "json", "docs")
+	for _, want := range []string{`"file":"docs/pair.yaml","document":0,"line":1,"kind":"Gadget","name":"first"`, `"file":"docs/pair.yaml","document":1,"line":9,"kind":"Gadget","name":"second"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no line %s in\n%s", want, out)
+		}
+	}
+}
