@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -94,8 +95,24 @@ func unparsableSkip(name string, p layout.Place, head, doc []byte) (class, reaso
 		return skipTestInput, "Go test input (under testdata/): not parsed"
 	case strings.EqualFold(filepath.Ext(name), ".json") && startsWithComment(head):
 		return skipNotObject, "not a Kubernetes object: JSON with comments"
+	case yaml12Other(doc):
+		return skipNotObject, `not a Kubernetes object: YAML 1.2 (the escape \/, which kubectl's YAML 1.1 reader refuses)`
 	}
 	return "", ""
+}
+
+// yaml12Other reports whether a YAML document that does not parse is YAML
+// 1.2 that is no Kubernetes object: it writes "\/" in a double-quoted
+// string (an escape of YAML 1.2, which go-yaml, and so kubectl, refuses;
+// pre-commit's PyYAML reads it), and with that escape read it parses and
+// has no kind or apiVersion (tekton's .pre-commit-config.yaml). A
+// Kubernetes object written so stays an error: kubectl cannot read it.
+func yaml12Other(doc []byte) bool {
+	if !bytes.Contains(doc, []byte(`\/`)) {
+		return false
+	}
+	var obj map[string]any
+	return yaml.Unmarshal(bytes.ReplaceAll(doc, []byte(`\/`), []byte("/")), &obj) == nil && notObjectReason(obj) != ""
 }
 
 // goTemplate reports whether a YAML document that does not parse is a Go

@@ -82,6 +82,13 @@ func TestUnparsableSkip(t *testing.T) {
 		{"config/samples/n.yaml", layout.Place{}, "metadata:\n  name: n\nspec:\n  t: \"{{ .a }}\n", false},
 		// Under testdata, such a document is a Go test's input.
 		{"x/testdata/t.yaml", layout.Place{}, "a: {{ .b }}\nc: [\n", true},
+		// YAML 1.2's escape \/ (tekton's .pre-commit-config.yaml, which
+		// pre-commit reads): no Kubernetes object, skipped; a Kubernetes
+		// object written so stays an error (kubectl cannot read it), and
+		// so does a document broken otherwise too.
+		{".pre-commit-config.yaml", layout.Place{}, "exclude: \"(^examples\\/x.yaml$)\"\n", true},
+		{"docs/es.yaml", layout.Place{}, "apiVersion: v1\nkind: X\nregexp: \"^app1\\/.+$\"\n", false},
+		{"broken.yaml", layout.Place{}, "a: \"\\/\"\nb: [\n", false},
 	} {
 		class, _ := unparsableSkip(c.name, c.place, []byte(c.text), []byte(c.text))
 		if got := class != ""; got != c.want {
