@@ -205,7 +205,7 @@ func TestScan(t *testing.T) {
 }
 
 func TestRoleString(t *testing.T) {
-	for r, want := range map[layout.Role]string{layout.Manifest: "manifest", layout.Patch: "patch", layout.Assertion: "test assertion", layout.Negative: "negative test"} {
+	for r, want := range map[layout.Role]string{layout.Manifest: "manifest", layout.Patch: "patch", layout.Assertion: "test assertion", layout.Negative: "negative test", layout.Input: "test input", layout.Update: "test update"} {
 		if got := r.String(); got != want {
 			t.Errorf("%d: %q, want %q", r, got, want)
 		}
@@ -255,7 +255,7 @@ func FuzzScan(f *testing.F) {
 			t.Fatal(err)
 		}
 		for name := range fsys {
-			if p := tree.Of(name); p.Role < layout.Manifest || p.Role > layout.Negative {
+			if p := tree.Of(name); p.Role < layout.Manifest || p.Role > layout.Update {
 				t.Errorf("%s: role %d", name, p.Role)
 			}
 		}

@@ -27,6 +27,7 @@ import (
 const (
 	skipPatch = "patches"
 	skipTest  = "test assertions and negative tests"
+	skipInput = "test inputs"
 )
 
 // layouts holds the layout of every directory the run walks, scanned when
@@ -72,6 +73,8 @@ func roleSkip(p layout.Place) (class, reason string) {
 		return skipTest, "test assertion (" + p.By + "): a partial object compared with the cluster's"
 	case layout.Negative:
 		return skipTest, "negative test (" + p.By + "): applied expecting the request to fail"
+	case layout.Input:
+		return skipInput, "test input (" + p.By + "): what the test's scripts make of it is unknown"
 	}
 	return "", ""
 }
@@ -248,6 +251,27 @@ func withoutPlaceholders(errs field.ErrorList, obj map[string]any, bindings bool
 		kept = nil
 	}
 	return kept, dropped
+}
+
+// withoutRequired drops the errors about required fields that an object
+// merged into an existing one leaves out (layout.Update: a kuttl step
+// updating what an earlier step made), which the existing object has;
+// and then the apiserver's note that the CEL rules were not run because
+// of them, when nothing else is wrong.
+func withoutRequired(errs field.ErrorList) field.ErrorList {
+	var kept field.ErrorList
+	dropped := false
+	for _, e := range errs {
+		if e.Type == field.ErrorTypeRequired {
+			dropped = true
+			continue
+		}
+		kept = append(kept, e)
+	}
+	if dropped && len(kept) == 1 && isRulesNotRun(kept[0]) {
+		kept = nil
+	}
+	return kept
 }
 
 // isValueError reports whether e is about a field's value (not a missing

@@ -57,6 +57,25 @@ func TestWithoutPlaceholders(t *testing.T) {
 	}
 }
 
+// TestWithoutRequired is a kuttl step updating an object an earlier step
+// made (layout.Update): the required fields it leaves out are the
+// existing object's, and then the note that the CEL rules were not run
+// goes too; what it writes is still checked.
+func TestWithoutRequired(t *testing.T) {
+	rulesNotRun := &field.Error{Type: field.ErrorTypeInvalid, Field: "<nil>", Detail: "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"}
+	required := field.Required(field.NewPath("spec", "instances"), "")
+	if got := withoutRequired(field.ErrorList{rulesNotRun, required, field.Required(field.NewPath("spec", "postgresVersion"), "")}); len(got) != 0 {
+		t.Errorf("a partial update: %v, want no errors", got)
+	}
+	unknown := field.NotFound(field.NewPath("spec", "intervall"), "")
+	if got := withoutRequired(field.ErrorList{rulesNotRun, required, unknown}); len(got) != 2 || got[0] != rulesNotRun || got[1] != unknown {
+		t.Errorf("an update with a typo: %v, want the note and the unknown field", got)
+	}
+	if got := withoutRequired(field.ErrorList{rulesNotRun}); len(got) != 1 {
+		t.Errorf("the note alone (no required field dropped) went: %v", got)
+	}
+}
+
 func TestUnparsableSkip(t *testing.T) {
 	for _, c := range []struct {
 		name  string
