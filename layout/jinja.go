@@ -59,8 +59,8 @@ func (r *jinjaRenderer) markup(i int) int {
 		}
 	case '#':
 		if !r.inRaw {
-			end := bytes.Index(r.out[i:], []byte("#}"))
-			if end < 0 {
+			end := bytes.Index(r.out[i+2:], []byte("#}")) + 2 // "{#}" does not end
+			if end < 2 {
 				return -1
 			}
 			blank(r.out[i : i+end+2])
@@ -88,8 +88,8 @@ func (r *jinjaRenderer) markup(i int) int {
 // and arguments without the whitespace-control marks, and its length; ""
 // and -1 when it does not end.
 func jinjaTag(s []byte) (string, int) {
-	end := bytes.Index(s, []byte("%}"))
-	if end < 0 {
+	end := bytes.Index(s[2:], []byte("%}")) + 2 // "{%}" opens and does not end
+	if end < 2 {
 		return "", -1
 	}
 	inner := bytes.Trim(s[2:end], "-+")

@@ -33,6 +33,8 @@ func TestRenderedJinja(t *testing.T) {
 		{"kind: A\nv: {a: 1}\n", "", false},
 		{"{# never ends", "", false},
 		{"{% raw", "", false},
+		{"{%}0", "", false}, // FuzzRenderedJinja: the tag's end overlapped its start
+		{"{#}x", "", false},
 		{"", "", false},
 	} {
 		got, ok := layout.RenderedJinja([]byte(c.text))
@@ -44,4 +46,27 @@ func TestRenderedJinja(t *testing.T) {
 	if _, ok := layout.RenderedJinja(text); !ok || string(text) != "{% raw %}kind: A" {
 		t.Errorf("the text given was changed: %q", text)
 	}
+}
+
+// Whatever the text, RenderedJinja does not panic, and what it renders
+// keeps every line and column: the same length, newlines where they were,
+// only spaces where the text changed.
+func FuzzRenderedJinja(f *testing.F) {
+	for _, s := range []string{"{% raw %}\nkind: A\nv: '{{ .x }}'\n{% endraw %}\n", "a\n{% endraw %}", "{# c #}{% raw %}{% if %}", "{%- raw\n-%}", "{{", "{"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		out, ok := layout.RenderedJinja([]byte(text))
+		if !ok {
+			return
+		}
+		if len(out) != len(text) {
+			t.Fatalf("length %d, want %d", len(out), len(text))
+		}
+		for i := range out {
+			if out[i] != text[i] && (out[i] != ' ' || text[i] == '\n') {
+				t.Fatalf("byte %d: %q became %q", i, text[i], out[i])
+			}
+		}
+	})
 }
