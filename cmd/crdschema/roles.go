@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -257,12 +258,15 @@ func withoutPlaceholders(errs field.ErrorList, obj map[string]any, bindings bool
 // merged into an existing one leaves out (layout.Update: a kuttl step
 // updating what an earlier step made), which the existing object has;
 // and then the apiserver's note that the CEL rules were not run because
-// of them, when nothing else is wrong.
+// of them, when nothing else is wrong. kuttl merges with a JSON merge
+// patch, which replaces a list whole: a required field an item of a list
+// leaves out (spec.ports[0].port) is missing in the merged object too,
+// and stays an error.
 func withoutRequired(errs field.ErrorList) field.ErrorList {
 	var kept field.ErrorList
 	dropped := false
 	for _, e := range errs {
-		if e.Type == field.ErrorTypeRequired {
+		if e.Type == field.ErrorTypeRequired && !listItem.MatchString(e.Field) {
 			dropped = true
 			continue
 		}
@@ -273,6 +277,9 @@ func withoutRequired(errs field.ErrorList) field.ErrorList {
 	}
 	return kept
 }
+
+// listItem matches a field path through an item of a list.
+var listItem = regexp.MustCompile(`\[\d+\]`)
 
 // isValueError reports whether e is about a field's value (not a missing
 // or unknown field).

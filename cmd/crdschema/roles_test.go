@@ -71,6 +71,12 @@ func TestWithoutRequired(t *testing.T) {
 	if got := withoutRequired(field.ErrorList{rulesNotRun, required, unknown}); len(got) != 2 || got[0] != rulesNotRun || got[1] != unknown {
 		t.Errorf("an update with a typo: %v, want the note and the unknown field", got)
 	}
+	// kuttl's merge patch replaces a list whole: what its item leaves out
+	// the merged object lacks too.
+	item := field.Required(field.NewPath("spec", "ports").Index(0).Child("port"), "")
+	if got := withoutRequired(field.ErrorList{required, item}); len(got) != 1 || got[0] != item {
+		t.Errorf("an update with a list item missing a required field: %v, want that error", got)
+	}
 	if got := withoutRequired(field.ErrorList{rulesNotRun}); len(got) != 1 {
 		t.Errorf("the note alone (no required field dropped) went: %v", got)
 	}
