@@ -24,12 +24,15 @@ var kuttlRepo = fstest.MapFS{
 	// Same name, another group: new.
 	"e2e/tests/t1/04-other-group.yaml": {Data: []byte("apiVersion: other.example.com/v1\nkind: Widget\nmetadata:\n  name: w1\n")},
 	"e2e/tests/t1/05-step.yaml":        {Data: []byte("apiVersion: kuttl.dev/v1beta1\nkind: TestStep\napply:\n- files/listed.yaml\ncommands:\n- command: kubectl apply -f files/applied.yaml\n")},
-	"e2e/tests/t1/conf/t1.yaml":        {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: x\n")},
-	"e2e/tests/t1/files/listed.yaml":   {Data: []byte("kind: A\n")},
-	"e2e/tests/t1/files/applied.yaml":  {Data: []byte("kind: A\n")},
-	"e2e/tests/t1/files/deep/x.yaml":   {Data: []byte("kind: A\n")},
-	"e2e/tests/t1/notes.yaml":          {Data: []byte("kind: A\n")},
-	"e2e/functions.yaml":               {Data: []byte("kind: A\n")},
+	// Asserted absent, then made: a creation, not an update.
+	"e2e/tests/t1/06-errors.yaml":     {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w9\n")},
+	"e2e/tests/t1/07-create.yaml":     {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w9\n")},
+	"e2e/tests/t1/conf/t1.yaml":       {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: x\n")},
+	"e2e/tests/t1/files/listed.yaml":  {Data: []byte("kind: A\n")},
+	"e2e/tests/t1/files/applied.yaml": {Data: []byte("kind: A\n")},
+	"e2e/tests/t1/files/deep/x.yaml":  {Data: []byte("kind: A\n")},
+	"e2e/tests/t1/notes.yaml":         {Data: []byte("kind: A\n")},
+	"e2e/functions.yaml":              {Data: []byte("kind: A\n")},
 
 	// Step-numbered files without kuttl: a directory of numbered manifests
 	// (tekton's config/), its subdirectories are nobody's inputs.
@@ -58,6 +61,7 @@ func TestScanKuttlAndSnapshots(t *testing.T) {
 		{file: "e2e/tests/t1/02-new.yaml"},
 		{file: "e2e/tests/t1/03-mixed.yaml"},
 		{file: "e2e/tests/t1/04-other-group.yaml"},
+		{file: "e2e/tests/t1/07-create.yaml"},
 		{file: "e2e/tests/t1/conf/t1.yaml", role: layout.Input, by: input},
 		{file: "e2e/tests/t1/files/listed.yaml", by: "kuttl TestStep apply in e2e/tests/t1/05-step.yaml:1"},
 		{file: "e2e/tests/t1/files/applied.yaml", by: "kuttl TestStep command (kubectl) in e2e/tests/t1/05-step.yaml:1"},

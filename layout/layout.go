@@ -272,8 +272,7 @@ func rank(r Role) int {
 // and NN-errors, as files of objects that must not exist).
 func (s *scanner) stepByName(name, base string) {
 	_, rest, _ := strings.Cut(base, "-")
-	rest = strings.ToLower(rest)
-	if strings.HasPrefix(rest, "assert") || strings.HasPrefix(rest, "error") {
+	if strings.HasPrefix(strings.ToLower(rest), "assert") || errorStep(name) {
 		s.assign(name, Assertion, "test step file name (kuttl, chainsaw)", false)
 		s.kuttl.dirs[path.Dir(name)] = true
 	}
@@ -619,7 +618,9 @@ func (s *scanner) stepUpdates(dir string) {
 			if from, ok := updating(objs, seen); ok && s.t.places[name].Role == Manifest && !s.explicit[name] {
 				s.assign(name, Update, "kuttl step updating "+from, false)
 			}
-			named = append(named, objs...)
+			if !errorStep(name) { // asserted absent: not there to update
+				named = append(named, objs...)
+			}
 		}
 		for _, o := range named {
 			if _, has := seen[o.key()]; !has && o.name != "" {
@@ -643,6 +644,13 @@ func updating(objs []stepObject, seen map[stepKey]string) (from string, ok bool)
 		}
 	}
 	return from, len(objs) > 0
+}
+
+// errorStep reports whether the step file name is named as kuttl's
+// NN-errors*.yaml: the objects it names must not exist.
+func errorStep(name string) bool {
+	_, rest, _ := strings.Cut(path.Base(name), "-")
+	return strings.HasPrefix(strings.ToLower(rest), "error")
 }
 
 // stepIndex is the number a step file's name starts with.
