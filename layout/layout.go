@@ -11,7 +11,11 @@
 //     and the applies whose error it checks (negative tests); kuttl steps and
 //     chainsaw's manifest-based tests name files NN-assert*.yaml and
 //     NN-error*.yaml, and a kuttl TestStep lists its apply, assert and error
-//     paths;
+//     paths; a kuttl step file naming only objects an earlier step made or
+//     asserted updates them (Update), and a file below a kuttl test's
+//     directory that no step reads is its scripts' input (Input);
+//   - snapshots (under __snapshot__ or __snapshots__): a test's expected
+//     output;
 //   - Helm charts: every file under a directory holding a Chart.yaml.
 //
 // Scan reads the few files that assign those roles (kustomizations, chainsaw

@@ -136,7 +136,7 @@ func (rd *docReader) unreadable(f inputFile, d crdschema.Document, derr *schema.
 }
 
 // rendered reads d, a document that does not parse, again as Jinja
-// renders it (layout.RenderedJinja: a snippet of a documentation site
+// renders it (renderedJinja: a snippet of a documentation site
 // wrapped in {% raw %} tags), with d's position: the rendered document,
 // or why it does not parse either (rerr). read is false when d holds
 // other Jinja markup or none, and when the rendered text is more than one
@@ -144,7 +144,7 @@ func (rd *docReader) unreadable(f inputFile, d crdschema.Document, derr *schema.
 // the document is an empty mapping, which the lint skips as no
 // Kubernetes object.
 func rendered(d crdschema.Document, derr *schema.InputError) (r crdschema.Document, rerr *schema.InputError, read bool) {
-	text, ok := layout.RenderedJinja(d.Text)
+	text, ok := renderedJinja(d.Text)
 	if !ok {
 		return d, nil, false
 	}

@@ -1,10 +1,6 @@
-package layout_test
+package main
 
-import (
-	"testing"
-
-	"github.com/crdschema/crdschema/layout"
-)
+import "testing"
 
 func TestRenderedJinja(t *testing.T) {
 	for _, c := range []struct {
@@ -37,13 +33,13 @@ func TestRenderedJinja(t *testing.T) {
 		{"{#}x", "", false},
 		{"", "", false},
 	} {
-		got, ok := layout.RenderedJinja([]byte(c.text))
+		got, ok := renderedJinja([]byte(c.text))
 		if ok != c.ok || (ok && c.want != "" && string(got) != c.want) {
 			t.Errorf("RenderedJinja(%q) = %q, %v; want %q, %v", c.text, got, ok, c.want, c.ok)
 		}
 	}
 	text := []byte("{% raw %}kind: A")
-	if _, ok := layout.RenderedJinja(text); !ok || string(text) != "{% raw %}kind: A" {
+	if _, ok := renderedJinja(text); !ok || string(text) != "{% raw %}kind: A" {
 		t.Errorf("the text given was changed: %q", text)
 	}
 }
@@ -56,7 +52,7 @@ func FuzzRenderedJinja(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		out, ok := layout.RenderedJinja([]byte(text))
+		out, ok := renderedJinja([]byte(text))
 		if !ok {
 			return
 		}

@@ -1,8 +1,8 @@
-package layout
+package main
 
 import "bytes"
 
-// RenderedJinja returns the text Jinja renders from text when its only
+// renderedJinja returns the text Jinja renders from text when its only
 // Jinja markup is raw blocks and comments: documentation sites built with
 // mkdocs-macros wrap a YAML snippet in {% raw %} ... {% endraw %} so that
 // Jinja leaves the snippet's own Go templates ({{ .value }}) alone, and
@@ -17,7 +17,7 @@ import "bytes"
 // holds no raw tag or comment, and when other Jinja markup stands outside
 // the raw blocks (a statement such as if, for or include, an expression
 // {{ ... }}): what that renders depends on the data it is rendered with.
-func RenderedJinja(text []byte) (out []byte, ok bool) {
+func renderedJinja(text []byte) (out []byte, ok bool) {
 	r := jinjaRenderer{out: bytes.Clone(text)}
 	// A document whose first statement ends a raw block is inside one
 	// from its start.
