@@ -34,6 +34,11 @@ var kuttlRepo = fstest.MapFS{
 	"e2e/tests/t1/notes.yaml":         {Data: []byte("kind: A\n")},
 	"e2e/functions.yaml":              {Data: []byte("kind: A\n")},
 
+	// A directory only a step file's name makes a test (no TestStep runs
+	// commands): nothing reads its subdirectories but as manifests.
+	"examples/01-errors-ignored.yaml": {Data: []byte("kind: A\n")},
+	"examples/advanced/gadget.yaml":   {Data: []byte("kind: A\n")},
+
 	// Step-numbered files without kuttl: a directory of numbered manifests
 	// (tekton's config/), its subdirectories are nobody's inputs.
 	"config/100-namespace.yaml":      {Data: []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: n\n")},
@@ -68,6 +73,7 @@ func TestScanKuttlAndSnapshots(t *testing.T) {
 		{file: "e2e/tests/t1/files/deep/x.yaml", role: layout.Input, by: input},
 		{file: "e2e/tests/t1/notes.yaml"}, // kuttl's own directory: not a step, not read
 		{file: "e2e/functions.yaml"},
+		{file: "examples/advanced/gadget.yaml"},
 		{file: "config/200-namespace-role.yaml"},
 		{file: "config/300-crds/300-task.yaml"},
 		{file: "tests/__snapshot__/widget-v1.yaml", role: layout.Assertion, by: snapshot},

@@ -54,10 +54,10 @@ const (
 	// Negative: applied by a test that checks the request's error; its
 	// documents are meant to be rejected.
 	Negative
-	// Input: a file under a kuttl test's directory that kuttl itself does
-	// not read (kuttl applies the files of the test's own directory and
-	// those its steps list) and no step applies with kubectl: what the
-	// test's scripts make of it is unknown (percona's e2e tests merge such
+	// Input: a file under the directory of a kuttl test whose steps run
+	// commands, that kuttl itself does not read (kuttl applies the files
+	// of the test's own directory and those its steps list) and no step
+	// applies with kubectl: what the test's scripts make of it is unknown (percona's e2e tests merge such
 	// files with yq into a full object).
 	Input
 	// Update: a kuttl step file whose every object an earlier step of the
@@ -118,6 +118,9 @@ type kuttlTests struct {
 	dirs map[string]bool
 	// steps are the step files (NN-name.yaml) of each directory.
 	steps map[string][]string
+	// scripted are the directories of kuttl tests with a TestStep that
+	// runs commands: only those read files below them (Input).
+	scripted map[string]bool
 }
 
 // Scan walks fsys and reads the files that give the others their roles.
@@ -126,7 +129,7 @@ type kuttlTests struct {
 // are not followed, as fs.WalkDir does not.
 func Scan(fsys fs.FS) (*Tree, error) {
 	s := scanner{fsys: fsys, t: &Tree{places: map[string]Place{}, charts: map[string]bool{}, chainsaw: map[string]bool{}, bound: map[string]bool{}},
-		kuttl: kuttlTests{dirs: map[string]bool{}, steps: map[string][]string{}}}
+		kuttl: kuttlTests{dirs: map[string]bool{}, steps: map[string][]string{}, scripted: map[string]bool{}}}
 	var roleFiles, yamlNames []string
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -353,6 +356,9 @@ func (s *scanner) kuttlStep(dir, at string, step map[string]any) {
 		}
 	}
 	commands, _ := step["commands"].([]any)
+	if len(commands) > 0 {
+		s.kuttl.scripted[dir] = true
+	}
 	for _, c := range commands {
 		m, _ := c.(map[string]any)
 		for _, f := range kubectlApply().FindAllStringSubmatch(str(m["command"])+"\n"+str(m["script"]), -1) {
@@ -587,16 +593,19 @@ func inSnapshots(name string) bool {
 	return false
 }
 
-// testInputs gives the files under a kuttl test's directory, below it,
-// that nothing gave a role the role Input: kuttl reads only the test's own
-// directory and the files its steps list (see Input).
+// testInputs gives the files under the directory of a kuttl test whose
+// steps run commands, below it, that nothing gave a role the role Input:
+// kuttl reads only the test's own directory and the files its steps list
+// (see Input). Below a directory that only a step file's name (NN-assert,
+// NN-errors) says is a test, no script reads anything: its files stay
+// manifests.
 func (s *scanner) testInputs(names []string) {
 	for _, name := range names {
 		if _, has := s.t.places[name]; has {
 			continue
 		}
 		for dir := path.Dir(path.Dir(name)); dir != "." && dir != "/"; dir = path.Dir(dir) {
-			if s.kuttl.dirs[dir] && !s.t.chainsaw[dir] {
+			if s.kuttl.scripted[dir] && !s.t.chainsaw[dir] {
 				s.assign(name, Input, "under the kuttl test "+dir+", read by its commands, not by kuttl", false)
 				break
 			}
