@@ -76,7 +76,14 @@ import (
 // the command over prometheus-operator 55.7 → 51.0 MB/op). schema.SplitYAML
 // (+1, session 9): a YAML stream's documents as the readers split them,
 // without decoding; crdfake's read-ahead kept a copy of the rule.
-const apiBudget = 394
+// Session 11 (three repositories never used before): layout.Input and
+// layout.Update (+2), two roles of a kuttl test's files: a file below the
+// test's directory that only its scripts read, and a step file updating
+// what an earlier step made (checked as a merge into it, not skipped: the
+// command must tell it from a manifest). Reading a snippet wrapped in
+// Jinja's raw tags is the command's (cmd/crdschema/jinja.go), as reading
+// Go templates is: no name of the library.
+const apiBudget = 396
 
 // TestAPISurface lists every exported identifier of the public packages
 // (functions, types, their exported fields and methods, constants and

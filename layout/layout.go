@@ -11,7 +11,11 @@
 //     and the applies whose error it checks (negative tests); kuttl steps and
 //     chainsaw's manifest-based tests name files NN-assert*.yaml and
 //     NN-error*.yaml, and a kuttl TestStep lists its apply, assert and error
-//     paths;
+//     paths; a kuttl step file naming only objects an earlier step made or
+//     asserted updates them (Update), and a file below a kuttl test's
+//     directory that no step reads is its scripts' input (Input);
+//   - snapshots (under __snapshot__ or __snapshots__): a test's expected
+//     output;
 //   - Helm charts: every file under a directory holding a Chart.yaml.
 //
 // Scan reads the few files that assign those roles (kustomizations, chainsaw
@@ -25,6 +29,8 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -48,6 +54,19 @@ const (
 	// Negative: applied by a test that checks the request's error; its
 	// documents are meant to be rejected.
 	Negative
+	// Input: a file under the directory of a kuttl test whose steps run
+	// commands, that kuttl itself does not read (kuttl applies the files
+	// of the test's own directory and those its steps list) and no step
+	// applies with kubectl: what the test's scripts make of it is unknown (percona's e2e tests merge such
+	// files with yq into a full object).
+	Input
+	// Update: a kuttl step file whose every object an earlier step of the
+	// test made or asserted: kuttl creates a step's object, or merges it
+	// into the one that exists, so such a file may hold only the fields it
+	// changes (a partial cluster spec turning on an extension). Checked as
+	// a merge into the object it names: what it writes must be valid; what
+	// it leaves out, the existing object has.
+	Update
 )
 
 // String is the role's name as the command prints it.
@@ -59,6 +78,10 @@ func (r Role) String() string {
 		return "test assertion"
 	case Negative:
 		return "negative test"
+	case Input:
+		return "test input"
+	case Update:
+		return "test update"
 	}
 	return "manifest"
 }
@@ -88,12 +111,25 @@ type Tree struct {
 	chainsaw, bound map[string]bool
 }
 
+// kuttlTests holds the directories of kuttl tests and their step files.
+type kuttlTests struct {
+	// dirs are the directories holding a kuttl TestStep or a step file
+	// named as an assertion (NN-assert*, NN-errors*): kuttl tests.
+	dirs map[string]bool
+	// steps are the step files (NN-name.yaml) of each directory.
+	steps map[string][]string
+	// scripted are the directories of kuttl tests with a TestStep that
+	// runs commands: only those read files below them (Input).
+	scripted map[string]bool
+}
+
 // Scan walks fsys and reads the files that give the others their roles.
 // A file it cannot read or parse, or larger than 4 MiB, gives no role
 // (reading it as a manifest reports why). Symbolic links to directories
 // are not followed, as fs.WalkDir does not.
 func Scan(fsys fs.FS) (*Tree, error) {
-	s := scanner{fsys: fsys, t: &Tree{places: map[string]Place{}, charts: map[string]bool{}, chainsaw: map[string]bool{}, bound: map[string]bool{}}}
+	s := scanner{fsys: fsys, t: &Tree{places: map[string]Place{}, charts: map[string]bool{}, chainsaw: map[string]bool{}, bound: map[string]bool{}},
+		kuttl: kuttlTests{dirs: map[string]bool{}, steps: map[string][]string{}, scripted: map[string]bool{}}}
 	var roleFiles, yamlNames []string
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -105,6 +141,9 @@ func Scan(fsys fs.FS) (*Tree, error) {
 		base := d.Name()
 		if strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml") {
 			yamlNames = append(yamlNames, name)
+			if inSnapshots(name) {
+				s.assign(name, Assertion, "snapshot a test compares its output with (__snapshot__ directory)", false)
+			}
 		}
 		switch {
 		case base == "Chart.yaml":
@@ -112,6 +151,7 @@ func Scan(fsys fs.FS) (*Tree, error) {
 		case isKustomization(base), isChainsawTest(base):
 			roleFiles = append(roleFiles, name)
 		case stepFile().MatchString(base):
+			s.kuttl.steps[path.Dir(name)] = append(s.kuttl.steps[path.Dir(name)], name)
 			s.stepByName(name, base)
 			roleFiles = append(roleFiles, name) // may hold a kuttl TestStep
 		case kubebuilderPatch().MatchString(base) && path.Base(path.Dir(name)) == "patches":
@@ -128,6 +168,12 @@ func Scan(fsys fs.FS) (*Tree, error) {
 		s.read(name)
 	}
 	s.namedAssertions(yamlNames)
+	for dir := range s.kuttl.dirs {
+		if !s.t.chainsaw[dir] {
+			s.stepUpdates(dir)
+		}
+	}
+	s.testInputs(yamlNames)
 	return s.t, nil
 }
 
@@ -191,6 +237,7 @@ type scanner struct {
 	// explicit are the files a test or kustomization names, whose role no
 	// naming convention changes.
 	explicit map[string]bool
+	kuttl    kuttlTests
 }
 
 // assign gives file its role. A role named explicitly overrides one that
@@ -232,9 +279,9 @@ func rank(r Role) int {
 // and NN-errors, as files of objects that must not exist).
 func (s *scanner) stepByName(name, base string) {
 	_, rest, _ := strings.Cut(base, "-")
-	rest = strings.ToLower(rest)
-	if strings.HasPrefix(rest, "assert") || strings.HasPrefix(rest, "error") {
+	if strings.HasPrefix(strings.ToLower(rest), "assert") || errorStep(name) {
 		s.assign(name, Assertion, "test step file name (kuttl, chainsaw)", false)
+		s.kuttl.dirs[path.Dir(name)] = true
 	}
 }
 
@@ -298,12 +345,26 @@ func (s *scanner) kustomization(dir, at string, k map[string]any) {
 	}
 }
 
-// kuttlStep gives the files a kuttl TestStep lists their roles.
+// kuttlStep gives the files a kuttl TestStep lists, and those its
+// commands apply with kubectl, their roles.
 func (s *scanner) kuttlStep(dir, at string, step map[string]any) {
+	s.kuttl.dirs[dir] = true
 	for key, r := range map[string]Role{"apply": Manifest, "assert": Assertion, "error": Assertion} {
 		items, _ := step[key].([]any)
 		for _, it := range items {
 			s.reference(dir, str(it), r, "kuttl TestStep "+key+" in "+at)
+		}
+	}
+	commands, _ := step["commands"].([]any)
+	if len(commands) > 0 {
+		s.kuttl.scripted[dir] = true
+	}
+	for _, c := range commands {
+		m, _ := c.(map[string]any)
+		for _, f := range kubectlApply().FindAllStringSubmatch(str(m["command"])+"\n"+str(m["script"]), -1) {
+			if f[1] != "-" {
+				s.reference(dir, f[1], Manifest, "kuttl TestStep command (kubectl) in "+at)
+			}
 		}
 	}
 }
@@ -518,4 +579,137 @@ func Placeholder(value string, bindings bool) bool {
 		return true
 	}
 	return bindings && len(value) > 2 && value[0] == '(' && value[len(value)-1] == ')'
+}
+
+// inSnapshots reports whether a directory of name's path holds a test's
+// snapshots (__snapshot__, __snapshots__: Jest, helm-unittest,
+// crd-to-sample-yaml): the output a test expects, compared, not applied.
+func inSnapshots(name string) bool {
+	for _, part := range strings.Split(path.Dir(name), "/") {
+		if part == "__snapshot__" || part == "__snapshots__" {
+			return true
+		}
+	}
+	return false
+}
+
+// testInputs gives the files under the directory of a kuttl test whose
+// steps run commands, below it, that nothing gave a role the role Input:
+// kuttl reads only the test's own directory and the files its steps list
+// (see Input). Below a directory that only a step file's name (NN-assert,
+// NN-errors) says is a test, no script reads anything: its files stay
+// manifests.
+func (s *scanner) testInputs(names []string) {
+	for _, name := range names {
+		if _, has := s.t.places[name]; has {
+			continue
+		}
+		for dir := path.Dir(path.Dir(name)); dir != "." && dir != "/"; dir = path.Dir(dir) {
+			if s.kuttl.scripted[dir] && !s.t.chainsaw[dir] {
+				s.assign(name, Input, "under the kuttl test "+dir+", read by its commands, not by kuttl", false)
+				break
+			}
+		}
+	}
+}
+
+// stepUpdates gives the step files of the kuttl test in dir whose every
+// object an earlier step made or asserted the role Update.
+func (s *scanner) stepUpdates(dir string) {
+	seen := map[stepKey]string{} // where an earlier step names the object
+	steps := slices.Clone(s.kuttl.steps[dir])
+	sort.SliceStable(steps, func(i, j int) bool { return stepIndex(steps[i]) < stepIndex(steps[j]) })
+	for len(steps) > 0 {
+		// The files of one step see only the objects of earlier steps.
+		n := 1
+		for n < len(steps) && stepIndex(steps[n]) == stepIndex(steps[0]) {
+			n++
+		}
+		var named []stepObject
+		for _, name := range steps[:n] {
+			objs := s.stepObjects(name)
+			if from, ok := updating(objs, seen); ok && s.t.places[name].Role == Manifest && !s.explicit[name] {
+				s.assign(name, Update, "kuttl step updating "+from, false)
+			}
+			if !errorStep(name) { // asserted absent: not there to update
+				named = append(named, objs...)
+			}
+		}
+		for _, o := range named {
+			if _, has := seen[o.key()]; !has && o.name != "" {
+				seen[o.key()] = o.at
+			}
+		}
+		steps = steps[n:]
+	}
+}
+
+// updating reports whether objs, a step file's objects, are all objects
+// an earlier step named (seen), and names the first of them.
+func updating(objs []stepObject, seen map[stepKey]string) (from string, ok bool) {
+	for _, o := range objs {
+		at, has := seen[o.key()]
+		if o.name == "" || !has {
+			return "", false // a new object, or one found by its labels
+		}
+		if from == "" {
+			from = o.kind + "/" + o.name + " named at " + at
+		}
+	}
+	return from, len(objs) > 0
+}
+
+// errorStep reports whether the step file name is named as kuttl's
+// NN-errors*.yaml: the objects it names must not exist.
+func errorStep(name string) bool {
+	_, rest, _ := strings.Cut(path.Base(name), "-")
+	return strings.HasPrefix(strings.ToLower(rest), "error")
+}
+
+// stepIndex is the number a step file's name starts with.
+func stepIndex(name string) int {
+	n := 0
+	for _, c := range path.Base(name) {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// stepObject is an object of a step file: its group, kind and name, and
+// file:line.
+type stepObject struct{ group, kind, name, at string }
+
+// stepKey is what names an object in a test: its group, kind and name.
+type stepKey struct{ group, kind, name string }
+
+func (o stepObject) key() stepKey { return stepKey{o.group, o.kind, o.name} }
+
+// stepObjects reads the objects of a step file, leaving out kuttl's own
+// documents (TestStep, TestAssert); nil when it cannot be read.
+func (s *scanner) stepObjects(name string) []stepObject {
+	data, ok := s.readSmall(name)
+	if !ok {
+		return nil
+	}
+	var out []stepObject
+	for _, d := range splitDocuments(data) {
+		var obj map[string]any
+		if yaml.Unmarshal(d.text, &obj) != nil || obj == nil {
+			continue
+		}
+		apiVersion, kind := str(obj["apiVersion"]), str(obj["kind"])
+		meta, _ := obj["metadata"].(map[string]any)
+		if kind == "" || strings.HasPrefix(apiVersion, "kuttl.dev/") {
+			continue
+		}
+		group, _, _ := strings.Cut(apiVersion, "/")
+		if !strings.Contains(apiVersion, "/") {
+			group = ""
+		}
+		out = append(out, stepObject{group, kind, str(meta["name"]), fmt.Sprintf("%s:%d", name, d.line)})
+	}
+	return out
 }

@@ -205,7 +205,7 @@ func TestScan(t *testing.T) {
 }
 
 func TestRoleString(t *testing.T) {
-	for r, want := range map[layout.Role]string{layout.Manifest: "manifest", layout.Patch: "patch", layout.Assertion: "test assertion", layout.Negative: "negative test"} {
+	for r, want := range map[layout.Role]string{layout.Manifest: "manifest", layout.Patch: "patch", layout.Assertion: "test assertion", layout.Negative: "negative test", layout.Input: "test input", layout.Update: "test update"} {
 		if got := r.String(); got != want {
 			t.Errorf("%d: %q, want %q", r, got, want)
 		}
@@ -237,25 +237,33 @@ func TestPlaceholder(t *testing.T) {
 	}
 }
 
-// Any chainsaw test, kustomization or kuttl step, however malformed, is
-// scanned without a panic, and every place it gives is one of the roles.
+// Any chainsaw test, kustomization or kuttl step (also as the steps of a
+// kuttl test), however malformed, is scanned without a panic, and every
+// place it gives is one of the roles.
 func FuzzScan(f *testing.F) {
 	for _, name := range []string{"tests/e2e/t1/chainsaw-test.yaml", "config/crd/kustomization.yaml", "tests/k8s/k1/00-step.yaml", "tests/templates/st.yaml"} {
 		f.Add(string(repo[name].Data))
 	}
 	f.Add("spec: {steps: [{use: {template: ../../../x}}, {try: [{apply: {file: '['}}]}]}")
+	f.Add(string(kuttlRepo["e2e/tests/t1/05-step.yaml"].Data))
+	f.Add(string(kuttlRepo["e2e/tests/t1/00-assert.yaml"].Data))
 	f.Fuzz(func(t *testing.T, text string) {
 		fsys := fstest.MapFS{
 			"t/chainsaw-test.yaml": {Data: []byte(text)},
 			"t/kustomization.yaml": {Data: []byte(text)},
 			"t/a.yaml":             {Data: []byte("kind: A\n")},
+			// A kuttl test: steps read for their objects and commands.
+			"k/00-step.yaml":   {Data: []byte(text)},
+			"k/01-step.yaml":   {Data: []byte(text)},
+			"k/01-assert.yaml": {Data: []byte(text)},
+			"k/sub/b.yaml":     {Data: []byte("kind: A\n")},
 		}
 		tree, err := layout.Scan(fsys)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for name := range fsys {
-			if p := tree.Of(name); p.Role < layout.Manifest || p.Role > layout.Negative {
+			if p := tree.Of(name); p.Role < layout.Manifest || p.Role > layout.Update {
 				t.Errorf("%s: role %d", name, p.Role)
 			}
 		}

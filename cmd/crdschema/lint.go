@@ -92,13 +92,14 @@ var skipSingular = map[string]string{
 	skipTestInput: "Go test input",
 	skipPatch:     "patch",
 	skipTest:      "test assertion or negative test",
+	skipInput:     "test input",
 	skipCRD:       "CRD",
 	skipNotCRD:    "not a CRD",
 	skipUnknown:   "kind without a CRD",
 }
 
 // skipOrder is the order of the classes in the summary.
-var skipOrder = []string{skipNotObject, skipTemplate, skipTestInput, skipPatch, skipTest, skipCRD, skipNotCRD, skipUnknown}
+var skipOrder = []string{skipNotObject, skipTemplate, skipTestInput, skipPatch, skipTest, skipInput, skipCRD, skipNotCRD, skipUnknown}
 
 // notObjectReason says why a lint skips a document that is not a
 // Kubernetes object: it has no apiVersion or no kind (a workflow, a

@@ -261,6 +261,9 @@ func (run *objectRun) document(d crdschema.Document, place layout.Place) (outcom
 func (run *objectRun) lintResult(oc *outcome, r *crdschema.Result, d crdschema.Document, s *crdschema.Schema, place layout.Place) []string {
 	var templated []string
 	r.Errors, templated = withoutPlaceholders(r.Errors, d.Object, place.Bindings)
+	if place.Role == layout.Update {
+		r.Errors = withoutRequired(r.Errors)
+	}
 	if s == nil {
 		return templated
 	}

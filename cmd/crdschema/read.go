@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 
 	crdschema "github.com/crdschema/crdschema"
@@ -74,7 +76,7 @@ func (rd *docReader) each(files []inputFile, fn func(d crdschema.Document) error
 func (rd *docReader) event(f inputFile, d crdschema.Document, derr *schema.InputError, fn func(crdschema.Document) error) error {
 	rd.counts.documents++
 	if derr != nil {
-		return rd.unreadable(f, d, derr)
+		return rd.unreadable(f, d, derr, fn)
 	}
 	if rd.lint {
 		if class, reason := roleSkip(rd.place); class != "" {
@@ -98,13 +100,19 @@ func (rd *docReader) event(f inputFile, d crdschema.Document, derr *schema.Input
 // Go test's input: unparsableSkip); a walked file's other documents that
 // do not parse are errors of the repository, reported with the others (exit
 // 1). Anything else is an unreadable input (stderr, exit 2).
-func (rd *docReader) unreadable(f inputFile, d crdschema.Document, derr *schema.InputError) error {
+func (rd *docReader) unreadable(f inputFile, d crdschema.Document, derr *schema.InputError, fn func(crdschema.Document) error) error {
 	if rd.lint {
 		if reason := notMappingReason(derr); reason != "" {
 			rd.counts.skip(skipNotObject, f.name)
 			return rd.skipped(skippedOutcome(f.name, d.Index, d.Line, nil, reason))
 		}
 		if f.walked {
+			if r, rerr, read := rendered(d, derr); read && rerr == nil {
+				rd.counts.documents-- // counted again as rendered
+				return rd.event(f, r, nil, fn)
+			} else if read {
+				d, derr = r, rerr // what is wrong with the YAML the docs show
+			}
 			if class, reason := unparsableSkip(f.name, rd.place, fileHead(f.name), d.Text); class != "" {
 				rd.counts.skip(class, f.name)
 				return rd.skipped(skippedOutcome(f.name, d.Index, d.Line, nil, reason))
@@ -126,6 +134,55 @@ func (rd *docReader) unreadable(f inputFile, d crdschema.Document, derr *schema.
 	rd.inputErr = true
 	return nil
 }
+
+// rendered reads d, a document that does not parse, again as Jinja
+// renders it (renderedJinja: a snippet of a documentation site
+// wrapped in {% raw %} tags), with d's position: the rendered document,
+// or why it does not parse either (rerr). read is false when d holds
+// other Jinja markup or none, and when the rendered text is more than one
+// document. Rendered to nothing (the tags stood alone between two "---"),
+// the document is an empty mapping, which the lint skips as no
+// Kubernetes object.
+func rendered(d crdschema.Document, derr *schema.InputError) (r crdschema.Document, rerr *schema.InputError, read bool) {
+	text, ok := renderedJinja(d.Text)
+	if !ok {
+		return d, nil, false
+	}
+	// The document starts on the line its parse error's line within it
+	// (go-yaml's "line N") is counted from: blank lines before its text
+	// make every line the reader and the Locator give a line of the file.
+	start := d.Line
+	if m := yamlLine.FindStringSubmatch(derr.Err.Error()); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		start = max(d.Line-n+1, 1)
+	}
+	d.Line = start
+	src := append(bytes.Repeat([]byte("\n"), start-1), text...)
+	n := 0
+	for doc, err := range crdschema.Documents(d.File, bytes.NewReader(src)) {
+		if n++; n > 1 {
+			return crdschema.Document{}, nil, false
+		}
+		r = doc
+		if err != nil {
+			line, msg := d.Line, err.Error()
+			var ie *schema.InputError
+			if errors.As(err, &ie) {
+				line, msg = max(ie.Line, d.Line), strings.TrimPrefix(ie.Err.Error(), "document 0: ")
+			}
+			rerr = &schema.InputError{File: d.File, Line: line, Err: fmt.Errorf("document %d: %s (as Jinja renders it)", d.Index, msg)}
+		}
+	}
+	if n == 0 {
+		r.Object = map[string]any{}
+	}
+	r.Position = d.Position
+	r.Text = text
+	return r, rerr, true
+}
+
+// yamlLine is go-yaml's place of a parse error in a document.
+var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // skipped prints the outcome of a skipped document.
 func (rd *docReader) skipped(oc outcome) error {

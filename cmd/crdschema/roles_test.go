@@ -57,6 +57,31 @@ func TestWithoutPlaceholders(t *testing.T) {
 	}
 }
 
+// TestWithoutRequired is a kuttl step updating an object an earlier step
+// made (layout.Update): the required fields it leaves out are the
+// existing object's, and then the note that the CEL rules were not run
+// goes too; what it writes is still checked.
+func TestWithoutRequired(t *testing.T) {
+	rulesNotRun := &field.Error{Type: field.ErrorTypeInvalid, Field: "<nil>", Detail: "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"}
+	required := field.Required(field.NewPath("spec", "instances"), "")
+	if got := withoutRequired(field.ErrorList{rulesNotRun, required, field.Required(field.NewPath("spec", "postgresVersion"), "")}); len(got) != 0 {
+		t.Errorf("a partial update: %v, want no errors", got)
+	}
+	unknown := field.NotFound(field.NewPath("spec", "intervall"), "")
+	if got := withoutRequired(field.ErrorList{rulesNotRun, required, unknown}); len(got) != 2 || got[0] != rulesNotRun || got[1] != unknown {
+		t.Errorf("an update with a typo: %v, want the note and the unknown field", got)
+	}
+	// kuttl's merge patch replaces a list whole: what its item leaves out
+	// the merged object lacks too.
+	item := field.Required(field.NewPath("spec", "ports").Index(0).Child("port"), "")
+	if got := withoutRequired(field.ErrorList{required, item}); len(got) != 1 || got[0] != item {
+		t.Errorf("an update with a list item missing a required field: %v, want that error", got)
+	}
+	if got := withoutRequired(field.ErrorList{rulesNotRun}); len(got) != 1 {
+		t.Errorf("the note alone (no required field dropped) went: %v", got)
+	}
+}
+
 func TestUnparsableSkip(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -82,6 +107,13 @@ func TestUnparsableSkip(t *testing.T) {
 		{"config/samples/n.yaml", layout.Place{}, "metadata:\n  name: n\nspec:\n  t: \"{{ .a }}\n", false},
 		// Under testdata, such a document is a Go test's input.
 		{"x/testdata/t.yaml", layout.Place{}, "a: {{ .b }}\nc: [\n", true},
+		// YAML 1.2's escape \/ (tekton's .pre-commit-config.yaml, which
+		// pre-commit reads): no Kubernetes object, skipped; a Kubernetes
+		// object written so stays an error (kubectl cannot read it), and
+		// so does a document broken otherwise too.
+		{".pre-commit-config.yaml", layout.Place{}, "exclude: \"(^examples\\/x.yaml$)\"\n", true},
+		{"docs/es.yaml", layout.Place{}, "apiVersion: v1\nkind: X\nregexp: \"^app1\\/.+$\"\n", false},
+		{"broken.yaml", layout.Place{}, "a: \"\\/\"\nb: [\n", false},
 	} {
 		class, _ := unparsableSkip(c.name, c.place, []byte(c.text), []byte(c.text))
 		if got := class != ""; got != c.want {
@@ -174,6 +206,50 @@ func TestFieldSegmentsAsLibrary(t *testing.T) {
 		got, want := fieldSegments(p), pathNames(p)
 		if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
 			t.Errorf("fieldSegments(%q) = %q, the library reads %q", p, got, want)
+		}
+	}
+}
+
+// TestJinjaSnippets lints documentation snippets wrapped in Jinja's raw
+// tags (external-secrets' docs/snippets, mkdocs-macros): each document is
+// checked as Jinja renders it, every error at its line in the file, also
+// in a file wrapped whole whose second document starts on line 10 and
+// whose tags stand in its first and last documents; a rendered document
+// that does not parse is an error at its line, saying so; a document of
+// other Jinja markup ({% if %}) is no such snippet: it stays unparsable.
+func TestJinjaSnippets(t *testing.T) {
+	dir := t.TempDir()
+	crd, err := os.ReadFile(filepath.Join("testdata", "repos", "kuttl-olm", "config", "crd", "bases", "toys.crdschema.dev_gadgets.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"crd.yaml":         string(crd),
+		"docs/pair.yaml":   "{% raw %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: first\nspec:\n  widgetRef: \"{{ .w }}\"\n---\n# second\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: second\nspec:\n  widgetRef: x\n  intervall: 1m\n{% endraw %}\n",
+		"docs/broken.yaml": "{%- raw %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: b\nspec:\n  widgetRef: [x\n{% endraw %}\n",
+		"docs/if.yaml":     "{% if x %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\n{% endif %}\n",
+	}
+	for name, text := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	out, errOut, code := runCmd(t, nil, "apply", "--skip-unknown-kinds", "--strict", "-o", "text", ".")
+	want := "docs/broken.yaml:8: document 0 does not parse: yaml: line 8: did not find expected ',' or ']' (as Jinja renders it)\n" +
+		"docs/if.yaml:1: document 0 does not parse: yaml: found character that cannot start any token\n" +
+		"docs/pair.yaml:16:3: Gadget/second: spec.intervall: Not found: unknown field \"spec.intervall\"; did you mean \"spec.interval\"?\n" +
+		"crdschema: 4 files, 5 documents: 2 checked, 1 with errors (1 error), 2 unparsable; skipped 1: 1 CRD\n"
+	if code != 1 || out != want || errOut != "" {
+		t.Errorf("exit %d, stdout\n%s\nstderr %q\nwant exit 1 and\n%s", code, out, errOut, want)
+	}
+	out, _, _ = runCmd(t, nil, "apply", "--skip-unknown-kinds", "-o", "json", "docs")
+	for _, want := range []string{`"file":"docs/pair.yaml","document":0,"line":1,"kind":"Gadget","name":"first"`, `"file":"docs/pair.yaml","document":1,"line":9,"kind":"Gadget","name":"second"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no line %s in\n%s", want, out)
 		}
 	}
 }
