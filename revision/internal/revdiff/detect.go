@@ -21,6 +21,8 @@ const (
 	classRatcheted = "ratcheted"
 	classDataLoss  = "data-loss"
 	classSafe      = "safe"
+	// classDefaultChanged: the same manifest stores another value.
+	classDefaultChanged = "default-changed"
 )
 
 // props is a node's schema as written (never nil).
@@ -396,12 +398,18 @@ func (w *walker) formatChanged(path Path, o, n *structural.Schema) bool {
 }
 
 // defaultChanged: a default added, changed or removed. Probed with the
-// field absent: a read applies the new default.
+// field absent: a read applies the new default. Without a probe, the
+// schemas alone still tell a default added (the field appears, no value
+// changes: safe) from one changed or removed (a manifest leaving the
+// field out stores the old default under the old revision and not under
+// the new one: default-changed).
 func (w *walker) defaultChanged(path Path, o, n *structural.Schema) bool {
 	var detail string
+	class, why := classDefaultChanged, "a create leaving the field out stores the old default under the old revision only"
 	switch {
 	case n.HasDefault && !o.HasDefault:
 		detail = "default " + compact(n.Default) + " added"
+		class, why = classSafe, "defaults apply on read and write"
 	case o.HasDefault && !n.HasDefault:
 		detail = "default " + compact(o.Default) + " removed"
 	case n.HasDefault && !jsonvalue.Equal(o.Default, n.Default):
@@ -410,7 +418,7 @@ func (w *walker) defaultChanged(path Path, o, n *structural.Schema) bool {
 		return true
 	}
 	w.add(Change{Kind: "default-changed", Path: path, Detail: detail, Probes: []Probe{{Delete: true}},
-		Constructive: true, StaticClass: classSafe, StaticWhy: "defaults apply on read and write"})
+		Constructive: true, StaticClass: class, StaticWhy: why})
 	return true
 }
 
