@@ -109,10 +109,12 @@ func (w *walker) requiredAdded(path Path, o, n *structural.Schema) bool {
 	return true
 }
 
-// bound is one tightened bound and the probes that cross it.
+// bound is one tightened bound and the probes that cross it; implied,
+// when the old schema already refuses every value it does (said why).
 type bound struct {
-	detail string
-	probes []Probe
+	detail  string
+	probes  []Probe
+	implied string
 }
 
 // numberBounds: minimum, maximum and their exclusive flags.
@@ -123,10 +125,10 @@ func (w *walker) numberBounds(path Path, o, n *structural.Schema) bool {
 	// new limit that leaves no value the old schema accepts beyond it.
 	old := oldNumbers(n.Type, op)
 	if lim, ok := tighterLimit(op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum, 1); ok {
-		found = append(found, bound{limitDetail("maximum", op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum), append(numberProbes(n.Type, lim, np.ExclusiveMaximum, 1), old...)})
+		found = append(found, bound{detail: limitDetail("maximum", op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum), probes: append(numberProbes(n.Type, lim, np.ExclusiveMaximum, 1), old...)})
 	}
 	if lim, ok := tighterLimit(op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum, -1); ok {
-		found = append(found, bound{limitDetail("minimum", op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum), append(numberProbes(n.Type, lim, np.ExclusiveMinimum, -1), old...)})
+		found = append(found, bound{detail: limitDetail("minimum", op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum), probes: append(numberProbes(n.Type, lim, np.ExclusiveMinimum, -1), old...)})
 	}
 	w.addBounds(path, found)
 	return true
@@ -206,26 +208,87 @@ func numberProbes(typ string, lim float64, exclusive bool, dir float64) []Probe 
 	return out
 }
 
-// lengthBounds: minLength and maxLength.
+// lengthBounds: minLength and maxLength. Under an old pattern, the
+// probes start with the shortest string the pattern matches across the
+// new bound; a bound no string of the old pattern crosses is implied.
 func (w *walker) lengthBounds(path Path, o, n *structural.Schema) bool {
 	op, np := props(o), props(n)
-	w.countBounds(path, "Length", 1<<16, [2]*int64{op.MaxLength, np.MaxLength}, [2]*int64{op.MinLength, np.MinLength},
+	found := countFound("Length", 1<<16, [2]*int64{op.MaxLength, np.MaxLength}, [2]*int64{op.MinLength, np.MinLength},
 		func(size int) []Probe { return w.stringProbes(o, size) })
+	for i := range found {
+		if op.Pattern == "" {
+			break
+		}
+		lo, hi := lengthRange(op)
+		if strings.HasPrefix(found[i].detail, "max") {
+			lo = max(lo, int(*np.MaxLength)+1)
+		} else {
+			hi = int(*np.MinLength) - 1
+		}
+		found[i].patternProbe(op.Pattern, lo, hi)
+	}
+	w.addBounds(path, found)
 	return true
+}
+
+// patternProbe puts first among b's probes the shortest string of lo to
+// hi runes the old pattern matches; b is implied when there is none.
+func (b *bound) patternProbe(pattern string, lo, hi int) {
+	if hi >= 0 && lo > hi {
+		b.implied = "the old pattern " + strconv.Quote(pattern) + " matches no string the new bound refuses"
+		return
+	}
+	switch witness, answer := patternWitness(pattern, "", lo, hi); answer {
+	case patternFound:
+		b.probes = append([]Probe{{Value: witness}}, b.probes...)
+	case patternNone:
+		b.implied = "the old pattern " + strconv.Quote(pattern) + " matches no string the new bound refuses"
+	}
+}
+
+// lengthRange is the range of lengths a schema allows (hi -1: no bound).
+func lengthRange(p *schema.Props) (lo, hi int) {
+	hi = -1
+	if p.MinLength != nil {
+		lo = int(*p.MinLength)
+	}
+	if p.MaxLength != nil {
+		hi = int(*p.MaxLength)
+	}
+	return lo, hi
+}
+
+// patternProbe puts first among c's probes the shortest string of lo to
+// hi runes that pattern a matches and b does not (patternWitness); when
+// there is none, c is safe for the reason none gives, with no probes.
+func patternProbe(c *Change, a, b string, lo, hi int, none string) {
+	switch witness, answer := patternWitness(a, b, lo, hi); answer {
+	case patternFound:
+		c.Probes = append([]Probe{{Value: witness}}, c.Probes...)
+		c.Constructive = true
+	case patternNone:
+		c.Probes, c.Constructive = nil, false
+		c.StaticClass, c.StaticWhy = classSafe, none
+	}
 }
 
 // countBounds records a tightened max<what> (when the new one is below
 // limit) and min<what> (old, new pointers each), with probes of one more
 // and one fewer than the new bound; max first.
 func (w *walker) countBounds(path Path, what string, limit int64, maxes, mins [2]*int64, probes func(size int) []Probe) {
+	w.addBounds(path, countFound(what, limit, maxes, mins, probes))
+}
+
+// countFound are the tightened bounds countBounds records.
+func countFound(what string, limit int64, maxes, mins [2]*int64, probes func(size int) []Probe) []bound {
 	var found []bound
 	if tighterMax(maxes[0], maxes[1]) && *maxes[1] < limit {
-		found = append(found, bound{countDetail("max"+what, maxes[0], maxes[1]), probes(int(*maxes[1]) + 1)})
+		found = append(found, bound{detail: countDetail("max"+what, maxes[0], maxes[1]), probes: probes(int(*maxes[1]) + 1)})
 	}
 	if tighterMin(mins[0], mins[1]) {
-		found = append(found, bound{countDetail("min"+what, mins[0], mins[1]), probes(int(*mins[1]) - 1)})
+		found = append(found, bound{detail: countDetail("min"+what, mins[0], mins[1]), probes: probes(int(*mins[1]) - 1)})
 	}
-	w.addBounds(path, found)
+	return found
 }
 
 func tighterMax(o, n *int64) bool { return n != nil && (o == nil || *n < *o) }
@@ -319,6 +382,10 @@ func (w *walker) mapProbes(o *structural.Schema, size int) []Probe {
 // addBounds records each tightened bound as a change.
 func (w *walker) addBounds(path Path, found []bound) {
 	for _, b := range found {
+		if b.implied != "" {
+			w.add(Change{Kind: "bounds-tightened", Path: path, Detail: b.detail, StaticClass: classSafe, StaticWhy: b.implied})
+			continue
+		}
 		w.add(Change{Kind: "bounds-tightened", Path: path, Detail: b.detail, Probes: b.probes,
 			Constructive: true, StaticClass: classRatcheted,
 			StaticWhy: "value validations are ratcheted for unchanged values"})
@@ -356,7 +423,7 @@ func (w *walker) multipleOf(path Path, o, n *structural.Schema) bool {
 	if om != nil {
 		old = num(*om)
 	}
-	w.addBounds(path, []bound{{changeDetail("multipleOf", old, num(*nm), om != nil), probes}})
+	w.addBounds(path, []bound{{detail: changeDetail("multipleOf", old, num(*nm), om != nil), probes: probes}})
 	return true
 }
 
@@ -379,6 +446,9 @@ func (w *walker) patternChanged(path Path, o, n *structural.Schema) bool {
 		}
 	}
 	c.Constructive = len(c.Probes) > 0
+	if lo, hi := lengthRange(op); err == nil {
+		patternProbe(&c, op.Pattern, np.Pattern, lo, hi, "every string of the old lengths that the old pattern matches, the new pattern matches too (the two patterns' automata compared)")
+	}
 	w.add(c)
 	return true
 }
