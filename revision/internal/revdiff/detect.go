@@ -96,15 +96,23 @@ func (w *walker) enumNarrowed(path Path, o, n *structural.Schema) bool {
 	return true
 }
 
-// requiredAdded: an object that omits the field now fails.
+// requiredAdded: an object that omits the field now fails. Where the old
+// schema's values are not objects (a type changed to object), no value
+// it accepts is refused for a missing field: that is the type change's.
 func (w *walker) requiredAdded(path Path, o, n *structural.Schema) bool {
+	notObjects := o.Type != "" && o.Type != "object" && !o.IntOrString && !o.PreserveUnknownFields
 	for _, k := range props(n).Required {
 		if slices.Contains(props(o).Required, k) {
 			continue
 		}
-		w.add(Change{Kind: "required-added", Path: path.child(Step{Kind: Prop, Name: k}), Detail: "required: " + k,
+		c := Change{Kind: "required-added", Path: path.child(Step{Kind: Prop, Name: k}), Detail: "required: " + k,
 			Probes: []Probe{{Delete: true}}, Constructive: true, StaticClass: classBreaking,
-			StaticWhy: "an object without the field fails"})
+			StaticWhy: "an object without the field fails"}
+		if notObjects {
+			c.Probes, c.Constructive, c.StaticClass = nil, false, classSafe
+			c.StaticWhy = "the old schema's values here are of type " + o.Type + ", never objects: none lacks the field (they fail the type change)"
+		}
+		w.add(c)
 	}
 	return true
 }
