@@ -5,9 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/crdschema/crdschema/schema"
-	"github.com/crdschema/crdschema/structural"
 )
 
 // TestRanges: Parse records what one-variable comprehensions range over,
@@ -39,18 +36,7 @@ func TestRanges(t *testing.T) {
 // gets keys that fail its function and strings of the size it names
 // before its separator. The base is left as it was.
 func TestRangeVariants(t *testing.T) {
-	node := func(js string) *structural.Schema {
-		p, err := schema.Parse([]byte(js))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := structural.New(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	list := node(`{"type": "array", "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "section": {"type": "string"}}}}`)
+	list := schemaNode(t, `{"type": "array", "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "section": {"type": "string"}}}}`)
 	base := []any{map[string]any{"name": "a"}}
 	got := show2(RangeVariants(list, base, []string{"self.all(x, self.exists_one(y, x.name == y.name))"}, rand.New(rand.NewPCG(1, 2))))
 	if !strings.Contains(got, `[{"name":"a"},{"name":"a"}]`) || !strings.Contains(got, `[{"name":"a"},{"name":"a","section":`) {
@@ -59,7 +45,7 @@ func TestRangeVariants(t *testing.T) {
 	if b, _ := json.Marshal(base); string(b) != `[{"name":"a"}]` {
 		t.Errorf("base changed: %s", b)
 	}
-	m := node(`{"type": "object", "additionalProperties": {"type": "string"}}`)
+	m := schemaNode(t, `{"type": "object", "additionalProperties": {"type": "string"}}`)
 	got = show2(RangeVariants(m, map[string]any{"a": "x"}, []string{"self.all(k, k.matches('^[a-z]+$'))", "self.all(k, k.split('/')[0].size() < 3)"}, rand.New(rand.NewPCG(1, 2))))
 	if !strings.Contains(got, `"":`) || !strings.Contains(got, `"aaaa/a":`) {
 		t.Errorf("map variants %s: want an empty key (fails matches) and aaaa/a (a prefix of size 4)", got)
