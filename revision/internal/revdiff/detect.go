@@ -454,7 +454,9 @@ func (w *walker) patternChanged(path Path, o, n *structural.Schema) bool {
 		}
 	}
 	c.Constructive = len(c.Probes) > 0
-	if lo, hi := lengthRange(op); err == nil {
+	// A pattern added (none before) is probed as it was: the old schema's
+	// strings are any, and its samples and the fixed candidates cross it.
+	if lo, hi := lengthRange(op); err == nil && op.Pattern != "" {
 		patternProbe(&c, op.Pattern, np.Pattern, lo, hi, "every string of the old lengths that the old pattern matches, the new pattern matches too (the two patterns' automata compared)")
 	}
 	w.add(c)
