@@ -269,10 +269,11 @@ func patternWitness(a, b string, minLen, maxLen int) (string, patternAnswer) {
 	if !ok {
 		return "", patternUnknown
 	}
+	// Lengths are told apart up to minLen only: past it, a state first
+	// reached at the shortest length is the one to extend (BFS), and the
+	// maxLen cut applies to that length. (maxLen+1 here overflowed for a
+	// maxLength of MaxInt64 and merged every length: a false "none".)
 	limit := minLen
-	if maxLen >= 0 {
-		limit = max(minLen, maxLen) + 1
-	}
 	queue := []*searchState{{prev: -1}}
 	seen := map[string]bool{queue[0].key(): true}
 	steps := 0

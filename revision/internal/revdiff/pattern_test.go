@@ -1,6 +1,7 @@
 package revdiff
 
 import (
+	"math"
 	"regexp"
 	"testing"
 	"unicode/utf8"
@@ -27,6 +28,9 @@ func TestPatternWitness(t *testing.T) {
 		{`foo`, `\bfoo\b`, 0, -1, "0foo", patternFound},
 		{`\bfoo\b`, `foo`, 0, -1, "", patternNone},
 		{`^a$`, `^a\z`, 0, -1, "", patternNone},
+		{`^a+$`, "", 6, math.MaxInt, "aaaaaa", patternFound},
+		{`^a{3}$`, "", 2, 2, "", patternNone},
+		{`^a{3}$|^b$`, `^b`, 0, 3, "aaa", patternFound},
 		{`(?i)abc`, `abc`, 0, -1, "", patternUnknown},
 		{`^(`, `a`, 0, -1, "", patternUnknown},
 	}
