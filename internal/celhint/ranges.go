@@ -69,7 +69,7 @@ func (b *boundary) duplicates(f Path, s *structural.Schema) {
 		}
 	}
 	b.with(func(v any) (any, bool) {
-		return setHint(v, f, []any{item, jsonvalue.DeepCopy(item)}, b.node, b.r), true
+		return setHint(v, f, []any{jsonvalue.DeepCopy(item), jsonvalue.DeepCopy(item)}, b.node, b.r), true
 	})
 	first, isObject := item.(map[string]any)
 	if !isObject {

@@ -45,6 +45,15 @@ func TestRangeVariants(t *testing.T) {
 	if b, _ := json.Marshal(base); string(b) != `[{"name":"a"}]` {
 		t.Errorf("base changed: %s", b)
 	}
+	// Each variant is a new value: changing one leaves the base as it was.
+	for _, v := range RangeVariants(list, base, []string{"self.all(x, self.exists_one(y, x.name == y.name))"}, rand.New(rand.NewPCG(1, 2))) {
+		for _, item := range v.([]any) {
+			item.(map[string]any)["name"] = "changed"
+		}
+	}
+	if b, _ := json.Marshal(base); string(b) != `[{"name":"a"}]` {
+		t.Errorf("a variant shares the base: %s", b)
+	}
 	m := schemaNode(t, `{"type": "object", "additionalProperties": {"type": "string"}}`)
 	got = show2(RangeVariants(m, map[string]any{"a": "x"}, []string{"self.all(k, k.matches('^[a-z]+$'))", "self.all(k, k.split('/')[0].size() < 3)"}, rand.New(rand.NewPCG(1, 2))))
 	if !strings.Contains(got, `"":`) || !strings.Contains(got, `"aaaa/a":`) {
