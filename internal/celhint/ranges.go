@@ -108,19 +108,9 @@ func (b *boundary) duplicates(f Path, s *structural.Schema) {
 // from the schema, for each of keyStrings.
 func (b *boundary) keys(f Path, s *structural.Schema, h Hints) {
 	for _, k := range keyStrings(f, h, b.r) {
-		x, ok := sample.Value(s.AdditionalProperties.Schema, b.r)
-		if !ok {
+		if !b.withMapKey(f, k, s.AdditionalProperties.Schema) {
 			return
 		}
-		b.with(func(v any) (any, bool) {
-			m, _ := getHint(v, f)
-			mm, isMap := m.(map[string]any)
-			if !isMap {
-				mm = map[string]any{}
-			}
-			mm[k] = x
-			return setHint(v, f, mm, b.node, b.r), true
-		})
 	}
 }
 
