@@ -37,6 +37,12 @@ const patternBudget = 200000
 // maxRepresentatives bounds the rune classes a search tries.
 const maxRepresentatives = 256
 
+// The UTF-16 surrogates, runes no valid string holds.
+const (
+	surrogateMin = 0xD800
+	surrogateMax = 0xDFFF
+)
+
 // prog is one pattern's program; nil matches every string (no pattern)
 // or, as the second of a search, none.
 type prog struct{ p *syntax.Prog }
@@ -174,7 +180,16 @@ func representatives(ps ...*prog) ([]rune, bool) {
 	}
 	out := make([]rune, 0, len(cuts)-1)
 	for i := 0; i+1 < len(cuts); i++ {
-		out = append(out, pick(cuts[i], cuts[i+1]))
+		// No string holds a surrogate (a JSON string decodes one to
+		// U+FFFD): a class of surrogates only is left out, one that
+		// reaches past them is represented by a rune after them.
+		lo, hi := cuts[i], cuts[i+1]
+		if lo >= surrogateMin && lo <= surrogateMax {
+			lo = surrogateMax + 1
+		}
+		if lo < hi {
+			out = append(out, pick(lo, hi))
+		}
 	}
 	// Letters and digits first, then printable ASCII: the shortest
 	// witness found first reads well.

@@ -31,6 +31,8 @@ func TestPatternWitness(t *testing.T) {
 		{`^a+$`, "", 6, math.MaxInt, "aaaaaa", patternFound},
 		{`^a{3}$`, "", 2, 2, "", patternNone},
 		{`^a{3}$|^b$`, `^b`, 0, 3, "aaa", patternFound},
+		{`^[\x{D000}-\x{E100}]$`, `^[\x{D000}-\x{D7FF}]$`, 0, -1, "\ue000", patternFound},
+		{`^.$`, `^[^\x{D800}-\x{DFFF}]$`, 0, -1, "", patternNone},
 		{`(?i)abc`, `abc`, 0, -1, "", patternUnknown},
 		{`^(`, `a`, 0, -1, "", patternUnknown},
 	}
