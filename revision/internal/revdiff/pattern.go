@@ -180,15 +180,8 @@ func representatives(ps ...*prog) ([]rune, bool) {
 	}
 	out := make([]rune, 0, len(cuts)-1)
 	for i := 0; i+1 < len(cuts); i++ {
-		// No string holds a surrogate (a JSON string decodes one to
-		// U+FFFD): a class of surrogates only is left out, one that
-		// reaches past them is represented by a rune after them.
-		lo, hi := cuts[i], cuts[i+1]
-		if lo >= surrogateMin && lo <= surrogateMax {
-			lo = surrogateMax + 1
-		}
-		if lo < hi {
-			out = append(out, pick(lo, hi))
+		if c, ok := pick(cuts[i], cuts[i+1]); ok {
+			out = append(out, c)
 		}
 	}
 	// Letters and digits first, then printable ASCII: the shortest
@@ -210,14 +203,19 @@ func readability(r rune) int {
 }
 
 // pick is a readable rune of [lo, hi): a letter or digit when there is
-// one, else lo.
-func pick(lo, hi rune) rune {
+// one, else lo. No string holds a surrogate (a JSON string decodes one to
+// U+FFFD): a class of surrogates only has none (false), one that reaches
+// past them a rune after them.
+func pick(lo, hi rune) (rune, bool) {
 	for _, c := range []rune{'a', 'x', '0', 'A', '-', '.'} {
 		if lo <= c && c < hi {
-			return c
+			return c, true
 		}
 	}
-	return lo
+	if lo >= surrogateMin && lo <= surrogateMax {
+		lo = surrogateMax + 1
+	}
+	return lo, lo < hi
 }
 
 // searchState is a node of a search: both programs' states, the last
