@@ -43,9 +43,19 @@ const (
 	surrogateMax = 0xDFFF
 )
 
+// patternVisits bounds the instructions a search's closures follow: a
+// step costs as much as the program's empty transitions, thousands for
+// (a?){1000}a{1000}, which took 12 s of CPU within patternBudget. About
+// half a second; the real and made-up pairs need at most 56,654.
+const patternVisits = 5000000
+
 // prog is one pattern's program; nil matches every string (no pattern)
-// or, as the second of a search, none.
-type prog struct{ p *syntax.Prog }
+// or, as the second of a search, none. visits counts the instructions its
+// closures have followed.
+type prog struct {
+	p      *syntax.Prog
+	visits int
+}
 
 // compilePattern compiles a pattern as regexp.Compile does; false when it
 // does not compile or folds case.
@@ -63,7 +73,7 @@ func compilePattern(pattern string) (*prog, bool) {
 			return nil, false
 		}
 	}
-	return &prog{p}, true
+	return &prog{p: p}, true
 }
 
 // runState is where one program is after a prefix: the instructions
@@ -105,6 +115,7 @@ func (p *prog) closure(s runState, ctx syntax.EmptyOp) ([]uint32, bool) {
 			runes = append(runes, pc)
 		}
 	}
+	p.visits += len(seen)
 	return runes, matched
 }
 
@@ -309,7 +320,21 @@ func patternWitness(a, b string, minLen, maxLen int) (string, patternAnswer) {
 				seen[k] = true
 				queue = append(queue, next)
 			}
+			if visits(pa, pb) > patternVisits {
+				return "", patternUnknown
+			}
 		}
 	}
 	return "", patternNone
+}
+
+// visits are the instructions the programs' closures have followed.
+func visits(ps ...*prog) int {
+	n := 0
+	for _, p := range ps {
+		if p != nil {
+			n += p.visits
+		}
+	}
+	return n
 }

@@ -33,6 +33,7 @@ func TestPatternWitness(t *testing.T) {
 		{`^a{3}$|^b$`, `^b`, 0, 3, "aaa", patternFound},
 		{`^[\x{D000}-\x{E100}]$`, `^[\x{D000}-\x{D7FF}]$`, 0, -1, "\ue000", patternFound},
 		{`^.$`, `^[^\x{D800}-\x{DFFF}]$`, 0, -1, "", patternNone},
+		{`(a?){1000}a{1000}`, `b`, 0, -1, "", patternUnknown},
 		{`(?i)abc`, `abc`, 0, -1, "", patternUnknown},
 		{`^(`, `a`, 0, -1, "", patternUnknown},
 	}
