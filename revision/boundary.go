@@ -16,9 +16,12 @@ import (
 // the functions the rules apply. Fields the old schema does not have are
 // left out: no object stored under it holds them. The probes still have to
 // pass the old revision (the prober stores them, repairing what it must);
-// those that do and pass the new rule are what makes it safe.
-func boundaryProbes(o *structural.Schema, base any, rules []string, r *rand.Rand) []revdiff.Probe {
-	vs := celhint.Variants(o, base, rules, r)
+// those that do and pass the new rule are what makes it safe. After them
+// come the values of the lists and maps the rules range over
+// (celhint.RangeVariants: an item twice, a map key that fails the rule),
+// drawn from rr so that the others stay as they were.
+func boundaryProbes(o *structural.Schema, base any, rules []string, r, rr *rand.Rand) []revdiff.Probe {
+	vs := append(celhint.Variants(o, base, rules, r), celhint.RangeVariants(o, base, rules, rr)...)
 	out := make([]revdiff.Probe, len(vs))
 	for i, v := range vs {
 		out[i] = revdiff.Probe{Value: v}

@@ -12,6 +12,7 @@
 package celhint
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/google/cel-go/common"
@@ -42,6 +43,10 @@ type Hints struct {
 	// Strings and Numbers are every string and number literal of the rule.
 	Strings []string
 	Numbers []float64
+	// Ranges are the fields one-variable comprehensions range over
+	// (self.all(x, ...)), without duplicates: the variable is a list's
+	// item, or a map's key; its path is the range's with "*" added.
+	Ranges []Path
 }
 
 // Value is a literal a field is compared with.
@@ -228,6 +233,8 @@ func (w *walker) comprehension(c ast.ComprehensionExpr) {
 	name := c.IterVar()
 	if c.HasIterVar2() {
 		name = c.IterVar2()
+	} else if !slices.ContainsFunc(w.h.Ranges, func(r Path) bool { return r.String() == p.String() }) {
+		w.h.Ranges = append(w.h.Ranges, p)
 	}
 	w.vars[name] = p.child("*")
 	w.expr(c.LoopStep())

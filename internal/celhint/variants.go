@@ -289,19 +289,27 @@ func (b *boundary) withKey(c Call, s *structural.Schema) {
 	if !ok || s == nil || s.AdditionalProperties == nil || s.AdditionalProperties.Schema == nil {
 		return
 	}
-	x, ok := sample.Value(s.AdditionalProperties.Schema, b.r)
+	b.withMapKey(c.Path, key, s.AdditionalProperties.Schema)
+}
+
+// withMapKey adds the base with one more key in the map at p, its value
+// sampled from values (the map's additionalProperties); false when no
+// value can be sampled.
+func (b *boundary) withMapKey(p Path, key string, values *structural.Schema) bool {
+	x, ok := sample.Value(values, b.r)
 	if !ok {
-		return
+		return false
 	}
 	b.with(func(v any) (any, bool) {
-		m, _ := getHint(v, c.Path)
+		m, _ := getHint(v, p)
 		mm, isMap := m.(map[string]any)
 		if !isMap {
 			mm = map[string]any{}
 		}
 		mm[key] = x
-		return setHint(v, c.Path, mm, b.node, b.r), true
+		return setHint(v, p, mm, b.node, b.r), true
 	})
+	return true
 }
 
 // splits sets, for each field split at a separator whose parts the rules

@@ -16,16 +16,9 @@ import (
 // is left as it was.
 func TestVariantsBounded(t *testing.T) {
 	const enum = `{"type": "string", "enum": ["v0", "v1", "v2", "v3", "v4", "v5"]}`
-	p, err := schema.Parse([]byte(`{"type": "object", "properties": {` +
-		`"a": ` + enum + `, "b": ` + enum + `, "c": ` + enum + `, ` +
-		`"d": ` + enum + `, "e": ` + enum + `, "f": ` + enum + `}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	node, err := structural.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	node := schemaNode(t, `{"type": "object", "properties": {`+
+		`"a": `+enum+`, "b": `+enum+`, "c": `+enum+`, `+
+		`"d": `+enum+`, "e": `+enum+`, "f": `+enum+`}}`)
 	rule := "self.a == 'v0' || self.b == 'v1' || self.c == 'v2' || self.d == 'v3' || self.e == 'v4' || self.f == 'v5'"
 	base := map[string]any{"a": "v0", "b": "v0", "c": "v0", "d": "v0", "e": "v0", "f": "v0"}
 	before, _ := json.Marshal(base)
@@ -44,4 +37,18 @@ func TestVariantsBounded(t *testing.T) {
 	if after, _ := json.Marshal(base); string(after) != string(before) {
 		t.Errorf("base changed: %s, was %s", after, before)
 	}
+}
+
+// schemaNode is the structural schema of a JSON schema.
+func schemaNode(t *testing.T, js string) *structural.Schema {
+	t.Helper()
+	p, err := schema.Parse([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := structural.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -21,6 +21,8 @@ const (
 	classRatcheted = "ratcheted"
 	classDataLoss  = "data-loss"
 	classSafe      = "safe"
+	// classDefaultChanged: the same manifest stores another value.
+	classDefaultChanged = "default-changed"
 )
 
 // props is a node's schema as written (never nil).
@@ -94,23 +96,33 @@ func (w *walker) enumNarrowed(path Path, o, n *structural.Schema) bool {
 	return true
 }
 
-// requiredAdded: an object that omits the field now fails.
+// requiredAdded: an object that omits the field now fails. Where the old
+// schema's values are not objects (a type changed to object), no value
+// it accepts is refused for a missing field: that is the type change's.
 func (w *walker) requiredAdded(path Path, o, n *structural.Schema) bool {
+	notObjects := o.Type != "" && o.Type != "object" && !o.IntOrString && !o.PreserveUnknownFields
 	for _, k := range props(n).Required {
 		if slices.Contains(props(o).Required, k) {
 			continue
 		}
-		w.add(Change{Kind: "required-added", Path: path.child(Step{Kind: Prop, Name: k}), Detail: "required: " + k,
+		c := Change{Kind: "required-added", Path: path.child(Step{Kind: Prop, Name: k}), Detail: "required: " + k,
 			Probes: []Probe{{Delete: true}}, Constructive: true, StaticClass: classBreaking,
-			StaticWhy: "an object without the field fails"})
+			StaticWhy: "an object without the field fails"}
+		if notObjects {
+			c.Probes, c.Constructive, c.StaticClass = nil, false, classSafe
+			c.StaticWhy = "the old schema's values here are of type " + o.Type + ", never objects: none lacks the field (they fail the type change)"
+		}
+		w.add(c)
 	}
 	return true
 }
 
-// bound is one tightened bound and the probes that cross it.
+// bound is one tightened bound and the probes that cross it; implied,
+// when the old schema already refuses every value it does (said why).
 type bound struct {
-	detail string
-	probes []Probe
+	detail  string
+	probes  []Probe
+	implied string
 }
 
 // numberBounds: minimum, maximum and their exclusive flags.
@@ -121,10 +133,10 @@ func (w *walker) numberBounds(path Path, o, n *structural.Schema) bool {
 	// new limit that leaves no value the old schema accepts beyond it.
 	old := oldNumbers(n.Type, op)
 	if lim, ok := tighterLimit(op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum, 1); ok {
-		found = append(found, bound{limitDetail("maximum", op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum), append(numberProbes(n.Type, lim, np.ExclusiveMaximum, 1), old...)})
+		found = append(found, bound{detail: limitDetail("maximum", op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum), probes: append(numberProbes(n.Type, lim, np.ExclusiveMaximum, 1), old...)})
 	}
 	if lim, ok := tighterLimit(op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum, -1); ok {
-		found = append(found, bound{limitDetail("minimum", op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum), append(numberProbes(n.Type, lim, np.ExclusiveMinimum, -1), old...)})
+		found = append(found, bound{detail: limitDetail("minimum", op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum), probes: append(numberProbes(n.Type, lim, np.ExclusiveMinimum, -1), old...)})
 	}
 	w.addBounds(path, found)
 	return true
@@ -204,26 +216,87 @@ func numberProbes(typ string, lim float64, exclusive bool, dir float64) []Probe 
 	return out
 }
 
-// lengthBounds: minLength and maxLength.
+// lengthBounds: minLength and maxLength. Under an old pattern, the
+// probes start with the shortest string the pattern matches across the
+// new bound; a bound no string of the old pattern crosses is implied.
 func (w *walker) lengthBounds(path Path, o, n *structural.Schema) bool {
 	op, np := props(o), props(n)
-	w.countBounds(path, "Length", 1<<16, [2]*int64{op.MaxLength, np.MaxLength}, [2]*int64{op.MinLength, np.MinLength},
+	found := countFound("Length", 1<<16, [2]*int64{op.MaxLength, np.MaxLength}, [2]*int64{op.MinLength, np.MinLength},
 		func(size int) []Probe { return w.stringProbes(o, size) })
+	for i := range found {
+		if op.Pattern == "" {
+			break
+		}
+		lo, hi := lengthRange(op)
+		if strings.HasPrefix(found[i].detail, "max") {
+			lo = max(lo, int(*np.MaxLength)+1)
+		} else {
+			hi = int(*np.MinLength) - 1
+		}
+		found[i].patternProbe(op.Pattern, lo, hi)
+	}
+	w.addBounds(path, found)
 	return true
+}
+
+// patternProbe puts first among b's probes the shortest string of lo to
+// hi runes the old pattern matches; b is implied when there is none.
+func (b *bound) patternProbe(pattern string, lo, hi int) {
+	if hi >= 0 && lo > hi {
+		b.implied = "the old pattern " + strconv.Quote(pattern) + " matches no string the new bound refuses"
+		return
+	}
+	switch witness, answer := patternWitness(pattern, "", lo, hi); answer {
+	case patternFound:
+		b.probes = append([]Probe{{Value: witness}}, b.probes...)
+	case patternNone:
+		b.implied = "the old pattern " + strconv.Quote(pattern) + " matches no string the new bound refuses"
+	}
+}
+
+// lengthRange is the range of lengths a schema allows (hi -1: no bound).
+func lengthRange(p *schema.Props) (lo, hi int) {
+	hi = -1
+	if p.MinLength != nil {
+		lo = int(*p.MinLength)
+	}
+	if p.MaxLength != nil {
+		hi = int(*p.MaxLength)
+	}
+	return lo, hi
+}
+
+// patternProbe puts first among c's probes the shortest string of lo to
+// hi runes that pattern a matches and b does not (patternWitness); when
+// there is none, c is safe for the reason none gives, with no probes.
+func patternProbe(c *Change, a, b string, lo, hi int, none string) {
+	switch witness, answer := patternWitness(a, b, lo, hi); answer {
+	case patternFound:
+		c.Probes = append([]Probe{{Value: witness}}, c.Probes...)
+		c.Constructive = true
+	case patternNone:
+		c.Probes, c.Constructive = nil, false
+		c.StaticClass, c.StaticWhy = classSafe, none
+	}
 }
 
 // countBounds records a tightened max<what> (when the new one is below
 // limit) and min<what> (old, new pointers each), with probes of one more
 // and one fewer than the new bound; max first.
 func (w *walker) countBounds(path Path, what string, limit int64, maxes, mins [2]*int64, probes func(size int) []Probe) {
+	w.addBounds(path, countFound(what, limit, maxes, mins, probes))
+}
+
+// countFound are the tightened bounds countBounds records.
+func countFound(what string, limit int64, maxes, mins [2]*int64, probes func(size int) []Probe) []bound {
 	var found []bound
 	if tighterMax(maxes[0], maxes[1]) && *maxes[1] < limit {
-		found = append(found, bound{countDetail("max"+what, maxes[0], maxes[1]), probes(int(*maxes[1]) + 1)})
+		found = append(found, bound{detail: countDetail("max"+what, maxes[0], maxes[1]), probes: probes(int(*maxes[1]) + 1)})
 	}
 	if tighterMin(mins[0], mins[1]) {
-		found = append(found, bound{countDetail("min"+what, mins[0], mins[1]), probes(int(*mins[1]) - 1)})
+		found = append(found, bound{detail: countDetail("min"+what, mins[0], mins[1]), probes: probes(int(*mins[1]) - 1)})
 	}
-	w.addBounds(path, found)
+	return found
 }
 
 func tighterMax(o, n *int64) bool { return n != nil && (o == nil || *n < *o) }
@@ -317,6 +390,10 @@ func (w *walker) mapProbes(o *structural.Schema, size int) []Probe {
 // addBounds records each tightened bound as a change.
 func (w *walker) addBounds(path Path, found []bound) {
 	for _, b := range found {
+		if b.implied != "" {
+			w.add(Change{Kind: "bounds-tightened", Path: path, Detail: b.detail, StaticClass: classSafe, StaticWhy: b.implied})
+			continue
+		}
 		w.add(Change{Kind: "bounds-tightened", Path: path, Detail: b.detail, Probes: b.probes,
 			Constructive: true, StaticClass: classRatcheted,
 			StaticWhy: "value validations are ratcheted for unchanged values"})
@@ -354,7 +431,7 @@ func (w *walker) multipleOf(path Path, o, n *structural.Schema) bool {
 	if om != nil {
 		old = num(*om)
 	}
-	w.addBounds(path, []bound{{changeDetail("multipleOf", old, num(*nm), om != nil), probes}})
+	w.addBounds(path, []bound{{detail: changeDetail("multipleOf", old, num(*nm), om != nil), probes: probes}})
 	return true
 }
 
@@ -377,6 +454,11 @@ func (w *walker) patternChanged(path Path, o, n *structural.Schema) bool {
 		}
 	}
 	c.Constructive = len(c.Probes) > 0
+	// A pattern added (none before) is probed as it was: the old schema's
+	// strings are any, and its samples and the fixed candidates cross it.
+	if lo, hi := lengthRange(op); err == nil && op.Pattern != "" {
+		patternProbe(&c, op.Pattern, np.Pattern, lo, hi, "every string of the old lengths that the old pattern matches, the new pattern matches too (the two patterns' automata compared)")
+	}
 	w.add(c)
 	return true
 }
@@ -396,12 +478,18 @@ func (w *walker) formatChanged(path Path, o, n *structural.Schema) bool {
 }
 
 // defaultChanged: a default added, changed or removed. Probed with the
-// field absent: a read applies the new default.
+// field absent: a read applies the new default. Without a probe, the
+// schemas alone still tell a default added (the field appears, no value
+// changes: safe) from one changed or removed (a manifest leaving the
+// field out stores the old default under the old revision and not under
+// the new one: default-changed).
 func (w *walker) defaultChanged(path Path, o, n *structural.Schema) bool {
 	var detail string
+	class, why := classDefaultChanged, "a create leaving the field out stores the old default under the old revision only"
 	switch {
 	case n.HasDefault && !o.HasDefault:
 		detail = "default " + compact(n.Default) + " added"
+		class, why = classSafe, "defaults apply on read and write"
 	case o.HasDefault && !n.HasDefault:
 		detail = "default " + compact(o.Default) + " removed"
 	case n.HasDefault && !jsonvalue.Equal(o.Default, n.Default):
@@ -410,7 +498,7 @@ func (w *walker) defaultChanged(path Path, o, n *structural.Schema) bool {
 		return true
 	}
 	w.add(Change{Kind: "default-changed", Path: path, Detail: detail, Probes: []Probe{{Delete: true}},
-		Constructive: true, StaticClass: classSafe, StaticWhy: "defaults apply on read and write"})
+		Constructive: true, StaticClass: class, StaticWhy: why})
 	return true
 }
 
