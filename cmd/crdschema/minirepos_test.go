@@ -165,18 +165,25 @@ var ownRepos = []fixtureRepo{{
 	// kuttl tests (a step creating the object by script, an assertion of
 	// it, later steps holding only the fields they change, yq overlays in
 	// conf/); tekton's config/NNN-*.yaml and its .pre-commit-config.yaml
-	// writing YAML 1.2's escape \/; and a snippet elided with "...".
+	// writing YAML 1.2's escape \/; a snippet elided with "..."; and
+	// cloudnative-pg's .devcontainer/devcontainer.json, JSON with a
+	// comment below its start (no Kubernetes object), beside a JSON
+	// snippet of a Gadget with a comment (broken: kubectl cannot read it).
 	dir: "docs-kuttl",
 	pins: map[string]ciPin{
-		// 15 files, 17 documents. Checked: the Gadget CRD. One true
-		// error: the elided snippet is no YAML as written. Skipped: 2 not
-		// objects (the snapshot test's suite; the pre-commit config,
-		// YAML 1.2); 3 test documents (the kuttl assertion's 2, the
+		// 17 files, 19 documents. Checked: the Gadget CRD. Two true
+		// errors: the elided snippet is no YAML as written, the JSON
+		// snippet has a comment. Skipped: 3 not objects (the snapshot
+		// test's suite; the pre-commit config, YAML 1.2; the dev
+		// container's JSON with a comment); 3 test documents (the kuttl assertion's 2, the
 		// snapshot); 1 test input (conf/scale.yaml, which kuttl never
 		// reads); 9 other documents (the snippets and step files are not
 		// CRDs).
-		"check": {exit: 1, notice: "15 files, 17 documents: 1 checked, 0 with errors (0 errors), 1 unparsable; skipped 15: 2 not Kubernetes objects, 3 test assertions and negative tests, 1 test input, 9 not CRDs",
-			errors: []string{"docs/snippets/gadget-elided.yaml:7: document 0 does not parse: yaml: line 7: mapping values are not allowed in this context"}},
+		"check": {exit: 1, notice: "17 files, 19 documents: 1 checked, 0 with errors (0 errors), 2 unparsable; skipped 16: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 test input, 9 not CRDs",
+			errors: []string{
+				"docs/snippets/gadget-elided.yaml:7: document 0 does not parse: yaml: line 7: mapping values are not allowed in this context",
+				"docs/snippets/gadget.json:5: document 0 does not parse: yaml: line 5: did not find expected ',' or '}'",
+			}},
 		// Checked: 6 objects: the 3 Gadgets of the snippets as Jinja
 		// renders them, the example, and the 2 kuttl steps updating the
 		// Gadget step 00 made (as merges into it: 01's missing widgetRef
@@ -184,10 +191,11 @@ var ownRepos = []fixtureRepo{{
 		// mean" names: one in a snippet (at its line in the file), one in
 		// a step's update. 3 kinds without a CRD: kuttl's TestSuite,
 		// TestStep and the Namespace.
-		"apply": {exit: 1, notice: "15 files, 17 documents: 6 checked, 2 with errors (2 errors), 1 unparsable; skipped 10: 2 not Kubernetes objects, 3 test assertions and negative tests, 1 test input, 1 CRD, 3 kinds without a CRD",
+		"apply": {exit: 1, notice: "17 files, 19 documents: 6 checked, 2 with errors (2 errors), 2 unparsable; skipped 11: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 test input, 1 CRD, 3 kinds without a CRD",
 			errors: []string{
 				"docs/snippets/gadget-elided.yaml:7: document 0 does not parse: yaml: line 7: mapping values are not allowed in this context",
 				`docs/snippets/gadget-pair.yaml:8: Gadget/first: spec.intervall: Not found: unknown field "spec.intervall"; did you mean "spec.interval"?`,
+				"docs/snippets/gadget.json:5: document 0 does not parse: yaml: line 5: did not find expected ',' or '}'",
 				`e2e-tests/tests/scale/02-typo.yaml:6: Gadget/scale: spec.intervall: Not found: unknown field "spec.intervall"; did you mean "spec.interval"?`,
 			}},
 	},

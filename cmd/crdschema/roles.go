@@ -86,7 +86,10 @@ func roleSkip(p layout.Place) (class, reason string) {
 // tool (a krew manifest, a load test's object templates: goTemplate), an
 // input of a Go test (under a testdata directory, which the go tool
 // ignores and tests fill with broken files on purpose), or JSON with
-// comments (the configuration of an editor or a dev container). head is
+// comments (the configuration of an editor or a dev container): a .json
+// file that starts with a comment, or that has no kind or apiVersion key
+// (a comment further down, cloudnative-pg's devcontainer.json; a broken
+// .json file that has either key stays an error). head is
 // the file's text, or its beginning; doc the text of the document. ""
 // when the document is a broken manifest: an error.
 func unparsableSkip(name string, p layout.Place, head, doc []byte) (class, reason string) {
@@ -99,11 +102,19 @@ func unparsableSkip(name string, p layout.Place, head, doc []byte) (class, reaso
 		return skipTestInput, "Go test input (under testdata/): not parsed"
 	case strings.EqualFold(filepath.Ext(name), ".json") && startsWithComment(head):
 		return skipNotObject, "not a Kubernetes object: JSON with comments"
+	case strings.EqualFold(filepath.Ext(name), ".json") && !objectKeys.Match(doc):
+		return skipNotObject, "not a Kubernetes object: JSON that does not parse (JSON with comments?) and has no kind or apiVersion key"
 	case yaml12Other(doc):
 		return skipNotObject, `not a Kubernetes object: YAML 1.2 (the escape \/, which kubectl's YAML 1.1 reader refuses)`
 	}
 	return "", ""
 }
+
+// objectKeys matches the text of a kind or apiVersion key: quoted (JSON)
+// or bare (YAML, JSON5), at a line's start or after "{", "," or a space.
+// A key that ends a longer name ("features/kind:1", a dev container's
+// feature) is not one.
+var objectKeys = regexp.MustCompile(`(?:^|[{,\s])(?:"(?:kind|apiVersion)"|'(?:kind|apiVersion)'|kind|apiVersion)\s*:`)
 
 // yaml12Other reports whether a YAML document that does not parse is YAML
 // 1.2 that is no Kubernetes object: it writes "\/" in a double-quoted

@@ -114,6 +114,17 @@ func TestUnparsableSkip(t *testing.T) {
 		{".pre-commit-config.yaml", layout.Place{}, "exclude: \"(^examples\\/x.yaml$)\"\n", true},
 		{"docs/es.yaml", layout.Place{}, "apiVersion: v1\nkind: X\nregexp: \"^app1\\/.+$\"\n", false},
 		{"broken.yaml", layout.Place{}, "a: \"\\/\"\nb: [\n", false},
+		// JSON with a comment below its start (cloudnative-pg's
+		// devcontainer.json, whose feature "…/features/kind:1" is no
+		// kind key): no Kubernetes object, skipped. A broken .json file
+		// with a kind or apiVersion key stays an error, and so does a
+		// YAML file without one.
+		{".devcontainer/devcontainer.json", layout.Place{}, "{\n  \"features\": {\"ghcr.io/x/features/kind:1\": {}},\n  // c\n  \"a\": 1\n}", true},
+		{"docs/gadget.json", layout.Place{}, "{\n  \"kind\": \"Gadget\",\n  // c\n}", false},
+		{"docs/gadget.json", layout.Place{}, "{\"apiVersion\":\"v1\", \"a\": [}", false},
+		{"docs/gadget.json", layout.Place{}, "{\n  'kind' : x,\n  // c\n}", false},
+		{"docs/gadget.json", layout.Place{}, "kind: X\na: [\n", false},
+		{"notes.yaml", layout.Place{}, "{\"a\": 1, // c\n}", false},
 	} {
 		class, _ := unparsableSkip(c.name, c.place, []byte(c.text), []byte(c.text))
 		if got := class != ""; got != c.want {
@@ -251,5 +262,23 @@ func TestJinjaSnippets(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no line %s in\n%s", want, out)
 		}
+	}
+}
+
+// TestNamedJSONWithCommentIsRead: the rule skipping a walked .json file
+// that does not parse and has no kind or apiVersion key (the dev
+// container's JSON with a comment) is the walk's; the same file named on
+// the command line is read as given, an input that cannot be read (exit 2),
+// as before the rule.
+func TestNamedJSONWithCommentIsRead(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "repos", "docs-kuttl"))
+	const name = ".devcontainer/devcontainer.json"
+	out, errOut, code := runCmd(t, nil, "check", "--skip-non-crds", "-o", "json", name)
+	if code != 2 || strings.Contains(out, `"skipped"`) || !strings.Contains(errOut, name+":7:") {
+		t.Errorf("named: exit %d, stdout\n%s\nstderr %q\nwant exit 2 and the parse error on stderr", code, out, errOut)
+	}
+	out, errOut, code = runCmd(t, nil, "check", "--skip-non-crds", "-o", "json", ".devcontainer")
+	if code != 0 || !strings.Contains(out, `"skipped":"not a Kubernetes object: JSON that does not parse`) || errOut != "" {
+		t.Errorf("walked: exit %d, stdout\n%s\nstderr %q\nwant exit 0 and the file skipped", code, out, errOut)
 	}
 }
