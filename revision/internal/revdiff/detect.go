@@ -133,10 +133,14 @@ func (w *walker) numberBounds(path Path, o, n *structural.Schema) bool {
 	// new limit that leaves no value the old schema accepts beyond it.
 	old := oldNumbers(n.Type, op)
 	if lim, ok := tighterLimit(op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum, 1); ok {
-		found = append(found, bound{detail: limitDetail("maximum", op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum), probes: append(numberProbes(n.Type, lim, np.ExclusiveMaximum, 1), old...)})
+		detail := limitDetail("maximum", op.Maximum, np.Maximum, op.ExclusiveMaximum, np.ExclusiveMaximum)
+		found = append(found, bound{detail: detail, probes: append(numberProbes(n.Type, lim, np.ExclusiveMaximum, 1), old...),
+			implied: enumAdmits(o, "the new maximum", numberAdmits(np, true))})
 	}
 	if lim, ok := tighterLimit(op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum, -1); ok {
-		found = append(found, bound{detail: limitDetail("minimum", op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum), probes: append(numberProbes(n.Type, lim, np.ExclusiveMinimum, -1), old...)})
+		detail := limitDetail("minimum", op.Minimum, np.Minimum, op.ExclusiveMinimum, np.ExclusiveMinimum)
+		found = append(found, bound{detail: detail, probes: append(numberProbes(n.Type, lim, np.ExclusiveMinimum, -1), old...),
+			implied: enumAdmits(o, "the new minimum", numberAdmits(np, false))})
 	}
 	w.addBounds(path, found)
 	return true
@@ -224,11 +228,15 @@ func (w *walker) lengthBounds(path Path, o, n *structural.Schema) bool {
 	found := countFound("Length", 1<<16, [2]*int64{op.MaxLength, np.MaxLength}, [2]*int64{op.MinLength, np.MinLength},
 		func(size int) []Probe { return w.stringProbes(o, size) })
 	for i := range found {
-		if op.Pattern == "" {
-			break
+		isMax, what := strings.HasPrefix(found[i].detail, "max"), "the new minLength"
+		if isMax {
+			what = "the new maxLength"
+		}
+		if found[i].implied = enumAdmits(o, what, lengthAdmits(np, isMax)); found[i].implied != "" || op.Pattern == "" {
+			continue
 		}
 		lo, hi := lengthRange(op)
-		if strings.HasPrefix(found[i].detail, "max") {
+		if isMax {
 			lo = max(lo, int(*np.MaxLength)+1)
 		} else {
 			hi = int(*np.MinLength) - 1
@@ -459,8 +467,21 @@ func (w *walker) patternChanged(path Path, o, n *structural.Schema) bool {
 	if lo, hi := lengthRange(op); err == nil && op.Pattern != "" {
 		patternProbe(&c, op.Pattern, np.Pattern, lo, hi, "every string of the old lengths that the old pattern matches, the new pattern matches too (the two patterns' automata compared)")
 	}
+	if err == nil {
+		enumProof(&c, enumAdmits(o, "the new pattern", patternAdmits(re)))
+	}
 	w.add(c)
 	return true
+}
+
+// enumProof makes c safe, with no probes, for the reason why gives (from
+// enumAdmits: the old enum's values all pass the new constraint); c is
+// unchanged when why is "".
+func enumProof(c *Change, why string) {
+	if why != "" {
+		c.Probes, c.Constructive = nil, false
+		c.StaticClass, c.StaticWhy = classSafe, why
+	}
 }
 
 // formatChanged: a format added or changed. A format the apiserver does
@@ -472,8 +493,10 @@ func (w *walker) formatChanged(path Path, o, n *structural.Schema) bool {
 	}
 	detail := changeDetail("format", of, nf, of != "")
 	probes := append([]Probe{{Value: "not a " + nf + "!"}, {Value: "-1"}}, w.samples(o)...)
-	w.add(Change{Kind: "format-changed", Path: path, Detail: detail, Probes: probes, Constructive: true,
-		StaticClass: classRatcheted, StaticWhy: "format is ratcheted for unchanged values"})
+	c := Change{Kind: "format-changed", Path: path, Detail: detail, Probes: probes, Constructive: true,
+		StaticClass: classRatcheted, StaticWhy: "format is ratcheted for unchanged values"}
+	enumProof(&c, enumAdmits(o, "the new format", formatAdmits(nf)))
+	w.add(c)
 	return true
 }
 
