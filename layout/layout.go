@@ -79,7 +79,7 @@ func (r Role) String() string {
 	case Negative:
 		return "negative test"
 	case Input:
-		return "test input"
+		return "script input"
 	case Update:
 		return "test update"
 	}

@@ -205,7 +205,7 @@ func TestScan(t *testing.T) {
 }
 
 func TestRoleString(t *testing.T) {
-	for r, want := range map[layout.Role]string{layout.Manifest: "manifest", layout.Patch: "patch", layout.Assertion: "test assertion", layout.Negative: "negative test", layout.Input: "test input", layout.Update: "test update"} {
+	for r, want := range map[layout.Role]string{layout.Manifest: "manifest", layout.Patch: "patch", layout.Assertion: "test assertion", layout.Negative: "negative test", layout.Input: "script input", layout.Update: "test update"} {
 		if got := r.String(); got != want {
 			t.Errorf("%d: %q, want %q", r, got, want)
 		}

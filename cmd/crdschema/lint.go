@@ -92,7 +92,7 @@ var skipSingular = map[string]string{
 	skipTestInput: "Go test input",
 	skipPatch:     "patch",
 	skipTest:      "test assertion or negative test",
-	skipInput:     "test input",
+	skipInput:     "script input",
 	skipCRD:       "CRD",
 	skipNotCRD:    "not a CRD",
 	skipUnknown:   "kind without a CRD",

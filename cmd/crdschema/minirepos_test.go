@@ -176,10 +176,10 @@ var ownRepos = []fixtureRepo{{
 		// snippet has a comment. Skipped: 3 not objects (the snapshot
 		// test's suite; the pre-commit config, YAML 1.2; the dev
 		// container's JSON with a comment); 3 test documents (the kuttl assertion's 2, the
-		// snapshot); 1 test input (conf/scale.yaml, which kuttl never
+		// snapshot); 1 script input (conf/scale.yaml, which kuttl never
 		// reads); 9 other documents (the snippets and step files are not
 		// CRDs).
-		"check": {exit: 1, notice: "17 files, 19 documents: 1 checked, 0 with errors (0 errors), 2 unparsable; skipped 16: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 test input, 9 not CRDs",
+		"check": {exit: 1, notice: "17 files, 19 documents: 1 checked, 0 with errors (0 errors), 2 unparsable; skipped 16: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 script input, 9 not CRDs",
 			errors: []string{
 				"docs/snippets/gadget-elided.yaml:7: document 0 does not parse: yaml: line 7: mapping values are not allowed in this context",
 				"docs/snippets/gadget.json:5: document 0 does not parse: yaml: line 5: did not find expected ',' or '}'",
@@ -191,7 +191,7 @@ var ownRepos = []fixtureRepo{{
 		// mean" names: one in a snippet (at its line in the file), one in
 		// a step's update. 3 kinds without a CRD: kuttl's TestSuite,
 		// TestStep and the Namespace.
-		"apply": {exit: 1, notice: "17 files, 19 documents: 6 checked, 2 with errors (2 errors), 2 unparsable; skipped 11: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 test input, 1 CRD, 3 kinds without a CRD",
+		"apply": {exit: 1, notice: "17 files, 19 documents: 6 checked, 2 with errors (2 errors), 2 unparsable; skipped 11: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 script input, 1 CRD, 3 kinds without a CRD",
 			errors: []string{
 				"docs/snippets/gadget-elided.yaml:7: document 0 does not parse: yaml: line 7: mapping values are not allowed in this context",
 				`docs/snippets/gadget-pair.yaml:8: Gadget/first: spec.intervall: Not found: unknown field "spec.intervall"; did you mean "spec.interval"?`,

@@ -465,7 +465,7 @@ func syntaxError(file, key string) func(t *testing.T, dir string) (string, int, 
 
 // TestFixtureRepositoriesRoles checks, on the -o json output of the
 // recipe's apply, that no error is on a file the layout says is a patch, a
-// test assertion, a negative test or a test input (0 false errors there:
+// test assertion, a negative test or a script input (0 false errors there:
 // they are skipped by role; a kuttl step updating an earlier step's object
 // is checked, as a merge into it), and that every templated custom
 // resource that parses is checked.

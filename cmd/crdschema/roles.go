@@ -28,7 +28,7 @@ import (
 const (
 	skipPatch = "patches"
 	skipTest  = "test assertions and negative tests"
-	skipInput = "test inputs"
+	skipInput = "script inputs"
 )
 
 // layouts holds the layout of every directory the run walks, scanned when
@@ -75,7 +75,7 @@ func roleSkip(p layout.Place) (class, reason string) {
 	case layout.Negative:
 		return skipTest, "negative test (" + p.By + "): applied expecting the request to fail"
 	case layout.Input:
-		return skipInput, "test input (" + p.By + "): what the test's scripts make of it is unknown"
+		return skipInput, "script input (" + p.By + "): what the test's scripts make of it is unknown"
 	}
 	return "", ""
 }
