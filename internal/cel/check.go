@@ -197,6 +197,40 @@ type cacheEntry struct {
 	rules   []schema.ValidationRule
 	results []compiled
 	err     error
+	// size is s's, found when a lookup first needs it (zero until then).
+	size subtreeSize
+}
+
+// subtreeSize is the number of nodes and the height of a structural
+// subtree (of its items, additionalProperties and properties): equal
+// subtrees have equal sizes. A lookup with several entries to choose from
+// compares a node only with the entries of its size: on a chain of nodes
+// with the same rules, alike but for their depth, every lookup compared
+// the node with every entry down to the chain's end, which made a check
+// cubic in the depth (6.3 s at depth 400, where the apiserver takes 0.6 s).
+type subtreeSize struct{ nodes, height int }
+
+// sizeOf returns the size of the subtree of s (zero for nil).
+func sizeOf(s *structural.Schema) subtreeSize {
+	if s == nil {
+		return subtreeSize{}
+	}
+	z := subtreeSize{nodes: 1}
+	add := func(c *structural.Schema) {
+		if c != nil {
+			cz := sizeOf(c)
+			z.nodes += cz.nodes
+			z.height = max(z.height, cz.height+1)
+		}
+	}
+	add(s.Items)
+	if s.AdditionalProperties != nil {
+		add(s.AdditionalProperties.Schema)
+	}
+	for _, p := range s.Properties {
+		add(p)
+	}
+	return z
 }
 
 // NewCompileCache returns an empty CompileCache.
@@ -575,10 +609,24 @@ func (n *Node) cachedAlone(rules []schema.ValidationRule) (results []compiled, e
 // resource root or not; with alone, only those of a node typed alone.
 func (c *CompileCache) lookup(kind string, s *structural.Schema, rules []schema.ValidationRule, resourceRoot, alone bool) *cacheEntry {
 	entries := c.entries[kind+rulesKey(rules)]
+	var size subtreeSize
 	for i := range entries {
 		e := &entries[i]
-		if e.resourceRoot == resourceRoot && (!alone || e.alone) && equalRules(e.rules, rules) &&
-			equalStructural(e.s, s, false) {
+		if e.resourceRoot != resourceRoot || (alone && !e.alone) || !equalRules(e.rules, rules) {
+			continue
+		}
+		if len(entries) > 1 {
+			if size == (subtreeSize{}) {
+				size = sizeOf(s)
+			}
+			if e.size == (subtreeSize{}) {
+				e.size = sizeOf(e.s)
+			}
+			if e.size != size {
+				continue
+			}
+		}
+		if equalStructural(e.s, s, false) {
 			return e
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	apiservercel "k8s.io/apiserver/pkg/cel"
+
 	"github.com/crdschema/crdschema/internal/model"
 )
 
@@ -46,7 +48,38 @@ func TestEqualStructural(t *testing.T) {
 			if i == j && !want {
 				t.Errorf("schema %d not equal to its copy", i)
 			}
+			// CompileCache.lookup compares only schemas of equal sizes.
+			if want && sizeOf(a) != sizeOf(b) {
+				t.Errorf("schemas %d and %d are equal, with sizes %v and %v", i, j, sizeOf(a), sizeOf(b))
+			}
 		}
+	}
+}
+
+// TestSubtreeSizes pins what sizeOf and declTypeSize count: the nodes of
+// a subtree and its height, through properties, items and
+// additionalProperties (fields, elements and keys of a CEL type).
+func TestSubtreeSizes(t *testing.T) {
+	for _, tc := range []struct {
+		js   string
+		want subtreeSize
+	}{
+		{`{"type":"string"}`, subtreeSize{1, 0}},
+		{`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"object","properties":{"c":{"type":"integer"}}}}}`, subtreeSize{4, 2}},
+		{`{"type":"array","items":{"type":"object","additionalProperties":{"type":"string"}}}`, subtreeSize{3, 2}},
+	} {
+		s := mustSchema(t, tc.js)
+		if got := sizeOf(s); got != tc.want {
+			t.Errorf("sizeOf(%s) = %v, want %v", tc.js, got, tc.want)
+		}
+	}
+	if got := sizeOf(nil); got != (subtreeSize{}) {
+		t.Errorf("sizeOf(nil) = %v", got)
+	}
+	str := apiservercel.StringType
+	list := apiservercel.NewListType(apiservercel.NewMapType(str, str, -1), -1)
+	if got, want := declTypeSize(list), (subtreeSize{4, 2}); got != want {
+		t.Errorf("declTypeSize(list of maps of strings) = %v, want %v", got, want)
 	}
 }
 

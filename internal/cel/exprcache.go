@@ -58,6 +58,9 @@ type checkedExpr struct {
 	env      *celgo.Env
 	ast      *celgo.Ast
 	iss      *celgo.Issues
+	// size is self's, found when a compile first needs it (zero until
+	// then; see subtreeSize).
+	size subtreeSize
 }
 
 // compile compiles text in the environment of a kind for a node whose self
@@ -69,8 +72,25 @@ func (c *exprCache) compile(kind envKind, text string, self *apiservercel.DeclTy
 	k := parseKey{kind, text}
 	p := c.parsed[k]
 	if p != nil {
+		var size subtreeSize
 		for _, e := range p.checked {
-			if e.optional == optional && equalCELTypes(e.self, self) {
+			if e.optional != optional {
+				continue
+			}
+			if len(p.checked) > 1 {
+				// Several to choose from: compare only types of self's
+				// size, as CompileCache.lookup compares schemas.
+				if size == (subtreeSize{}) {
+					size = declTypeSize(self)
+				}
+				if e.size == (subtreeSize{}) {
+					e.size = declTypeSize(e.self)
+				}
+				if e.size != size {
+					continue
+				}
+			}
+			if equalCELTypes(e.self, self) {
 				return e, nil
 			}
 		}
@@ -111,6 +131,37 @@ func copyAST(env *celgo.Env, a *celgo.Ast) *celgo.Ast {
 	}
 	c, _ := env.Parse(a.Source().Content())
 	return c
+}
+
+// declTypeSize returns the number of types and the height of a CEL type
+// (its fields, elements and keys): types equal by equalCELTypes have
+// equal sizes. Zero for nil.
+func declTypeSize(t *apiservercel.DeclType) subtreeSize {
+	if t == nil {
+		return subtreeSize{}
+	}
+	z := subtreeSize{nodes: 1}
+	add := func(c *apiservercel.DeclType) {
+		if c != nil {
+			cz := declTypeSize(c)
+			z.nodes += cz.nodes
+			z.height = max(z.height, cz.height+1)
+		}
+	}
+	switch {
+	case t.IsObject():
+		for _, f := range t.Fields {
+			if f != nil {
+				add(f.Type)
+			}
+		}
+	case t.IsList():
+		add(t.ElemType)
+	case t.IsMap():
+		add(t.KeyType)
+		add(t.ElemType)
+	}
+	return z
 }
 
 // equalCELTypes reports whether a and b are the same CEL type as a checker
