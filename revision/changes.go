@@ -83,7 +83,9 @@ const changesSeed = 24
 // a value at the changed field that the new schema may not accept (a
 // removed enum value, a string one longer than the new maxLength, a
 // null, an unknown field, the field left out, ...), stored as the old
-// revision stores it (created, converted to its storage version). Then,
+// revision stores it (created, converted to its storage version; at the
+// version itself when the new revision drops that storage version, as
+// after the storage migration that removal needs). Then,
 // under the new revision: a read at the version that drops or changes
 // the field is "data-loss"; a create of the object as the old revision
 // reads it that is accepted is "safe" (unless an update of the unchanged

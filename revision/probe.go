@@ -398,11 +398,27 @@ func (p *prober) storeErrs(obj map[string]any) (map[string]any, field.ErrorList)
 		}
 		created = r.Object
 	}
-	stored := p.old.Convert(p.ctx, created, p.old.StorageVersion())
+	stored := p.old.Convert(p.ctx, created, p.storageVersion())
 	if stored.Object == nil {
 		return nil, stored.Errors
 	}
 	return stored.Object, nil
+}
+
+// storageVersion is the version probe objects are stored at: the old
+// revision's storage version, unless the new revision no longer defines
+// it (an update the apiserver rejects, reported as version-removed, until
+// a storage migration has rewritten every object at a version the new
+// revision defines) and defines the probed version: objects stored at
+// that one then, as after the migration. Stored at the old storage
+// version, no probe object could be read under the new revision, and no
+// change of the version could be probed.
+func (p *prober) storageVersion() string {
+	v := p.old.StorageVersion()
+	if next := p.new.Versions(); !slices.Contains(next, v) && slices.Contains(next, p.version) {
+		return p.version
+	}
+	return v
 }
 
 // run reads stored under both revisions at the version, and creates and
