@@ -310,6 +310,7 @@ func (c *CRD) Write(ctx context.Context, obj, old map[string]any) Result {
 		r = s.updateRead(in, cur.Object, false)
 	}
 	if r.Object == nil || len(r.Errors) > 0 {
+		r.Object = nil // a rejected request stores nothing
 		return r
 	}
 	st, err := c.storage()

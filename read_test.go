@@ -399,6 +399,16 @@ func TestWrite(t *testing.T) {
 	if len(r.Errors) != 1 || r.Errors[0].Field != "apiVersion" {
 		t.Errorf("not served: %v", r.Errors)
 	}
+	// A rejected request stores nothing: no Object, create or update
+	// (Write returned the validated object once, and revision.Replay took
+	// a manifest the old revision refuses as created).
+	bad := yamlObject(t, `{apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: c1, namespace: default}, spec: {cronSpec: 5}}`)
+	for _, old := range []map[string]any{nil, stored} {
+		r = crd.Write(context.Background(), bad, old)
+		if len(r.Errors) == 0 || r.Object != nil {
+			t.Errorf("rejected write (old %v): errors %v, object %v", old != nil, r.Errors, r.Object)
+		}
+	}
 }
 
 // widgetDefaultAtV2 is a CRD whose v2 (served, not the storage version)

@@ -425,4 +425,14 @@ func TestReplayManifest(t *testing.T) {
 	if want := "loss read at v1 spec.size changed=false\nloss read at v1beta1 spec.size changed=false\n"; r.Manifest || dumpReplay(r) != want {
 		t.Errorf("dump (manifest %t):\n%s\nwant\n%s", r.Manifest, dumpReplay(r), want)
 	}
+	// A manifest the old revision refuses is taken as stored, as a dump
+	// is, and OldCreate says why (it was taken as created, with the
+	// refused create's output, while CRD.Write returned an object for a
+	// rejected request: found on strimzi 0.51.0 → 1.0.0's examples).
+	refused := widget("v1", map[string]any{"name": "abc", "size": "big"})
+	refused["metadata"] = map[string]any{"name": "w", "namespace": "default"}
+	r = Replay(context.Background(), old, next, refused)
+	if r.Manifest || len(r.OldCreate) == 0 || !reflect.DeepEqual(r.Stored["spec"], map[string]any{"name": "abc", "size": "big"}) {
+		t.Errorf("refused manifest: manifest %t, stored spec %v, old create %v", r.Manifest, r.Stored["spec"], r.OldCreate)
+	}
 }
