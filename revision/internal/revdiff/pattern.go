@@ -327,9 +327,10 @@ func patternWitness(a, b string, minLen, maxLen int) (string, patternAnswer) {
 			return "", patternUnknown
 		}
 		for _, c := range reps {
-			next := &searchState{a: pa.step(s.a, s.prev, c), b: pb.step(s.b, s.prev, c), prev: c, depth: min(s.depth+1, limit), text: s.text + string(c)}
+			next := &searchState{a: pa.step(s.a, s.prev, c), b: pb.step(s.b, s.prev, c), prev: c, depth: min(s.depth+1, limit)}
 			if k := next.key(); !seen[k] {
 				seen[k] = true
+				next.text = s.text + string(c)
 				queue = append(queue, next)
 			}
 			if visits(pa, pb) > patternVisits {
