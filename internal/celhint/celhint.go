@@ -205,13 +205,14 @@ func (w *walker) literal(v any) {
 }
 
 // field records a field the rule reads.
-func (w *walker) field(p Path) {
-	for _, f := range w.h.Fields {
-		if f.String() == p.String() {
-			return
-		}
+func (w *walker) field(p Path) { w.h.Fields = addPath(w.h.Fields, p) }
+
+// addPath is ps with p appended, unless ps holds it already.
+func addPath(ps []Path, p Path) []Path {
+	if slices.ContainsFunc(ps, func(q Path) bool { return q.String() == p.String() }) {
+		return ps
 	}
-	w.h.Fields = append(w.h.Fields, p)
+	return append(ps, p)
 }
 
 // comprehension binds the iteration variable to the items of the range
@@ -233,8 +234,8 @@ func (w *walker) comprehension(c ast.ComprehensionExpr) {
 	name := c.IterVar()
 	if c.HasIterVar2() {
 		name = c.IterVar2()
-	} else if !slices.ContainsFunc(w.h.Ranges, func(r Path) bool { return r.String() == p.String() }) {
-		w.h.Ranges = append(w.h.Ranges, p)
+	} else {
+		w.h.Ranges = addPath(w.h.Ranges, p)
 	}
 	w.vars[name] = p.child("*")
 	w.expr(c.LoopStep())

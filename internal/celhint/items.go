@@ -32,28 +32,12 @@ const maxSmallDepth = 16
 // a new value (base is not changed); the engine still has to check them.
 func ItemEnumVariants(node *structural.Schema, base any, rules []string, r *rand.Rand) []any {
 	b := &boundary{node: node, base: base, r: r, seen: map[string]bool{}}
-	for _, f := range listRanges(node, rules) {
-		b.enumDuplicates(f, nodeAt(node, f).Items)
-	}
+	eachRange(node, rules, func(_ Hints, f Path, s *structural.Schema) {
+		if s.Type == "array" && s.Items != nil {
+			b.enumDuplicates(f, s.Items)
+		}
+	})
 	return b.out[:min(len(b.out), MaxItemEnumVariants)]
-}
-
-// listRanges are the lists below node that the rules range over, in the
-// order the rules name them.
-func listRanges(node *structural.Schema, rules []string) []Path {
-	var out []Path
-	for _, rule := range rules {
-		h, ok := Parse(rule)
-		if !ok {
-			continue
-		}
-		for _, f := range h.Ranges {
-			if s := nodeAt(node, f); s != nil && s.Type == "array" && s.Items != nil {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
 }
 
 // enumDuplicates sets the list at f (items its item schema) to two

@@ -36,26 +36,32 @@ func RangeVariants(node *structural.Schema, base any, rules []string, r *rand.Ra
 		base, _ = sample.Value(node, r)
 	}
 	b := &boundary{node: node, base: base, r: r, seen: map[string]bool{}}
+	eachRange(node, rules, func(h Hints, f Path, s *structural.Schema) {
+		switch {
+		case s.Type == "array" && s.Items != nil:
+			b.duplicates(f, s)
+		case s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil:
+			b.keys(f, s, h)
+		}
+	})
+	return b.out[:min(len(b.out), MaxRangeVariants)]
+}
+
+// eachRange calls fn with each field below node that the rules range
+// over and its schema, in the order the rules name them (h the hints of
+// the rule naming it).
+func eachRange(node *structural.Schema, rules []string, fn func(h Hints, f Path, s *structural.Schema)) {
 	for _, rule := range rules {
 		h, ok := Parse(rule)
 		if !ok {
 			continue
 		}
 		for _, f := range h.Ranges {
-			s := nodeAt(node, f)
-			switch {
-			case s == nil:
-			case s.Type == "array" && s.Items != nil:
-				b.duplicates(f, s)
-			case s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil:
-				b.keys(f, s, h)
+			if s := nodeAt(node, f); s != nil {
+				fn(h, f, s)
 			}
 		}
 	}
-	if len(b.out) > MaxRangeVariants {
-		b.out = b.out[:MaxRangeVariants]
-	}
-	return b.out
 }
 
 // duplicates sets the list at f (s its schema) to its first item (else a

@@ -51,10 +51,15 @@ const patternVisits = 5000000
 
 // prog is one pattern's program; nil matches every string (no pattern)
 // or, as the second of a search, none. visits counts the instructions its
-// closures have followed.
+// closures have followed. mark, stack and runes are a closure's, kept
+// for the next: mark[pc] == gen when the current closure has reached pc.
 type prog struct {
 	p      *syntax.Prog
 	visits int
+	mark   []uint32
+	gen    uint32
+	stack  []uint32
+	runes  []uint32
 }
 
 // compilePattern compiles a pattern as regexp.Compile does; false when it
@@ -86,19 +91,25 @@ type runState struct {
 
 // closure follows the empty transitions from s's instructions and the
 // program's start (a match may begin anywhere) in context ctx: the
-// instructions that consume a rune, and whether a match ends here.
+// instructions that consume a rune (valid until the next closure), and
+// whether a match ends here.
 func (p *prog) closure(s runState, ctx syntax.EmptyOp) ([]uint32, bool) {
-	seen := map[uint32]bool{}
-	var runes []uint32
+	if p.mark == nil {
+		p.mark = make([]uint32, len(p.p.Inst))
+	}
+	p.gen++
+	runes := p.runes[:0]
 	matched := false
-	stack := append(slices.Clone(s.pcs), uint32(p.p.Start))
+	seen := 0
+	stack := append(append(p.stack[:0], s.pcs...), uint32(p.p.Start))
 	for len(stack) > 0 {
 		pc := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if seen[pc] {
+		if p.mark[pc] == p.gen {
 			continue
 		}
-		seen[pc] = true
+		p.mark[pc] = p.gen
+		seen++
 		in := &p.p.Inst[pc]
 		switch in.Op {
 		case syntax.InstAlt, syntax.InstAltMatch:
@@ -115,7 +126,8 @@ func (p *prog) closure(s runState, ctx syntax.EmptyOp) ([]uint32, bool) {
 			runes = append(runes, pc)
 		}
 	}
-	p.visits += len(seen)
+	p.stack, p.runes = stack, runes
+	p.visits += seen
 	return runes, matched
 }
 
@@ -315,9 +327,10 @@ func patternWitness(a, b string, minLen, maxLen int) (string, patternAnswer) {
 			return "", patternUnknown
 		}
 		for _, c := range reps {
-			next := &searchState{a: pa.step(s.a, s.prev, c), b: pb.step(s.b, s.prev, c), prev: c, depth: min(s.depth+1, limit), text: s.text + string(c)}
+			next := &searchState{a: pa.step(s.a, s.prev, c), b: pb.step(s.b, s.prev, c), prev: c, depth: min(s.depth+1, limit)}
 			if k := next.key(); !seen[k] {
 				seen[k] = true
+				next.text = s.text + string(c)
 				queue = append(queue, next)
 			}
 			if visits(pa, pb) > patternVisits {
