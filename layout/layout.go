@@ -25,12 +25,12 @@ package layout
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -624,7 +624,7 @@ func (s *scanner) testInputs(names []string) {
 func (s *scanner) stepUpdates(dir string) {
 	seen := map[stepKey]string{} // where an earlier step names the object
 	steps := slices.Clone(s.kuttl.steps[dir])
-	sort.SliceStable(steps, func(i, j int) bool { return stepIndex(steps[i]) < stepIndex(steps[j]) })
+	slices.SortStableFunc(steps, func(a, b string) int { return cmp.Compare(stepIndex(a), stepIndex(b)) })
 	for len(steps) > 0 {
 		// The files of one step see only the objects of earlier steps.
 		n := 1
@@ -707,9 +707,9 @@ func (s *scanner) stepObjects(name string) []stepObject {
 		if kind == "" || strings.HasPrefix(apiVersion, "kuttl.dev/") {
 			continue
 		}
-		group, _, _ := strings.Cut(apiVersion, "/")
-		if !strings.Contains(apiVersion, "/") {
-			group = ""
+		group, _, grouped := strings.Cut(apiVersion, "/")
+		if !grouped {
+			group = "" // the core group: "v1"
 		}
 		out = append(out, stepObject{group, kind, str(meta["name"]), fmt.Sprintf("%s:%d", name, d.line)})
 	}
