@@ -25,12 +25,12 @@ package layout
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -121,6 +121,9 @@ type kuttlTests struct {
 	// scripted are the directories of kuttl tests with a TestStep that
 	// runs commands: only those read files below them (Input).
 	scripted map[string]bool
+	// text is the text of each step file, as read read it, so that
+	// stepObjects does not read it again.
+	text map[string][]byte
 }
 
 // Scan walks fsys and reads the files that give the others their roles.
@@ -129,7 +132,7 @@ type kuttlTests struct {
 // are not followed, as fs.WalkDir does not.
 func Scan(fsys fs.FS) (*Tree, error) {
 	s := scanner{fsys: fsys, t: &Tree{places: map[string]Place{}, charts: map[string]bool{}, chainsaw: map[string]bool{}, bound: map[string]bool{}},
-		kuttl: kuttlTests{dirs: map[string]bool{}, steps: map[string][]string{}, scripted: map[string]bool{}}}
+		kuttl: kuttlTests{dirs: map[string]bool{}, steps: map[string][]string{}, scripted: map[string]bool{}, text: map[string][]byte{}}}
 	var roleFiles, yamlNames []string
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -306,8 +309,11 @@ func (s *scanner) read(name string) {
 		return
 	}
 	base := path.Base(name)
-	if stepFile().MatchString(base) && !bytes.Contains(data, []byte("TestStep")) {
-		return
+	if stepFile().MatchString(base) {
+		s.kuttl.text[name] = data
+		if !bytes.Contains(data, []byte("TestStep")) {
+			return
+		}
 	}
 	if isChainsawTest(base) {
 		s.t.chainsaw[path.Dir(name)] = true
@@ -618,7 +624,7 @@ func (s *scanner) testInputs(names []string) {
 func (s *scanner) stepUpdates(dir string) {
 	seen := map[stepKey]string{} // where an earlier step names the object
 	steps := slices.Clone(s.kuttl.steps[dir])
-	sort.SliceStable(steps, func(i, j int) bool { return stepIndex(steps[i]) < stepIndex(steps[j]) })
+	slices.SortStableFunc(steps, func(a, b string) int { return cmp.Compare(stepIndex(a), stepIndex(b)) })
 	for len(steps) > 0 {
 		// The files of one step see only the objects of earlier steps.
 		n := 1
@@ -688,14 +694,10 @@ type stepKey struct{ group, kind, name string }
 func (o stepObject) key() stepKey { return stepKey{o.group, o.kind, o.name} }
 
 // stepObjects reads the objects of a step file, leaving out kuttl's own
-// documents (TestStep, TestAssert); nil when it cannot be read.
+// documents (TestStep, TestAssert); nil when read could not read it.
 func (s *scanner) stepObjects(name string) []stepObject {
-	data, ok := s.readSmall(name)
-	if !ok {
-		return nil
-	}
 	var out []stepObject
-	for _, d := range splitDocuments(data) {
+	for _, d := range splitDocuments(s.kuttl.text[name]) {
 		var obj map[string]any
 		if yaml.Unmarshal(d.text, &obj) != nil || obj == nil {
 			continue
@@ -705,9 +707,9 @@ func (s *scanner) stepObjects(name string) []stepObject {
 		if kind == "" || strings.HasPrefix(apiVersion, "kuttl.dev/") {
 			continue
 		}
-		group, _, _ := strings.Cut(apiVersion, "/")
-		if !strings.Contains(apiVersion, "/") {
-			group = ""
+		group, _, grouped := strings.Cut(apiVersion, "/")
+		if !grouped {
+			group = "" // the core group: "v1"
 		}
 		out = append(out, stepObject{group, kind, str(meta["name"]), fmt.Sprintf("%s:%d", name, d.line)})
 	}
