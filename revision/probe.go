@@ -337,16 +337,16 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 	return ch
 }
 
-// needsWebhook reports whether storing or reading a probe at the version
-// needs a conversion webhook (strategy Webhook, the version not the
-// storage version of both revisions).
+// needsWebhook reports whether a probe at the version needs a conversion
+// webhook no converter was given for: the old revision converts it to the
+// version probes are stored at (storageVersion), both revisions read it
+// back from there, and the new revision's create and update convert it
+// to its own storage version. Stored at the probed version (the new
+// revision dropped the old storage version), only the last can.
 func (p *prober) needsWebhook() bool {
-	for _, c := range []*crdschema.CRD{p.old, p.new} {
-		if needsConverter(c) && p.version != c.StorageVersion() {
-			return true
-		}
-	}
-	return false
+	stored := p.storageVersion()
+	return (needsConverter(p.old) && p.version != stored) ||
+		(needsConverter(p.new) && (p.version != stored || p.version != p.new.StorageVersion()))
 }
 
 // carveOut names the exception to validation ratcheting (KEP-4008) that

@@ -1,11 +1,13 @@
 package revision
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/crdschema/crdschema"
 	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/revision/internal/revdiff"
 	"github.com/crdschema/crdschema/schema"
@@ -90,5 +92,43 @@ func TestFieldPathSteps(t *testing.T) {
 	want := map[string]any{"spec": map[string]any{"labels": map[string]any{"a]b": "x"}, "list": []any{map[string]any{"n": int64(1)}}}}
 	if !reflect.DeepEqual(obj, want) {
 		t.Errorf("setAt: %v, want %v", obj, want)
+	}
+}
+
+// TestNeedsWebhook: a Webhook CRD's probe needs the webhook only where a
+// conversion happens: between the probed version and the version probes
+// are stored at (prober.storageVersion), and on the new revision's writes
+// to its storage version. Stored at the probed version (the new revision
+// dropped the old storage version), none happens.
+func TestNeedsWebhook(t *testing.T) {
+	const webhook = "  conversion: {strategy: Webhook, webhook: {conversionReviewVersions: [v1], clientConfig: {url: \"https://conv.example.com/convert\"}}}\n"
+	crd := func(conv string, storage string, versions ...string) *crdschema.CRD {
+		doc := "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: widgets, singular: widget, kind: Widget}\n" + conv + "  versions:\n"
+		for _, v := range versions {
+			doc += fmt.Sprintf("  - {name: %s, served: true, storage: %t, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {name: {type: string}}}}}}}\n", v, v == storage)
+		}
+		c, err := crdschema.LoadCRD([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	tests := []struct {
+		name     string
+		old, new *crdschema.CRD
+		want     bool
+	}{
+		{"storage version kept, probed at another", crd(webhook, "v1beta1", "v1beta1", "v1"), crd(webhook, "v1beta1", "v1beta1", "v1"), true},
+		{"probed at the storage version of both", crd(webhook, "v1", "v1beta1", "v1"), crd(webhook, "v1", "v1beta1", "v1"), false},
+		{"old storage version dropped: stored at the probed one", crd(webhook, "v1beta1", "v1beta1", "v1"), crd(webhook, "v1", "v1"), false},
+		{"old storage version dropped, new writes converted", crd(webhook, "v1beta1", "v1beta1", "v1"), crd(webhook, "v2", "v1", "v2"), true},
+		{"strategy None before: stored at v1beta1, read at v1 by the new webhook", crd("", "v1beta1", "v1beta1", "v1"), crd(webhook, "v1", "v1beta1", "v1"), true},
+		{"no webhook", crd("", "v1beta1", "v1beta1", "v1"), crd("", "v1", "v1"), false},
+	}
+	for _, tt := range tests {
+		p := &prober{old: tt.old, new: tt.new, version: "v1"}
+		if got := p.needsWebhook(); got != tt.want {
+			t.Errorf("%s: needsWebhook = %t, want %t (stored at %s)", tt.name, got, tt.want, p.storageVersion())
+		}
 	}
 }
