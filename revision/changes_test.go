@@ -236,3 +236,20 @@ func TestChangesConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestChangesStaticSaysWhy: a change no probe decided says what happened
+// to its probe objects. Here they are built and stored under the old
+// revision, but the new one no longer serves the version, so no read at
+// it succeeds: the Detail says so and why, not that no probe object could
+// be built.
+func TestChangesStaticSaysWhy(t *testing.T) {
+	const v2 = "  - name: v2\n    served: true\n    storage: false\n    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {name: {type: string, maxLength: 63}}}}}}\n"
+	old := gadgetCRD + v2
+	next := strings.Replace(strings.Replace(old, "served: true\n    storage: false", "served: false\n    storage: false", 1),
+		"{name: {type: string, maxLength: 63}}", "{name: {type: string, maxLength: 10}}", 1)
+	got := changesOf(t, old, next)
+	want := `v2 spec.name bounds-tightened ratcheted (static): maxLength 63 → 10; static approximation (probe objects were built and stored, but none could be read at v2 under the new revision: apiVersion: Not found: CustomResourceDefinition "gadgets.example.com" does not serve version "v2" (serves v1)): value validations are ratcheted for unchanged values`
+	if len(got) != 2 || line(got[1]) != want {
+		t.Errorf("got %q\nwant [_ %q]", lines(got), want)
+	}
+}

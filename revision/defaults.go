@@ -23,6 +23,7 @@ func (p *prober) defaultChange(d revdiff.Change, n uint64) Change {
 		ch.Class, ch.Detail = "safe", d.Detail+"; "+p.version+" is not served: no request is defaulted at it"
 		return ch
 	}
+	p.missed = miss{}
 	for i, probe := range d.Probes {
 		obj, _, ok := p.stored(d, probe, n, uint64(i))
 		if !ok {
@@ -30,7 +31,14 @@ func (p *prober) defaultChange(d revdiff.Change, n uint64) Change {
 		}
 		before := p.old.Write(p.ctx, obj, nil)
 		after := p.new.Write(p.ctx, obj, nil)
-		if before.Object == nil || after.Object == nil {
+		switch {
+		case len(before.Errors) > 0:
+			p.missed.note(notWritten, "a create at "+p.version+" under the old revision failed: "+errText(before.Errors[0]))
+			continue
+		case len(after.Errors) > 0:
+			p.missed.note(notWritten, "a create at "+p.version+" under the new revision failed: "+errText(after.Errors[0]))
+			continue
+		case before.Object == nil || after.Object == nil:
 			continue
 		}
 		was, hadWas := valueAt(before.Object, d.Path)

@@ -39,6 +39,50 @@ type prober struct {
 	// ruleMessages are the messages of the new schema's rules (built on
 	// first need).
 	ruleMessages map[string]bool
+	// missed is why no probe of the change being classified ran (reset
+	// by classify and defaultChange, said by static).
+	missed miss
+}
+
+// miss is why a change's probes did not run: the furthest step any probe
+// object got to, and what stopped the first one there.
+type miss struct {
+	step missStep
+	why  string
+}
+
+// missStep is a step a probe object did not get past.
+type missStep int
+
+const (
+	notBuilt    missStep = iota // no probe could be set on a base object
+	notStored                   // the old revision rejected every probe object
+	notRead                     // stored, but a read at the version failed
+	notWritten                  // read, but a create failed (defaults)
+	rulesMasked                 // read, but other errors kept the rule from running
+)
+
+// note records a probe object stopped at step for why, unless one got
+// further or as far.
+func (m *miss) note(step missStep, why string) {
+	if step > m.step || (step == m.step && m.why == "") {
+		m.step, m.why = step, why
+	}
+}
+
+// text says what happened to the probe objects of the version.
+func (m miss) text(version string) string {
+	switch m.step {
+	case notStored:
+		return "no probe object the old revision accepts could be built: " + m.why
+	case notRead:
+		return "probe objects were built and stored, but none could be read at " + version + " under the " + m.why
+	case notWritten:
+		return "probe objects were built and stored, but " + m.why
+	case rulesMasked:
+		return "probe objects were built and read, but other errors in them kept the CEL rules from running: " + m.why
+	}
+	return "no probe object could be built"
 }
 
 // base returns the i-th object probes start from (see bases).
@@ -74,6 +118,9 @@ func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (obj
 			if stored != nil {
 				return obj, stored, true
 			}
+			if len(errs) > 0 {
+				p.missed.note(notStored, blocking(errs))
+			}
 			r := rand.New(rand.NewPCG(n, i+uint64(round+1)<<40))
 			if round == repairRounds || !repairWith(p.oldSchema, obj, errs, r) || !revdiff.Set(obj, p.oldSchema.Structural(), d.Path, probe, r) {
 				break
@@ -104,12 +151,25 @@ func (p *prober) try(d revdiff.Change, probe revdiff.Probe, n, i uint64) (outcom
 			return o, true
 		}
 		if round == repairRounds || !repairWith(p.newSchema, obj, o.others, rand.New(rand.NewPCG(n, i+uint64(round)<<32))) {
+			p.missed.note(rulesMasked, blocking(o.others))
 			return o, false
 		}
 		if stored, ok = p.store(obj); !ok {
+			p.missed.note(rulesMasked, blocking(o.others))
 			return o, false
 		}
 	}
+}
+
+// blocking is the first of errs that is not the notice that rules were
+// not run, for a Detail.
+func blocking(errs field.ErrorList) string {
+	for _, e := range errs {
+		if !rulesBlocked(field.ErrorList{e}) {
+			return errText(e)
+		}
+	}
+	return "not known"
 }
 
 // repairWith gives each field with one of errs a value sampled from s,
@@ -218,6 +278,7 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 		return p.defaultChange(d, n)
 	}
 	ch := Change{Kind: d.Kind, Version: p.version, Path: d.Path.String()}
+	p.missed = miss{}
 	probes, limit := d.Probes, maxProbes
 	if isRule(d.Kind) {
 		probes, limit = append(slices.Clip(probes), p.ruleBoundary(d, n)...), maxProbes+celhint.MaxVariants+celhint.MaxRangeVariants+celhint.MaxItemEnumVariants
@@ -282,7 +343,7 @@ func (p *prober) ruleBoundary(d revdiff.Change, n uint64) []revdiff.Probe {
 
 // static is ch classified from the schemas alone (d.StaticClass), its
 // Detail saying why no probe decided: probes ran and showed nothing
-// (ran), or none could.
+// (ran), or none could (and why: p.missed).
 func (p *prober) static(ch Change, d revdiff.Change, ran bool) Change {
 	ch.Class, ch.Static = d.StaticClass, true
 	switch {
@@ -301,7 +362,7 @@ func (p *prober) static(ch Change, d revdiff.Change, ran bool) Change {
 	case p.bases[0] == nil && p.bases[1] == nil:
 		ch.Detail = d.Detail + "; static approximation (no object of the old revision could be built): " + d.StaticWhy
 	default:
-		ch.Detail = d.Detail + "; static approximation (no probe object could be built): " + d.StaticWhy
+		ch.Detail = d.Detail + "; static approximation (" + p.missed.text(p.version) + "): " + d.StaticWhy
 	}
 	return ch
 }
@@ -430,7 +491,14 @@ func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 	path := d.Path
 	before := p.old.Read(p.ctx, stored, p.version)
 	after := p.new.Read(p.ctx, stored, p.version)
-	if before.Object == nil || after.Object == nil || len(before.Errors) > 0 || len(after.Errors) > 0 {
+	switch {
+	case len(before.Errors) > 0:
+		p.missed.note(notRead, "old revision: "+errText(before.Errors[0]))
+		return o, false
+	case len(after.Errors) > 0:
+		p.missed.note(notRead, "new revision: "+errText(after.Errors[0]))
+		return o, false
+	case before.Object == nil || after.Object == nil:
 		return o, false
 	}
 	lost, added := readDiff(before.Object, after.Object)
