@@ -294,7 +294,7 @@ func storageChange(ctx context.Context, old, next *crdschema.CRD, from, to strin
 		ch.Detail = base + "; the next write of an object stored at " + from + " stores it at " + to + ", which drops " + strings.Join(lost, ", ")
 		return ch
 	}
-	p := &prober{ctx: ctx, old: old, new: next, version: from}
+	p := newProber(ctx, old, next, from, nil, nil)
 	var stored map[string]any
 	if slices.Contains(next.ServedVersions(), from) {
 		// A sample holds more fields that the new storage version may
@@ -341,7 +341,7 @@ func schemaChanges(ctx context.Context, old, next *crdschema.CRD, version string
 	if len(diffs) == 0 {
 		return nil
 	}
-	p := &prober{ctx: ctx, old: old, new: next, version: version, oldSchema: oldS, newSchema: newS}
+	p := newProber(ctx, old, next, version, oldS, newS)
 	p.bases[0], _ = smallestObject(old, oldS, version)
 	out := make([]Change, 0, len(diffs))
 	for i, d := range diffs {

@@ -29,6 +29,8 @@ type prober struct {
 	ctx      context.Context
 	old, new *crdschema.CRD
 	version  string
+	// storedAt is the version probe objects are stored at (storageVersion).
+	storedAt string
 	// oldSchema and newSchema are the version's schemas.
 	oldSchema, newSchema *crdschema.Schema
 	// bases are the objects probes start from: the smallest object of
@@ -83,6 +85,14 @@ func (m miss) text(version string) string {
 		return "probe objects were built and read, but other errors in them kept the CEL rules from running: " + m.why
 	}
 	return "no probe object could be built"
+}
+
+// newProber is a prober of version, whose schemas under each revision
+// are oldSchema and newSchema (nil where none is needed).
+func newProber(ctx context.Context, old, next *crdschema.CRD, version string, oldSchema, newSchema *crdschema.Schema) *prober {
+	p := &prober{ctx: ctx, old: old, new: next, version: version, oldSchema: oldSchema, newSchema: newSchema}
+	p.storedAt = storageVersion(old, next, version)
+	return p
 }
 
 // base returns the i-th object probes start from (see bases).
@@ -400,14 +410,13 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 
 // needsWebhook reports whether a probe at the version needs a conversion
 // webhook no converter was given for: the old revision converts it to the
-// version probes are stored at (storageVersion), both revisions read it
+// version probes are stored at (storedAt), both revisions read it
 // back from there, and the new revision's create and update convert it
 // to its own storage version. Stored at the probed version (the new
 // revision dropped the old storage version), only the last can.
 func (p *prober) needsWebhook() bool {
-	stored := p.storageVersion()
-	return (needsConverter(p.old) && p.version != stored) ||
-		(needsConverter(p.new) && (p.version != stored || p.version != p.new.StorageVersion()))
+	return (needsConverter(p.old) && p.version != p.storedAt) ||
+		(needsConverter(p.new) && (p.version != p.storedAt || p.version != p.new.StorageVersion()))
 }
 
 // carveOut names the exception to validation ratcheting (KEP-4008) that
@@ -459,25 +468,25 @@ func (p *prober) storeErrs(obj map[string]any) (map[string]any, field.ErrorList)
 		}
 		created = r.Object
 	}
-	stored := p.old.Convert(p.ctx, created, p.storageVersion())
+	stored := p.old.Convert(p.ctx, created, p.storedAt)
 	if stored.Object == nil {
 		return nil, stored.Errors
 	}
 	return stored.Object, nil
 }
 
-// storageVersion is the version probe objects are stored at: the old
-// revision's storage version, unless the new revision no longer defines
-// it (an update the apiserver rejects, reported as version-removed, until
+// storageVersion is the version probe objects of version are stored at:
+// the old revision's storage version, unless the new revision no longer
+// defines it (an update the apiserver rejects, reported as version-removed, until
 // a storage migration has rewritten every object at a version the new
 // revision defines) and defines the probed version: objects stored at
 // that one then, as after the migration. Stored at the old storage
 // version, no probe object could be read under the new revision, and no
 // change of the version could be probed.
-func (p *prober) storageVersion() string {
-	v := p.old.StorageVersion()
-	if next := p.new.Versions(); !slices.Contains(next, v) && slices.Contains(next, p.version) {
-		return p.version
+func storageVersion(old, next *crdschema.CRD, version string) string {
+	v := old.StorageVersion()
+	if defined := next.Versions(); !slices.Contains(defined, v) && slices.Contains(defined, version) {
+		return version
 	}
 	return v
 }

@@ -1,6 +1,7 @@
 package revision
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"testing"
@@ -97,7 +98,7 @@ func TestFieldPathSteps(t *testing.T) {
 
 // TestNeedsWebhook: a Webhook CRD's probe needs the webhook only where a
 // conversion happens: between the probed version and the version probes
-// are stored at (prober.storageVersion), and on the new revision's writes
+// are stored at (storageVersion), and on the new revision's writes
 // to its storage version. Stored at the probed version (the new revision
 // dropped the old storage version), none happens.
 func TestNeedsWebhook(t *testing.T) {
@@ -126,9 +127,9 @@ func TestNeedsWebhook(t *testing.T) {
 		{"no webhook", crd("", "v1beta1", "v1beta1", "v1"), crd("", "v1", "v1"), false},
 	}
 	for _, tt := range tests {
-		p := &prober{old: tt.old, new: tt.new, version: "v1"}
+		p := newProber(context.Background(), tt.old, tt.new, "v1", nil, nil)
 		if got := p.needsWebhook(); got != tt.want {
-			t.Errorf("%s: needsWebhook = %t, want %t (stored at %s)", tt.name, got, tt.want, p.storageVersion())
+			t.Errorf("%s: needsWebhook = %t, want %t (stored at %s)", tt.name, got, tt.want, p.storedAt)
 		}
 	}
 }

@@ -68,7 +68,7 @@ func lostBetween(ctx context.Context, old, next *crdschema.CRD, from string, thr
 	if fromS == nil || toS == nil {
 		return nil, false
 	}
-	p := &prober{ctx: ctx, old: old, new: next, version: from, oldSchema: fromS, newSchema: toS}
+	p := newProber(ctx, old, next, from, fromS, toS)
 	p.bases[0], _ = smallestObject(old, fromS, from)
 	probed := false
 	for i, d := range revdiff.Diff(fromS.Structural(), toS.Structural(), changesSeed) {
