@@ -375,7 +375,7 @@ func ruleVariants(l level, r *rand.Rand) []any {
 		rules[i] = v.Rule
 	}
 	var out []any
-	for _, x := range celhint.Variants(l.schema, l.value, rules, r) {
+	for _, x := range celhint.Variants(l.schema, l.value, celhint.ParseAll(rules), r) {
 		out = append(out, x)
 		if str, ok := x.(string); ok && l.schema.Source.Format == "byte" {
 			out = append(out, base64.StdEncoding.EncodeToString([]byte(str)))

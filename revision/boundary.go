@@ -21,10 +21,11 @@ import (
 // (celhint.RangeVariants: an item twice, a map key that fails the rule),
 // drawn from rr, and last the lists' items of each enum value twice
 // (celhint.ItemEnumVariants), drawn from re, so that the others stay as
-// they were.
+// they were. Each rule is parsed once for all three.
 func boundaryProbes(o *structural.Schema, base any, rules []string, r, rr, re *rand.Rand) []revdiff.Probe {
-	vs := append(celhint.Variants(o, base, rules, r), celhint.RangeVariants(o, base, rules, rr)...)
-	vs = append(vs, celhint.ItemEnumVariants(o, base, rules, re)...)
+	hints := celhint.ParseAll(rules)
+	vs := append(celhint.Variants(o, base, hints, r), celhint.RangeVariants(o, base, hints, rr)...)
+	vs = append(vs, celhint.ItemEnumVariants(o, base, hints, re)...)
 	out := make([]revdiff.Probe, len(vs))
 	for i, v := range vs {
 		out[i] = revdiff.Probe{Value: v}

@@ -86,6 +86,19 @@ func Parse(rule string) (Hints, bool) {
 	return w.h, true
 }
 
+// ParseAll is the hints of each rule that parses (Parse), in order: what
+// Variants, RangeVariants and ItemEnumVariants take, parsed once for all
+// three.
+func ParseAll(rules []string) []Hints {
+	var out []Hints
+	for _, rule := range rules {
+		if h, ok := Parse(rule); ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // walker collects hints, resolving iteration variables to paths.
 type walker struct {
 	h    Hints

@@ -30,9 +30,9 @@ const maxSmallDepth = 16
 // named as the other values are removed and the value's own is set, to
 // its smallest, when absent. At most MaxItemEnumVariants come back, each
 // a new value (base is not changed); the engine still has to check them.
-func ItemEnumVariants(node *structural.Schema, base any, rules []string, r *rand.Rand) []any {
+func ItemEnumVariants(node *structural.Schema, base any, hints []Hints, r *rand.Rand) []any {
 	b := &boundary{node: node, base: base, r: r, seen: map[string]bool{}}
-	eachRange(node, rules, func(_ Hints, f Path, s *structural.Schema) {
+	eachRange(node, hints, func(_ Hints, f Path, s *structural.Schema) {
 		if s.Type == "array" && s.Items != nil {
 			b.enumDuplicates(f, s.Items)
 		}

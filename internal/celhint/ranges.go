@@ -28,7 +28,7 @@ const maxToggled = 4
 // the node's value in an object (nil: a sample). At most
 // MaxRangeVariants come back, each a new value; the engine still has to
 // check them.
-func RangeVariants(node *structural.Schema, base any, rules []string, r *rand.Rand) []any {
+func RangeVariants(node *structural.Schema, base any, hints []Hints, r *rand.Rand) []any {
 	if node == nil {
 		return nil
 	}
@@ -36,7 +36,7 @@ func RangeVariants(node *structural.Schema, base any, rules []string, r *rand.Ra
 		base, _ = sample.Value(node, r)
 	}
 	b := &boundary{node: node, base: base, r: r, seen: map[string]bool{}}
-	eachRange(node, rules, func(h Hints, f Path, s *structural.Schema) {
+	eachRange(node, hints, func(h Hints, f Path, s *structural.Schema) {
 		switch {
 		case s.Type == "array" && s.Items != nil:
 			b.duplicates(f, s)
@@ -47,15 +47,11 @@ func RangeVariants(node *structural.Schema, base any, rules []string, r *rand.Ra
 	return b.out[:min(len(b.out), MaxRangeVariants)]
 }
 
-// eachRange calls fn with each field below node that the rules range
-// over and its schema, in the order the rules name them (h the hints of
-// the rule naming it).
-func eachRange(node *structural.Schema, rules []string, fn func(h Hints, f Path, s *structural.Schema)) {
-	for _, rule := range rules {
-		h, ok := Parse(rule)
-		if !ok {
-			continue
-		}
+// eachRange calls fn with each field below node that the rules (their
+// hints) range over and its schema, in the order the rules name them (h
+// the hints of the rule naming it).
+func eachRange(node *structural.Schema, hints []Hints, fn func(h Hints, f Path, s *structural.Schema)) {
+	for _, h := range hints {
 		for _, f := range h.Ranges {
 			if s := nodeAt(node, f); s != nil {
 				fn(h, f, s)

@@ -38,7 +38,7 @@ func TestRanges(t *testing.T) {
 func TestRangeVariants(t *testing.T) {
 	list := schemaNode(t, `{"type": "array", "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "section": {"type": "string"}}}}`)
 	base := []any{map[string]any{"name": "a"}}
-	got := show2(RangeVariants(list, base, []string{"self.all(x, self.exists_one(y, x.name == y.name))"}, rand.New(rand.NewPCG(1, 2))))
+	got := show2(RangeVariants(list, base, ParseAll([]string{"self.all(x, self.exists_one(y, x.name == y.name))"}), rand.New(rand.NewPCG(1, 2))))
 	if !strings.Contains(got, `[{"name":"a"},{"name":"a"}]`) || !strings.Contains(got, `[{"name":"a"},{"name":"a","section":`) {
 		t.Errorf("list variants %s: want the item twice, and twice with a section in the second copy", got)
 	}
@@ -46,7 +46,7 @@ func TestRangeVariants(t *testing.T) {
 		t.Errorf("base changed: %s", b)
 	}
 	// Each variant is a new value: changing one leaves the base as it was.
-	for _, v := range RangeVariants(list, base, []string{"self.all(x, self.exists_one(y, x.name == y.name))"}, rand.New(rand.NewPCG(1, 2))) {
+	for _, v := range RangeVariants(list, base, ParseAll([]string{"self.all(x, self.exists_one(y, x.name == y.name))"}), rand.New(rand.NewPCG(1, 2))) {
 		for _, item := range v.([]any) {
 			item.(map[string]any)["name"] = "changed"
 		}
@@ -55,11 +55,11 @@ func TestRangeVariants(t *testing.T) {
 		t.Errorf("a variant shares the base: %s", b)
 	}
 	m := schemaNode(t, `{"type": "object", "additionalProperties": {"type": "string"}}`)
-	got = show2(RangeVariants(m, map[string]any{"a": "x"}, []string{"self.all(k, k.matches('^[a-z]+$'))", "self.all(k, k.split('/')[0].size() < 3)"}, rand.New(rand.NewPCG(1, 2))))
+	got = show2(RangeVariants(m, map[string]any{"a": "x"}, ParseAll([]string{"self.all(k, k.matches('^[a-z]+$'))", "self.all(k, k.split('/')[0].size() < 3)"}), rand.New(rand.NewPCG(1, 2))))
 	if !strings.Contains(got, `"":`) || !strings.Contains(got, `"aaaa/a":`) {
 		t.Errorf("map variants %s: want an empty key (fails matches) and aaaa/a (a prefix of size 4)", got)
 	}
-	if n := len(RangeVariants(m, nil, []string{"self.all(k, k.size() < 1 || k.size() < 2 || k.size() < 3 || k.size() < 4 || k.size() < 5 || k.size() < 6 || k.size() < 7 || k.size() < 8 || k.size() < 9 || k.size() < 10 || k.size() < 11 || k.size() < 12 || k.size() < 13 || k.size() < 14 || k.size() < 15 || k.size() < 16 || k.size() < 17 || k.size() < 18 || k.size() < 19 || k.size() < 20 || k.contains('/'))"}, rand.New(rand.NewPCG(1, 2)))); n != MaxRangeVariants {
+	if n := len(RangeVariants(m, nil, ParseAll([]string{"self.all(k, k.size() < 1 || k.size() < 2 || k.size() < 3 || k.size() < 4 || k.size() < 5 || k.size() < 6 || k.size() < 7 || k.size() < 8 || k.size() < 9 || k.size() < 10 || k.size() < 11 || k.size() < 12 || k.size() < 13 || k.size() < 14 || k.size() < 15 || k.size() < 16 || k.size() < 17 || k.size() < 18 || k.size() < 19 || k.size() < 20 || k.contains('/'))"}), rand.New(rand.NewPCG(1, 2)))); n != MaxRangeVariants {
 		t.Errorf("%d variants, want MaxRangeVariants (%d)", n, MaxRangeVariants)
 	}
 }

@@ -19,7 +19,8 @@ const MaxVariants = 64
 // combinations).
 const maxPresenceFields = 4
 
-// Variants are values of a rule's node at the boundary of its rules,
+// Variants are values of a rule's node at the boundary of its rules
+// (hints: ParseAll of them),
 // as far as the node's schema allows them: built from base (the node's
 // value in an object, or a sample when nil) by setting the fields the
 // rules read present and absent (every combination of up to four), to the
@@ -30,7 +31,7 @@ const maxPresenceFields = 4
 // separator). Fields the schema does not have are left out. At most
 // MaxVariants come back, each a new value (base is not changed); the
 // engine still has to check them.
-func Variants(node *structural.Schema, base any, rules []string, r *rand.Rand) []any {
+func Variants(node *structural.Schema, base any, hints []Hints, r *rand.Rand) []any {
 	if node == nil {
 		return nil
 	}
@@ -38,12 +39,6 @@ func Variants(node *structural.Schema, base any, rules []string, r *rand.Rand) [
 		base, _ = sample.Value(node, r)
 	}
 	b := &boundary{node: node, base: base, r: r, seen: map[string]bool{}}
-	var hints []Hints
-	for _, rule := range rules {
-		if h, ok := Parse(rule); ok {
-			hints = append(hints, h)
-		}
-	}
 	fields := b.oldFields(hints)
 	b.presence(fields)
 	for _, h := range hints {

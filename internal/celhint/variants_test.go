@@ -22,7 +22,7 @@ func TestVariantsBounded(t *testing.T) {
 	rule := "self.a == 'v0' || self.b == 'v1' || self.c == 'v2' || self.d == 'v3' || self.e == 'v4' || self.f == 'v5'"
 	base := map[string]any{"a": "v0", "b": "v0", "c": "v0", "d": "v0", "e": "v0", "f": "v0"}
 	before, _ := json.Marshal(base)
-	got := Variants(node, base, []string{rule}, rand.New(rand.NewPCG(1, 2)))
+	got := Variants(node, base, ParseAll([]string{rule}), rand.New(rand.NewPCG(1, 2)))
 	if len(got) != MaxVariants {
 		t.Errorf("%d variants, want MaxVariants (%d)", len(got), MaxVariants)
 	}
