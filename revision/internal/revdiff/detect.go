@@ -241,25 +241,13 @@ func (w *walker) lengthBounds(path Path, o, n *structural.Schema) bool {
 		} else {
 			hi = int(*np.MinLength) - 1
 		}
-		found[i].patternProbe(op.Pattern, lo, hi)
+		var answer patternAnswer
+		if found[i].probes, answer = patternProbe(found[i].probes, op.Pattern, "", lo, hi); answer == patternNone {
+			found[i].implied = "the old pattern " + strconv.Quote(op.Pattern) + " matches no string the new bound refuses"
+		}
 	}
 	w.addBounds(path, found)
 	return true
-}
-
-// patternProbe puts first among b's probes the shortest string of lo to
-// hi runes the old pattern matches; b is implied when there is none.
-func (b *bound) patternProbe(pattern string, lo, hi int) {
-	if hi >= 0 && lo > hi {
-		b.implied = "the old pattern " + strconv.Quote(pattern) + " matches no string the new bound refuses"
-		return
-	}
-	switch witness, answer := patternWitness(pattern, "", lo, hi); answer {
-	case patternFound:
-		b.probes = append([]Probe{{Value: witness}}, b.probes...)
-	case patternNone:
-		b.implied = "the old pattern " + strconv.Quote(pattern) + " matches no string the new bound refuses"
-	}
 }
 
 // lengthRange is the range of lengths a schema allows (hi -1: no bound).
@@ -274,18 +262,20 @@ func lengthRange(p *schema.Props) (lo, hi int) {
 	return lo, hi
 }
 
-// patternProbe puts first among c's probes the shortest string of lo to
-// hi runes that pattern a matches and b does not (patternWitness); when
-// there is none, c is safe for the reason none gives, with no probes.
-func patternProbe(c *Change, a, b string, lo, hi int, none string) {
-	switch witness, answer := patternWitness(a, b, lo, hi); answer {
-	case patternFound:
-		c.Probes = append([]Probe{{Value: witness}}, c.Probes...)
-		c.Constructive = true
-	case patternNone:
-		c.Probes, c.Constructive = nil, false
-		c.StaticClass, c.StaticWhy = classSafe, none
+// patternProbe is probes with, first, the shortest string of lo to hi
+// runes (hi < 0: no bound) that pattern a matches and pattern b does not
+// ("" for b: none; patternWitness), and whether there is one: probes
+// unchanged when there is none (an empty range of lengths has none) or
+// the search cannot tell.
+func patternProbe(probes []Probe, a, b string, lo, hi int) ([]Probe, patternAnswer) {
+	if hi >= 0 && lo > hi {
+		return probes, patternNone
 	}
+	witness, answer := patternWitness(a, b, lo, hi)
+	if answer == patternFound {
+		probes = append([]Probe{{Value: witness}}, probes...)
+	}
+	return probes, answer
 }
 
 // countBounds records a tightened max<what> (when the new one is below
@@ -465,7 +455,13 @@ func (w *walker) patternChanged(path Path, o, n *structural.Schema) bool {
 	// A pattern added (none before) is probed as it was: the old schema's
 	// strings are any, and its samples and the fixed candidates cross it.
 	if lo, hi := lengthRange(op); err == nil && op.Pattern != "" {
-		patternProbe(&c, op.Pattern, np.Pattern, lo, hi, "every string of the old lengths that the old pattern matches, the new pattern matches too (the two patterns' automata compared)")
+		switch probes, answer := patternProbe(c.Probes, op.Pattern, np.Pattern, lo, hi); answer {
+		case patternFound:
+			c.Probes, c.Constructive = probes, true
+		case patternNone:
+			c.Probes, c.Constructive = nil, false
+			c.StaticClass, c.StaticWhy = classSafe, "every string of the old lengths that the old pattern matches, the new pattern matches too (the two patterns' automata compared)"
+		}
 	}
 	if err == nil {
 		enumProof(&c, enumAdmits(o, "the new pattern", patternAdmits(re)))
