@@ -119,10 +119,14 @@ func (w *walker) requiredAdded(path Path, o, n *structural.Schema) bool {
 
 // bound is one tightened bound and the probes that cross it; implied,
 // when the old schema already refuses every value it does (said why).
+// A count bound (countFound) also carries its new value (limit), and
+// whether it is the max<what> (upper) or the min<what>.
 type bound struct {
 	detail  string
 	probes  []Probe
 	implied string
+	upper   bool
+	limit   int64
 }
 
 // numberBounds: minimum, maximum and their exclusive flags.
@@ -228,22 +232,23 @@ func (w *walker) lengthBounds(path Path, o, n *structural.Schema) bool {
 	found := countFound("Length", 1<<16, [2]*int64{op.MaxLength, np.MaxLength}, [2]*int64{op.MinLength, np.MinLength},
 		func(size int) []Probe { return w.stringProbes(o, size) })
 	for i := range found {
-		isMax, what := strings.HasPrefix(found[i].detail, "max"), "the new minLength"
-		if isMax {
+		b := &found[i]
+		what := "the new minLength"
+		if b.upper {
 			what = "the new maxLength"
 		}
-		if found[i].implied = enumAdmits(o, what, lengthAdmits(np, isMax)); found[i].implied != "" || op.Pattern == "" {
+		if b.implied = enumAdmits(o, what, lengthAdmits(np, b.upper)); b.implied != "" || op.Pattern == "" {
 			continue
 		}
 		lo, hi := lengthRange(op)
-		if isMax {
-			lo = max(lo, int(*np.MaxLength)+1)
+		if b.upper {
+			lo = max(lo, int(b.limit)+1)
 		} else {
-			hi = int(*np.MinLength) - 1
+			hi = int(b.limit) - 1
 		}
 		var answer patternAnswer
-		if found[i].probes, answer = patternProbe(found[i].probes, op.Pattern, "", lo, hi); answer == patternNone {
-			found[i].implied = "the old pattern " + strconv.Quote(op.Pattern) + " matches no string the new bound refuses"
+		if b.probes, answer = patternProbe(b.probes, op.Pattern, "", lo, hi); answer == patternNone {
+			b.implied = "the old pattern " + strconv.Quote(op.Pattern) + " matches no string the new bound refuses"
 		}
 	}
 	w.addBounds(path, found)
@@ -289,10 +294,10 @@ func (w *walker) countBounds(path Path, what string, limit int64, maxes, mins [2
 func countFound(what string, limit int64, maxes, mins [2]*int64, probes func(size int) []Probe) []bound {
 	var found []bound
 	if tighterMax(maxes[0], maxes[1]) && *maxes[1] < limit {
-		found = append(found, bound{detail: countDetail("max"+what, maxes[0], maxes[1]), probes: probes(int(*maxes[1]) + 1)})
+		found = append(found, bound{detail: countDetail("max"+what, maxes[0], maxes[1]), probes: probes(int(*maxes[1]) + 1), upper: true, limit: *maxes[1]})
 	}
 	if tighterMin(mins[0], mins[1]) {
-		found = append(found, bound{detail: countDetail("min"+what, mins[0], mins[1]), probes: probes(int(*mins[1]) - 1)})
+		found = append(found, bound{detail: countDetail("min"+what, mins[0], mins[1]), probes: probes(int(*mins[1]) - 1), limit: *mins[1]})
 	}
 	return found
 }
