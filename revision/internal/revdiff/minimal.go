@@ -42,42 +42,56 @@ func minimal(s *structural.Schema, r *rand.Rand, nonEmpty bool, depth int) (any,
 	}
 	switch s.Type {
 	case "object":
-		m := map[string]any{}
-		for _, k := range props(s).Required {
-			if depth == 0 && isRootField(k) {
-				continue
-			}
-			child := childNode(s, Step{Kind: Prop, Name: k})
-			if child == nil {
-				m[k] = map[string]any{}
-				continue
-			}
-			v, ok := minimal(child, r, false, depth+1)
-			if !ok {
-				return nil, false
-			}
-			m[k] = v
-		}
-		return m, true
+		return minimalObject(s, r, depth)
 	case "array":
-		n := 0
-		if mi := props(s).MinItems; mi != nil {
-			n = int(*mi)
+		return minimalList(s, r, nonEmpty, depth)
+	}
+	return sampleValue(s, r)
+}
+
+// minimalObject is minimal for an object: its required properties only,
+// each minimal (an empty object where the schema does not specify one);
+// at the root (depth 0), apiVersion, kind and metadata are left to Base.
+func minimalObject(s *structural.Schema, r *rand.Rand, depth int) (any, bool) {
+	m := map[string]any{}
+	for _, k := range props(s).Required {
+		if depth == 0 && isRootField(k) {
+			continue
 		}
-		if nonEmpty && n == 0 {
-			n = 1
+		child := childNode(s, Step{Kind: Prop, Name: k})
+		if child == nil {
+			m[k] = map[string]any{}
+			continue
 		}
-		if n == 0 || s.Items == nil {
-			return []any{}, true
-		}
-		if n > 1 {
-			return sampleValue(s, r)
-		}
-		v, ok := minimal(s.Items, r, false, depth+1)
+		v, ok := minimal(child, r, false, depth+1)
 		if !ok {
 			return nil, false
 		}
-		return []any{v}, true
+		m[k] = v
 	}
-	return sampleValue(s, r)
+	return m, true
+}
+
+// minimalList is minimal for a list: empty when it may be (and not
+// nonEmpty), one minimal item when it needs one, a sample when minItems
+// asks for more.
+func minimalList(s *structural.Schema, r *rand.Rand, nonEmpty bool, depth int) (any, bool) {
+	n := 0
+	if mi := props(s).MinItems; mi != nil {
+		n = int(*mi)
+	}
+	if nonEmpty && n == 0 {
+		n = 1
+	}
+	if n == 0 || s.Items == nil {
+		return []any{}, true
+	}
+	if n > 1 {
+		return sampleValue(s, r)
+	}
+	v, ok := minimal(s.Items, r, false, depth+1)
+	if !ok {
+		return nil, false
+	}
+	return []any{v}, true
 }
