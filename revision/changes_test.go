@@ -3,6 +3,7 @@ package revision_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -251,5 +252,16 @@ func TestChangesStaticSaysWhy(t *testing.T) {
 	want := `v2 spec.name bounds-tightened ratcheted (static): maxLength 63 → 10; static approximation (probe objects were built and stored, but none could be read at v2 under the new revision: apiVersion: Not found: CustomResourceDefinition "gadgets.example.com" does not serve version "v2" (serves v1)): value validations are ratcheted for unchanged values`
 	if len(got) != 2 || line(got[1]) != want {
 		t.Errorf("got %q\nwant [_ %q]", lines(got), want)
+	}
+	// A default changed to a value a new rule refuses without another
+	// field: probe objects are stored, but every create under the new
+	// revision fails (as crossplane v1.20 → v2.0's mode "Resources" →
+	// "Pipeline" does).
+	old = strings.Replace(gadgetCRD, "legacy: {type: string}", "legacy: {type: string, default: a}", 1)
+	next = strings.Replace(strings.Replace(old, "legacy: {type: string, default: a}", "legacy: {type: string, default: b}", 1),
+		"          spec:\n            type: object\n", "          spec:\n            type: object\n            x-kubernetes-validations: [{rule: \"self.legacy != 'b' || has(self.note)\", message: note is required with legacy b}]\n", 1)
+	want = `v1 spec.legacy default-changed default-changed (static): default "a" → "b"; static approximation (probe objects were built and stored, but a create at v1 under the new revision failed: spec: Invalid value: note is required with legacy b): a create leaving the field out stores the old default under the old revision only`
+	if got := lines(changesOf(t, old, next)); !slices.Contains(got, want) {
+		t.Errorf("got %q\nwant among them %q", got, want)
 	}
 }
