@@ -15,8 +15,9 @@ func TestEditVariants(t *testing.T) {
 	node := schemaNode(t, `{"type": "object", "properties": {
 		"plural": {"type": "string"}, "shout": {"type": "string"}, "title": {"type": "string"},
 		"slug": {"type": "string"}, "digits": {"type": "string"}, "n": {"type": "integer"},
+		"aliases": {"type": "array", "items": {"type": "string"}},
 		"labels": {"type": "object", "additionalProperties": {"type": "string", "enum": ["v"]}}}}`)
-	base := map[string]any{"plural": "widgets", "shout": "LOUD", "title": "t", "slug": "a-b", "digits": "12", "n": int64(1)}
+	base := map[string]any{"plural": "widgets", "shout": "LOUD", "title": "t", "slug": "a-b", "digits": "12", "n": int64(1), "aliases": []any{"ab"}}
 	before, _ := json.Marshal(base)
 	r := func() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 	tests := []struct{ rule, want string }{
@@ -27,6 +28,7 @@ func TestEditVariants(t *testing.T) {
 		{"self.slug.replace('-', '-') == self.slug", ``},
 		{"self.digits == self.digits.lowerAscii()", `{"digits":"12A"}`},
 		{"self.labels.all(k, k == k.lowerAscii())", `{"labels":{"K":"v"}}`},
+		{"self.aliases.all(x, x == x.lowerAscii())", `{"aliases":["Ab"]} {"aliases":["AB"]}`},
 		{"self.plural.split('/')[0].lowerAscii() == 'a'", ``},
 		{"self.plural.startsWith('a') && self.n > 0", ``},
 	}
