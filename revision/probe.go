@@ -291,7 +291,7 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 	p.missed = miss{}
 	probes, limit := d.Probes, maxProbes
 	if isRule(d.Kind) {
-		probes, limit = append(slices.Clip(probes), p.ruleBoundary(d, n)...), maxProbes+celhint.MaxVariants+celhint.MaxRangeVariants+celhint.MaxItemEnumVariants
+		probes, limit = append(slices.Clip(probes), p.ruleBoundary(d, n)...), maxProbes+celhint.MaxVariants+celhint.MaxRangeVariants+celhint.MaxItemEnumVariants+celhint.MaxEditVariants
 	}
 	var first *outcome
 	ran := 0
@@ -348,7 +348,7 @@ func (p *prober) ruleBoundary(d revdiff.Change, n uint64) []revdiff.Probe {
 	if b := p.base(0); b != nil {
 		base, _ = valueAt(b, d.Path)
 	}
-	return boundaryProbes(node, base, rules, rand.New(rand.NewPCG(n, 1<<20)), rand.New(rand.NewPCG(n, 1<<21)), rand.New(rand.NewPCG(n, 1<<22)))
+	return boundaryProbes(node, base, rules, rand.New(rand.NewPCG(n, 1<<20)), rand.New(rand.NewPCG(n, 1<<21)), rand.New(rand.NewPCG(n, 1<<22)), rand.New(rand.NewPCG(n, 1<<23)))
 }
 
 // static is ch classified from the schemas alone (d.StaticClass), its

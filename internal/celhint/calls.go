@@ -94,10 +94,21 @@ func (w *walker) in(elem, set ast.Expr) {
 	}
 }
 
+// edits are the conversions that change a string (lowerAscii,
+// upperAscii, trim): read through like the others, and recorded as calls
+// on the field itself too, for EditVariants.
+var edits = map[string]bool{"lowerAscii": true, "upperAscii": true, "trim": true}
+
 // apply records a function applied to a field (as receiver, or as the
 // first argument of a global function), or to one part of its split.
 func (w *walker) apply(c ast.CallExpr) {
 	name := c.FunctionName()
+	if edits[name] && c.IsMemberFunction() && len(c.Args()) == 0 {
+		if p, ok := w.path(c.Target()); ok {
+			w.addCall(Call{Path: p, Func: name, Part: -1})
+		}
+		return
+	}
 	if conversions[name] || name == "size" || (len(name) > 0 && (name[0] == '_' || name[0] == '@' || name[0] == '!')) {
 		return
 	}

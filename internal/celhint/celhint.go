@@ -87,8 +87,8 @@ func Parse(rule string) (Hints, bool) {
 }
 
 // ParseAll is the hints of each rule that parses (Parse), in order: what
-// Variants, RangeVariants and ItemEnumVariants take, parsed once for all
-// three.
+// Variants, RangeVariants, ItemEnumVariants and EditVariants take, parsed
+// once for all four.
 func ParseAll(rules []string) []Hints {
 	var out []Hints
 	for _, rule := range rules {

@@ -50,6 +50,7 @@ func TestParse(t *testing.T) {
 		{"!has(self.minReplicaCount) || self.minReplicaCount <= (has(self.maxReplicaCount) ? self.maxReplicaCount : 100)",
 			"field minReplicaCount; field maxReplicaCount"},
 		{"self.all(k, self[k] > 0)", "value *=0"},
+		{"self.plural == self.plural.lowerAscii() && self.t.trim().upperAscii() != ''", "field plural; field t; value t=; call plural.lowerAscii[]; call t.upperAscii[]; call t.trim[]; same plural=plural"},
 	}
 	for _, tt := range tests {
 		h, ok := Parse(tt.rule)
