@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -274,6 +275,10 @@ type outcome struct {
 	// status is set for a field of .status under the status subresource:
 	// a create drops it, the controller's status writes set it.
 	status bool
+	// unspecified is, when the update fails, a field of the value at the
+	// change's path that the new schema does not specify (unspecifiedIn):
+	// why ratcheting did not keep the unchanged value.
+	unspecified string
 }
 
 // maxProbes bounds the probes one change tries.
@@ -391,7 +396,7 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 		ch.Detail = d.Detail + "; a read" + at + " of an object stored under the old revision drops " + strings.Join(o.lost, ", ")
 	case len(o.create) == 0 && len(o.update) > 0:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; " + accepted + ", but " + update + " fails (" + errText(o.update[0]) + ")" + carveOut(d)
+		ch.Detail = d.Detail + "; " + accepted + ", but " + update + " fails (" + errText(o.update[0]) + ")" + carveOut(d, o.unspecified)
 	case len(o.create) == 0:
 		ch.Class = "safe"
 		ch.Detail = d.Detail + "; objects stored under the old revision read, create and update unchanged"
@@ -403,7 +408,7 @@ func (o *outcome) change(ch Change, d revdiff.Change) Change {
 		ch.Detail = d.Detail + "; " + create + " fails (" + errText(o.create[0]) + "); " + update + " is accepted (ratcheting)"
 	default:
 		ch.Class = "breaking"
-		ch.Detail = d.Detail + "; " + create + " fails (" + errText(o.create[0]) + "), and so does " + update + ", not ratcheted (" + errText(o.update[0]) + ")" + carveOut(d)
+		ch.Detail = d.Detail + "; " + create + " fails (" + errText(o.create[0]) + "), and so does " + update + ", not ratcheted (" + errText(o.update[0]) + ")" + carveOut(d, o.unspecified)
 	}
 	return ch
 }
@@ -420,13 +425,17 @@ func (p *prober) needsWebhook() bool {
 }
 
 // carveOut names the exception to validation ratcheting (KEP-4008) that
-// makes a change breaking for unchanged objects, where it is one.
-func carveOut(d revdiff.Change) string {
+// makes a change breaking for unchanged objects, where it is one:
+// unspecified is a field of the unchanged value the schema does not
+// specify, "" when none.
+func carveOut(d revdiff.Change, unspecified string) string {
 	switch {
 	case isRule(d.Kind) && strings.Contains(d.Rule.Rule, "oldSelf"):
 		return ": transition rules (oldSelf) are not ratcheted"
 	case d.Kind == "embedded-resource-changed":
 		return ": the apiVersion, kind and metadata of embedded resources are validated without ratcheting"
+	case unspecified != "":
+		return ": a value holding a field the schema does not specify is never unchanged for ratcheting (" + unspecified + ")"
 	}
 	return ""
 }
@@ -523,12 +532,60 @@ func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 		update := p.newSchema.ApplyStatusUpdate(after.Object, after.Object).Errors
 		p.attribute(&o, d, create, update)
 		o.status = true
+		o.unspecified = p.unspecifiedIn(after.Object, d, o.update)
 		return o, true
 	}
 	create := p.new.Write(p.ctx, before.Object, nil).Errors
 	update := p.new.Write(p.ctx, after.Object, stored).Errors
 	p.attribute(&o, d, create, update)
+	o.unspecified = p.unspecifiedIn(after.Object, d, o.update)
 	return o, true
+}
+
+// unspecifiedIn is, when update holds errors, the first field (in key
+// order) of obj's value at d's path that the new schema does not specify
+// (no property, no additionalProperties schema: an embedded resource's
+// apiVersion and kind, unknown fields kept), "" when there is none. The
+// apiserver's ratcheting compares an unchanged value field by field
+// through the schema and takes a field without one as changed
+// (CorrelatedObject), so such a value, and every value holding it, fails
+// on update as on create.
+func (p *prober) unspecifiedIn(obj map[string]any, d revdiff.Change, update field.ErrorList) string {
+	if len(update) == 0 || len(d.Path) == 0 || p.newSchema == nil {
+		return ""
+	}
+	v, ok := valueAt(obj, d.Path)
+	if !ok {
+		return ""
+	}
+	return unspecifiedField(v, revdiff.NodeAt(p.newSchema.Structural(), d.Path), d.Path.String())
+}
+
+// unspecifiedField is the first field of v, at path at, that schema s
+// does not specify, "" when none.
+func unspecifiedField(v any, s *structural.Schema, at string) string {
+	if s == nil {
+		return ""
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			c := fieldSchema(s, k)
+			if c == nil {
+				return at + "." + k
+			}
+			if f := unspecifiedField(x[k], c, at+"."+k); f != "" {
+				return f
+			}
+		}
+	case []any:
+		for i, item := range x {
+			if f := unspecifiedField(item, s.Items, at+"["+strconv.Itoa(i)+"]"); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 // attribute sets the errors of o from the errors of the create and the
@@ -779,4 +836,17 @@ func collectRuleMessages(s *structural.Schema, into map[string]bool) {
 	if s.AdditionalProperties != nil {
 		collectRuleMessages(s.AdditionalProperties.Schema, into)
 	}
+}
+
+// fieldSchema is the schema of field k of an object of schema s: its
+// property, else the additionalProperties schema; nil when s specifies
+// neither.
+func fieldSchema(s *structural.Schema, k string) *structural.Schema {
+	if c := s.Properties[k]; c != nil {
+		return c
+	}
+	if s.AdditionalProperties != nil {
+		return s.AdditionalProperties.Schema
+	}
+	return nil
 }

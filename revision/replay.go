@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/crdschema/crdschema"
+	"github.com/crdschema/crdschema/embedded"
 	"github.com/crdschema/crdschema/internal/errorsort"
 	"github.com/crdschema/crdschema/internal/jsonvalue"
 	"github.com/crdschema/crdschema/internal/objdiff"
@@ -69,7 +70,11 @@ type Effect struct {
 // none of them is a manifest (Effect.Manifest): it is created under old
 // first (CRD.Write), so Stored holds the defaults and pruning of that
 // create, as the cluster would; a manifest old refuses is taken as
-// stored, as a dump is (OldCreate says why). An object
+// stored, as a dump is (OldCreate says why). Either way a manifest is
+// stored with the metadata the apiserver gives it on create: a name
+// generated from generateName when it has none (five fixed letters for
+// the random ones), the request's namespace ("default") when it names
+// none. An object
 // that is not of old's group and kind, names a version old does not
 // define, or fails that conversion is not replayed: Effect.Errors says
 // why and nothing else is filled. An old revision the apiserver would
@@ -138,6 +143,7 @@ func Replay(ctx context.Context, old, next *crdschema.CRD, obj map[string]any) E
 		if created := old.Write(ctx, inObj, nil); created.Object != nil {
 			stored, r.Manifest = created.Object, true
 		}
+		stored = withCreatedMeta(old, stored)
 	}
 	if len(errs) > 0 {
 		if needsWebhook(errs) {
@@ -171,6 +177,26 @@ func isManifest(obj map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// withCreatedMeta is stored, a manifest as stored under old (a map of
+// its own), with the metadata the cluster stores it with and which
+// CRD.Write's create result leaves out (the command's contract: nothing
+// the server populates is added): a name generated from generateName
+// when it has none, the request's namespace ("default") when a namespaced
+// kind names none, no namespace for a cluster-scoped one (see
+// embedded.MetaForCreate). Without the name, the next write of an object
+// the apiserver did name is refused ("name or generateName is
+// required"). Metadata that is not an object is left as it is.
+func withCreatedMeta(old *crdschema.CRD, stored map[string]any) map[string]any {
+	meta, ok := stored["metadata"].(map[string]any)
+	if !ok {
+		return stored
+	}
+	if s, _ := old.Version(old.StorageVersion()); s != nil {
+		stored["metadata"] = embedded.MetaForCreate(meta, s.Namespaced())
+	}
+	return stored
 }
 
 // setNotChecked moves the errors of steps that need a conversion

@@ -336,7 +336,11 @@ func (w *walker) itemBounds(path Path, o, n *structural.Schema) bool {
 	return true
 }
 
-// listProbes are lists of size items of the old schema.
+// listProbes are lists of size items of the old schema. The items of a
+// set or a map list are distinct (itemIdentity), as the old revision
+// wants them: a list with a duplicate is never stored, and a long one
+// of sampled short keys nearly always has one. A list that cannot get
+// size distinct items within 4×size draws is no probe.
 func (w *walker) listProbes(o *structural.Schema, size int) []Probe {
 	if o.Items == nil {
 		return nil
@@ -345,10 +349,17 @@ func (w *walker) listProbes(o *structural.Schema, size int) []Probe {
 	for try := 0; try < 2; try++ {
 		r := w.rand()
 		items := make([]any, 0, size)
-		for len(items) < size {
+		seen := map[string]bool{}
+		for draws := 0; len(items) < size && draws < 4*size; draws++ {
 			v, ok := sampleValue(o.Items, r)
 			if !ok {
 				break
+			}
+			if id, distinct := itemIdentity(o, v); distinct {
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
 			}
 			items = append(items, v)
 		}
@@ -357,6 +368,29 @@ func (w *walker) listProbes(o *structural.Schema, size int) []Probe {
 		}
 	}
 	return out
+}
+
+// itemIdentity is what must differ between two items of a list with
+// schema o: the item itself in a set, its map keys' values in a map list
+// (as JSON); false for other lists, whose items may repeat.
+func itemIdentity(o *structural.Schema, item any) (string, bool) {
+	var id any
+	switch m, isMap := item.(map[string]any); {
+	case o.ListType == "set":
+		id = item
+	case o.ListType == "map" && isMap:
+		keys := map[string]any{}
+		for _, k := range o.ListMapKeys {
+			if v, ok := m[k]; ok {
+				keys[k] = v
+			}
+		}
+		id = keys
+	default:
+		return "", false
+	}
+	b, err := json.Marshal(id)
+	return string(b), err == nil
 }
 
 // propertyBounds: minProperties and maxProperties of a map.
