@@ -164,13 +164,18 @@ func colonNext(text []byte) bool {
 
 // stringEnd is the index after the string that text[i], a quote, opens:
 // after its closing quote (a backslash escapes the next character), or
-// len(text) when it does not close.
+// at its line's end or the text's when it does not close there (a JSON
+// string holds no line break: a quote left open ends at the line's end,
+// not at the next key's opening quote, which would turn the rest of the
+// text inside out).
 func stringEnd(text []byte, i int) int {
 	q := text[i]
 	for j := i + 1; j < len(text); j++ {
 		switch text[j] {
 		case '\\':
 			j++
+		case '\n':
+			return j
 		case q:
 			return j + 1
 		}

@@ -135,6 +135,9 @@ func TestUnparsableSkip(t *testing.T) {
 		{".vscode/settings.json", layout.Place{}, "{\n  // \"kind\": 1\n  /* apiVersion: 2 */\n  \"a\": \"kind: x\\\" kind: y\",\n  \"b\": \"x\", // \"kind\": 3\n}", true},
 		{"open.json", layout.Place{}, "{\"a\": \"never closed", true},
 		{"open.json", layout.Place{}, "{\"a\": 1 /* never closed", true},
+		// A value whose closing quote is missing, above the kind: its
+		// string ends with its line; the kind is found, an error.
+		{"docs/gadget.json", layout.Place{}, "{\n  \"metadata\": {\n    \"name\": \"g1\n  },\n  \"apiVersion\": \"toys.crdschema.dev/v1beta1\",\n  \"kind\": \"Gadget\"\n}", false},
 	} {
 		class, _ := unparsableSkip(c.name, c.place, []byte(c.text))
 		if got := class != ""; got != c.want {
