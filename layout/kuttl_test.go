@@ -25,8 +25,22 @@ var kuttlRepo = fstest.MapFS{
 	"e2e/tests/t1/04-other-group.yaml": {Data: []byte("apiVersion: other.example.com/v1\nkind: Widget\nmetadata:\n  name: w1\n")},
 	"e2e/tests/t1/05-step.yaml":        {Data: []byte("apiVersion: kuttl.dev/v1beta1\nkind: TestStep\napply:\n- files/listed.yaml\ncommands:\n- command: kubectl apply -f files/applied.yaml\n")},
 	// Asserted absent, then made: a creation, not an update.
-	"e2e/tests/t1/06-errors.yaml":     {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w9\n")},
-	"e2e/tests/t1/07-create.yaml":     {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w9\n")},
+	"e2e/tests/t1/06-errors.yaml": {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w9\n")},
+	"e2e/tests/t1/07-create.yaml": {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w9\n")},
+	// A TestStep deleting w1, whose step makes it again: a creation;
+	// the step after it changes the new w1: an update.
+	"e2e/tests/t1/08-recreate.yaml": {Data: []byte("apiVersion: kuttl.dev/v1beta1\nkind: TestStep\ndelete:\n- apiVersion: toys.crdschema.dev/v1\n  kind: Widget\n  name: w1\n---\napiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w1\n")},
+	"e2e/tests/t1/09-change.yaml":   {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w1\n")},
+	// Deleting by labels deletes the labelled w10, not w2 (no labels);
+	// deleting w2 in another namespace, or another group's w2, deletes
+	// nothing of the test's.
+	"e2e/tests/t1/10-labelled.yaml": {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w10\n  labels:\n    app: a\n")},
+	"e2e/tests/t1/11-delete.yaml":   {Data: []byte("apiVersion: kuttl.dev/v1beta1\nkind: TestStep\ndelete:\n- apiVersion: toys.crdschema.dev/v1\n  kind: Widget\n  labels:\n    app: a\n- apiVersion: toys.crdschema.dev/v1\n  kind: Widget\n  name: w2\n  namespace: other\n- apiVersion: other.example.com/v1\n  kind: Widget\n  name: w2\n- kind: \"\"\n- 3\n")},
+	"e2e/tests/t1/12-w10.yaml":      {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w10\n")},
+	"e2e/tests/t1/12-w2.yaml":       {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w2\n")},
+	// Deleting every Widget of the test's namespace: w2 is made again.
+	"e2e/tests/t1/13-delete-all.yaml": {Data: []byte("apiVersion: kuttl.dev/v1beta1\nkind: TestStep\ndelete:\n- apiVersion: toys.crdschema.dev/v1\n  kind: Widget\n")},
+	"e2e/tests/t1/14-w2.yaml":         {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: w2\n")},
 	"e2e/tests/t1/conf/t1.yaml":       {Data: []byte("apiVersion: toys.crdschema.dev/v1\nkind: Widget\nmetadata:\n  name: x\n")},
 	"e2e/tests/t1/files/listed.yaml":  {Data: []byte("kind: A\n")},
 	"e2e/tests/t1/files/applied.yaml": {Data: []byte("kind: A\n")},
@@ -67,6 +81,11 @@ func TestScanKuttlAndSnapshots(t *testing.T) {
 		{file: "e2e/tests/t1/03-mixed.yaml"},
 		{file: "e2e/tests/t1/04-other-group.yaml"},
 		{file: "e2e/tests/t1/07-create.yaml"},
+		{file: "e2e/tests/t1/08-recreate.yaml"},
+		{file: "e2e/tests/t1/09-change.yaml", role: layout.Update, by: "kuttl step updating Widget/w1 named at e2e/tests/t1/08-recreate.yaml:8"},
+		{file: "e2e/tests/t1/12-w10.yaml"},
+		{file: "e2e/tests/t1/12-w2.yaml", role: layout.Update, by: "kuttl step updating Widget/w2 named at e2e/tests/t1/02-assert.yaml:1"},
+		{file: "e2e/tests/t1/14-w2.yaml"},
 		{file: "e2e/tests/t1/conf/t1.yaml", role: layout.Input, by: input},
 		{file: "e2e/tests/t1/files/listed.yaml", by: "kuttl TestStep apply in e2e/tests/t1/05-step.yaml:1"},
 		{file: "e2e/tests/t1/files/applied.yaml", by: "kuttl TestStep command (kubectl) in e2e/tests/t1/05-step.yaml:1"},

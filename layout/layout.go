@@ -12,7 +12,8 @@
 //     chainsaw's manifest-based tests name files NN-assert*.yaml and
 //     NN-error*.yaml, and a kuttl TestStep lists its apply, assert and error
 //     paths; a kuttl step file naming only objects an earlier step made or
-//     asserted updates them (Update), and a file below a kuttl test's
+//     asserted, and no TestStep deleted since, updates them (Update), and
+//     a file below a kuttl test's
 //     directory that no step reads is its scripts' input (Input);
 //   - snapshots (under __snapshot__ or __snapshots__): a test's expected
 //     output;
@@ -61,11 +62,14 @@ const (
 	// files with yq into a full object).
 	Input
 	// Update: a kuttl step file whose every object an earlier step of the
-	// test made or asserted: kuttl creates a step's object, or merges it
-	// into the one that exists, so such a file may hold only the fields it
-	// changes (a partial cluster spec turning on an extension). Checked as
-	// a merge into the object it names: what it writes must be valid; what
-	// it leaves out, the existing object has.
+	// test made or asserted, and no TestStep's delete list (by name, by
+	// labels the test's files give it, or by kind) removed since: kuttl
+	// creates a step's object, or merges it into the one that exists, so
+	// such a file may hold only the fields it changes (a partial cluster
+	// spec turning on an extension). A step deletes first: an object the
+	// step's own files make again is created. Checked as a merge into the
+	// object it names: what it writes must be valid; what it leaves out,
+	// the existing object has.
 	Update
 )
 
@@ -121,9 +125,14 @@ type kuttlTests struct {
 	// scripted are the directories of kuttl tests with a TestStep that
 	// runs commands: only those read files below them (Input).
 	scripted map[string]bool
-	// text is the text of each step file, as read read it, so that
-	// stepObjects does not read it again.
+	// text is the text of each step file, as read read it, until
+	// stepDocs parses it; docs are its parsed documents, so that each step
+	// file is read and parsed once.
 	text map[string][]byte
+	docs map[string][]parsed
+	// deletes are the objects each step file's TestStep deletes at the
+	// beginning of its step.
+	deletes map[string][]deleteRef
 }
 
 // Scan walks fsys and reads the files that give the others their roles.
@@ -132,7 +141,7 @@ type kuttlTests struct {
 // are not followed, as fs.WalkDir does not.
 func Scan(fsys fs.FS) (*Tree, error) {
 	s := scanner{fsys: fsys, t: &Tree{places: map[string]Place{}, charts: map[string]bool{}, chainsaw: map[string]bool{}, bound: map[string]bool{}},
-		kuttl: kuttlTests{dirs: map[string]bool{}, steps: map[string][]string{}, scripted: map[string]bool{}, text: map[string][]byte{}}}
+		kuttl: kuttlTests{dirs: map[string]bool{}, steps: map[string][]string{}, scripted: map[string]bool{}, text: map[string][]byte{}, docs: map[string][]parsed{}, deletes: map[string][]deleteRef{}}}
 	var roleFiles, yamlNames []string
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -309,30 +318,62 @@ func (s *scanner) read(name string) {
 		return
 	}
 	base := path.Base(name)
+	docs := func() []parsed { return parseDocuments(data) }
 	if stepFile().MatchString(base) {
 		s.kuttl.text[name] = data
 		if !bytes.Contains(data, []byte("TestStep")) {
-			return
+			return // parsed, if a kuttl test's, by stepDocs
 		}
+		docs = func() []parsed { return s.stepDocs(name) }
 	}
 	if isChainsawTest(base) {
 		s.t.chainsaw[path.Dir(name)] = true
 	}
-	for _, d := range splitDocuments(data) {
-		var obj map[string]any
-		if yaml.Unmarshal(d.text, &obj) != nil || obj == nil {
-			continue
-		}
+	for _, d := range docs() {
+		obj := d.obj
 		at := fmt.Sprintf("%s:%d", name, d.line)
 		switch {
 		case isKustomization(base) || obj["kind"] == "Kustomization" && strings.HasPrefix(str(obj["apiVersion"]), "kustomize.config.k8s.io/"):
 			s.kustomization(path.Dir(name), at, obj)
 		case obj["kind"] == "TestStep" && strings.HasPrefix(str(obj["apiVersion"]), "kuttl.dev/"):
-			s.kuttlStep(path.Dir(name), at, obj)
+			s.kuttlStep(name, at, obj)
 		case strings.HasPrefix(str(obj["apiVersion"]), "chainsaw.kyverno.io/"):
 			s.chainsaw(path.Dir(name), at, obj, 0)
 		}
 	}
+}
+
+// parsed is a document of a YAML stream that parses to a mapping, with
+// the line it starts on.
+type parsed struct {
+	obj  map[string]any
+	line int
+}
+
+// parseDocuments parses the documents of a YAML stream, leaving out those
+// that do not parse to a mapping.
+func parseDocuments(data []byte) []parsed {
+	var out []parsed
+	for _, d := range splitDocuments(data) {
+		var obj map[string]any
+		if yaml.Unmarshal(d.text, &obj) == nil && obj != nil {
+			out = append(out, parsed{obj, d.line})
+		}
+	}
+	return out
+}
+
+// stepDocs are the parsed documents of the step file name, parsed on
+// first use (by read for a file holding a TestStep, by stepObjects for
+// the others of a kuttl test); nil when read could not read it.
+func (s *scanner) stepDocs(name string) []parsed {
+	if docs, ok := s.kuttl.docs[name]; ok {
+		return docs
+	}
+	docs := parseDocuments(s.kuttl.text[name])
+	s.kuttl.docs[name] = docs
+	delete(s.kuttl.text, name)
+	return docs
 }
 
 // kustomization gives the patches a kustomization names their role.
@@ -351,10 +392,13 @@ func (s *scanner) kustomization(dir, at string, k map[string]any) {
 	}
 }
 
-// kuttlStep gives the files a kuttl TestStep lists, and those its
-// commands apply with kubectl, their roles.
-func (s *scanner) kuttlStep(dir, at string, step map[string]any) {
+// kuttlStep gives the files a kuttl TestStep of the step file file
+// lists, and those its commands apply with kubectl, their roles, and
+// records the objects it deletes.
+func (s *scanner) kuttlStep(file, at string, step map[string]any) {
+	dir := path.Dir(file)
 	s.kuttl.dirs[dir] = true
+	s.kuttl.deletes[file] = append(s.kuttl.deletes[file], deleteRefs(step["delete"])...)
 	for key, r := range map[string]Role{"apply": Manifest, "assert": Assertion, "error": Assertion} {
 		items, _ := step[key].([]any)
 		for _, it := range items {
@@ -620,16 +664,21 @@ func (s *scanner) testInputs(names []string) {
 }
 
 // stepUpdates gives the step files of the kuttl test in dir whose every
-// object an earlier step made or asserted the role Update.
+// object an earlier step made or asserted, and no TestStep deleted since,
+// the role Update.
 func (s *scanner) stepUpdates(dir string) {
-	seen := map[stepKey]string{} // where an earlier step names the object
+	seen := map[stepKey]stepObject{} // the objects earlier steps name
 	steps := slices.Clone(s.kuttl.steps[dir])
 	slices.SortStableFunc(steps, func(a, b string) int { return cmp.Compare(stepIndex(a), stepIndex(b)) })
 	for len(steps) > 0 {
-		// The files of one step see only the objects of earlier steps.
+		// The files of one step see only the objects of earlier steps,
+		// less those its TestStep deletes: kuttl deletes them first.
 		n := 1
 		for n < len(steps) && stepIndex(steps[n]) == stepIndex(steps[0]) {
 			n++
+		}
+		for _, name := range steps[:n] {
+			forgetDeleted(seen, s.kuttl.deletes[name])
 		}
 		var named []stepObject
 		for _, name := range steps[:n] {
@@ -641,25 +690,63 @@ func (s *scanner) stepUpdates(dir string) {
 				named = append(named, objs...)
 			}
 		}
-		for _, o := range named {
-			if _, has := seen[o.key()]; !has && o.name != "" {
-				seen[o.key()] = o.at
-			}
-		}
+		remember(seen, named)
 		steps = steps[n:]
 	}
 }
 
+// remember adds the objects a step named to seen: where an object was
+// named first, with the labels every naming gives it.
+func remember(seen map[stepKey]stepObject, named []stepObject) {
+	for _, o := range named {
+		if o.name == "" {
+			continue
+		}
+		if first, has := seen[o.key()]; has {
+			o.at = first.at
+			o.labels = mergedLabels(first.labels, o.labels)
+		}
+		seen[o.key()] = o
+	}
+}
+
+// forgetDeleted removes from seen the objects refs delete.
+func forgetDeleted(seen map[stepKey]stepObject, refs []deleteRef) {
+	for _, r := range refs {
+		for k, o := range seen {
+			if r.deletes(o) {
+				delete(seen, k)
+			}
+		}
+	}
+}
+
+// mergedLabels is the labels of a and b (b's value where both have a key);
+// a when b adds nothing.
+func mergedLabels(a, b map[string]string) map[string]string {
+	if len(b) == 0 {
+		return a
+	}
+	out := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
 // updating reports whether objs, a step file's objects, are all objects
 // an earlier step named (seen), and names the first of them.
-func updating(objs []stepObject, seen map[stepKey]string) (from string, ok bool) {
+func updating(objs []stepObject, seen map[stepKey]stepObject) (from string, ok bool) {
 	for _, o := range objs {
-		at, has := seen[o.key()]
+		first, has := seen[o.key()]
 		if o.name == "" || !has {
 			return "", false // a new object, or one found by its labels
 		}
 		if from == "" {
-			from = o.kind + "/" + o.name + " named at " + at
+			from = o.kind + "/" + o.name + " named at " + first.at
 		}
 	}
 	return from, len(objs) > 0
@@ -684,9 +771,13 @@ func stepIndex(name string) int {
 	return n
 }
 
-// stepObject is an object of a step file: its group, kind and name, and
-// file:line.
-type stepObject struct{ group, kind, name, at string }
+// stepObject is an object of a step file: its group, kind, name,
+// namespace ("" for the test's) and labels, and file:line.
+type stepObject struct {
+	group, kind, name, namespace string
+	labels                       map[string]string
+	at                           string
+}
 
 // stepKey is what names an object in a test: its group, kind and name.
 type stepKey struct{ group, kind, name string }
@@ -697,21 +788,82 @@ func (o stepObject) key() stepKey { return stepKey{o.group, o.kind, o.name} }
 // documents (TestStep, TestAssert); nil when read could not read it.
 func (s *scanner) stepObjects(name string) []stepObject {
 	var out []stepObject
-	for _, d := range splitDocuments(s.kuttl.text[name]) {
-		var obj map[string]any
-		if yaml.Unmarshal(d.text, &obj) != nil || obj == nil {
-			continue
-		}
-		apiVersion, kind := str(obj["apiVersion"]), str(obj["kind"])
-		meta, _ := obj["metadata"].(map[string]any)
+	for _, d := range s.stepDocs(name) {
+		apiVersion, kind := str(d.obj["apiVersion"]), str(d.obj["kind"])
 		if kind == "" || strings.HasPrefix(apiVersion, "kuttl.dev/") {
 			continue
 		}
-		group, _, grouped := strings.Cut(apiVersion, "/")
-		if !grouped {
-			group = "" // the core group: "v1"
-		}
-		out = append(out, stepObject{group, kind, str(meta["name"]), fmt.Sprintf("%s:%d", name, d.line)})
+		meta, _ := d.obj["metadata"].(map[string]any)
+		out = append(out, stepObject{group: apiGroup(apiVersion), kind: kind, name: str(meta["name"]), namespace: str(meta["namespace"]),
+			labels: stringMap(meta["labels"]), at: fmt.Sprintf("%s:%d", name, d.line)})
 	}
 	return out
+}
+
+// apiGroup is the group of an apiVersion: "" for the core group ("v1").
+func apiGroup(apiVersion string) string {
+	group, _, grouped := strings.Cut(apiVersion, "/")
+	if !grouped {
+		return ""
+	}
+	return group
+}
+
+// stringMap is the string entries of a YAML mapping; nil for anything
+// else.
+func stringMap(v any) map[string]string {
+	m, _ := v.(map[string]any)
+	var out map[string]string
+	for k, it := range m {
+		if s, ok := it.(string); ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// deleteRef is an item of a kuttl TestStep's delete list: the objects of
+// a group and kind, in a namespace ("" for the test's), with a name, or
+// else carrying labels, or else all of them (kuttl's DeleteExisting).
+type deleteRef struct {
+	group, kind, name, namespace string
+	labels                       map[string]string
+}
+
+// deleteRefs reads a TestStep's delete list; an item without a kind
+// deletes nothing that can be told.
+func deleteRefs(v any) []deleteRef {
+	items, _ := v.([]any)
+	var out []deleteRef
+	for _, it := range items {
+		m, _ := it.(map[string]any)
+		if str(m["kind"]) == "" {
+			continue
+		}
+		out = append(out, deleteRef{group: apiGroup(str(m["apiVersion"])), kind: str(m["kind"]), name: str(m["name"]),
+			namespace: str(m["namespace"]), labels: stringMap(m["labels"])})
+	}
+	return out
+}
+
+// deletes reports whether r deletes the object o as the test's files
+// write it: same group, kind and namespace, and the name r gives, else the
+// labels r gives among o's written labels (an object whose labels the
+// cluster adds is not known to match: kept).
+func (r deleteRef) deletes(o stepObject) bool {
+	if r.group != o.group || r.kind != o.kind || r.namespace != o.namespace {
+		return false
+	}
+	if r.name != "" {
+		return r.name == o.name
+	}
+	for k, v := range r.labels {
+		if l, has := o.labels[k]; !has || l != v {
+			return false
+		}
+	}
+	return true
 }

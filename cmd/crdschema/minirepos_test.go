@@ -164,39 +164,43 @@ var ownRepos = []fixtureRepo{{
 	// skeletons with type names as values); percona-postgresql-operator's
 	// kuttl tests (a step creating the object by script, an assertion of
 	// it, later steps holding only the fields they change, yq overlays in
-	// conf/); tekton's config/NNN-*.yaml and its .pre-commit-config.yaml
+	// conf/, and, as argocd-operator's, a TestStep deleting the object
+	// whose step makes it again: a create request, not an update); tekton's config/NNN-*.yaml and its .pre-commit-config.yaml
 	// writing YAML 1.2's escape \/; a snippet elided with "..."; and
 	// cloudnative-pg's .devcontainer/devcontainer.json, JSON with a
 	// comment below its start (no Kubernetes object), beside a JSON
 	// snippet of a Gadget with a comment (broken: kubectl cannot read it).
 	dir: "docs-kuttl",
 	pins: map[string]ciPin{
-		// 17 files, 19 documents. Checked: the Gadget CRD. Two true
+		// 18 files, 21 documents. Checked: the Gadget CRD. Two true
 		// errors: the elided snippet is no YAML as written, the JSON
 		// snippet has a comment. Skipped: 3 not objects (the snapshot
 		// test's suite; the pre-commit config, YAML 1.2; the dev
 		// container's JSON with a comment); 3 test documents (the kuttl assertion's 2, the
 		// snapshot); 1 script input (conf/scale.yaml, which kuttl never
-		// reads); 9 other documents (the snippets and step files are not
+		// reads); 11 other documents (the snippets and step files are not
 		// CRDs).
-		"check": {exit: 1, notice: "17 files, 19 documents: 1 checked, 0 with errors (0 errors), 2 unparsable; skipped 16: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 script input, 9 not CRDs",
+		"check": {exit: 1, notice: "18 files, 21 documents: 1 checked, 0 with errors (0 errors), 2 unparsable; skipped 18: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 script input, 11 not CRDs",
 			errors: []string{
 				"docs/snippets/gadget-elided.yaml:7: document 0 does not parse: yaml: line 7: mapping values are not allowed in this context",
 				"docs/snippets/gadget.json:5: document 0 does not parse: yaml: line 5: did not find expected ',' or '}'",
 			}},
-		// Checked: 6 objects: the 3 Gadgets of the snippets as Jinja
-		// renders them, the example, and the 2 kuttl steps updating the
+		// Checked: 7 objects: the 3 Gadgets of the snippets as Jinja
+		// renders them, the example, the 2 kuttl steps updating the
 		// Gadget step 00 made (as merges into it: 01's missing widgetRef
-		// is the existing object's). 2 true errors, each a typo "did you
-		// mean" names: one in a snippet (at its line in the file), one in
-		// a step's update. 3 kinds without a CRD: kuttl's TestSuite,
-		// TestStep and the Namespace.
-		"apply": {exit: 1, notice: "17 files, 19 documents: 6 checked, 2 with errors (2 errors), 2 unparsable; skipped 11: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 script input, 1 CRD, 3 kinds without a CRD",
+		// is the existing object's), and step 03's Gadget, made again
+		// after its TestStep deleted it. 3 true errors: 2 typos "did you
+		// mean" names (one in a snippet, at its line in the file, one in
+		// a step's update) and the widgetRef step 03's creation leaves
+		// out. 4 kinds without a CRD: kuttl's TestSuite, 2 TestSteps and
+		// the Namespace.
+		"apply": {exit: 1, notice: "18 files, 21 documents: 7 checked, 3 with errors (3 errors), 2 unparsable; skipped 12: 3 not Kubernetes objects, 3 test assertions and negative tests, 1 script input, 1 CRD, 4 kinds without a CRD",
 			errors: []string{
 				"docs/snippets/gadget-elided.yaml:7: document 0 does not parse: yaml: line 7: mapping values are not allowed in this context",
 				`docs/snippets/gadget-pair.yaml:8: Gadget/first: spec.intervall: Not found: unknown field "spec.intervall"; did you mean "spec.interval"?`,
 				"docs/snippets/gadget.json:5: document 0 does not parse: yaml: line 5: did not find expected ',' or '}'",
 				`e2e-tests/tests/scale/02-typo.yaml:6: Gadget/scale: spec.intervall: Not found: unknown field "spec.intervall"; did you mean "spec.interval"?`,
+				"e2e-tests/tests/scale/03-recreate.yaml:14: Gadget/scale: spec.widgetRef: Required value",
 			}},
 	},
 	crd: "config/300-crds/300-gadget.yaml", crdKey: "group: toys.crdschema.dev",

@@ -113,7 +113,7 @@ func (rd *docReader) unreadable(f inputFile, d crdschema.Document, derr *schema.
 			} else if read {
 				d, derr = r, rerr // what is wrong with the YAML the docs show
 			}
-			if class, reason := unparsableSkip(f.name, rd.place, fileHead(f.name), d.Text); class != "" {
+			if class, reason := unparsableSkip(f.name, rd.place, d.Text); class != "" {
 				rd.counts.skip(class, f.name)
 				return rd.skipped(skippedOutcome(f.name, d.Index, d.Line, nil, reason))
 			}

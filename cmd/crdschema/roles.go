@@ -85,14 +85,15 @@ func roleSkip(p layout.Place) (class, reason string) {
 // class of the skip: a template of a Helm chart, a Go template of another
 // tool (a krew manifest, a load test's object templates: goTemplate), an
 // input of a Go test (under a testdata directory, which the go tool
-// ignores and tests fill with broken files on purpose), or JSON with
-// comments (the configuration of an editor or a dev container): a .json
-// file that starts with a comment, or that has no kind or apiVersion key
-// (a comment further down, cloudnative-pg's devcontainer.json; a broken
-// .json file that has either key stays an error). head is
-// the file's text, or its beginning; doc the text of the document. ""
-// when the document is a broken manifest: an error.
-func unparsableSkip(name string, p layout.Place, head, doc []byte) (class, reason string) {
+// ignores and tests fill with broken files on purpose), or a .json file
+// with no kind or apiVersion key at its top level (hasTopLevelKind): JSON
+// with comments, the configuration of an editor or a dev container
+// (cloudnative-pg's devcontainer.json, a comment below its start; VS
+// Code's tasks.json, a comment above it and a "kind" in a task's group).
+// A broken .json file with either key at its top level stays an error,
+// whatever it starts with. doc is the text of the document. "" when the
+// document is a broken manifest: an error.
+func unparsableSkip(name string, p layout.Place, doc []byte) (class, reason string) {
 	switch {
 	case p.Chart != "":
 		return skipTemplate, "Helm chart template (chart " + p.Chart + "): not YAML until rendered; check the output of helm template"
@@ -100,9 +101,7 @@ func unparsableSkip(name string, p layout.Place, head, doc []byte) (class, reaso
 		return skipTemplate, "Go template (it has {{ ... }} actions): not YAML until rendered"
 	case underTestdata(name):
 		return skipTestInput, "Go test input (under testdata/): not parsed"
-	case strings.EqualFold(filepath.Ext(name), ".json") && startsWithComment(head):
-		return skipNotObject, "not a Kubernetes object: JSON with comments"
-	case strings.EqualFold(filepath.Ext(name), ".json") && !objectKeys.Match(doc):
+	case strings.EqualFold(filepath.Ext(name), ".json") && !hasTopLevelKind(doc):
 		return skipNotObject, "not a Kubernetes object: JSON that does not parse (JSON with comments?) and has no kind or apiVersion key"
 	case yaml12Other(doc):
 		return skipNotObject, `not a Kubernetes object: YAML 1.2 (the escape \/, which kubectl's YAML 1.1 reader refuses)`
@@ -110,11 +109,94 @@ func unparsableSkip(name string, p layout.Place, head, doc []byte) (class, reaso
 	return "", ""
 }
 
-// objectKeys matches the text of a kind or apiVersion key: quoted (JSON)
-// or bare (YAML, JSON5), at a line's start or after "{", "," or a space.
-// A key that ends a longer name ("features/kind:1", a dev container's
-// feature) is not one.
-var objectKeys = regexp.MustCompile(`(?:^|[{,\s])(?:"(?:kind|apiVersion)"|'(?:kind|apiVersion)'|kind|apiVersion)\s*:`)
+// hasTopLevelKind reports whether a text that does not parse has a kind or
+// apiVersion key at its top level: quoted (JSON) or bare (YAML, JSON5),
+// at a line's start or after "{", "," or a space, followed by ":", and
+// outside strings, comments (// and /* */) and all but the outermost
+// mapping. A key that ends a longer name ("features/kind:1", a dev
+// container's feature) or names a nested field (a task's "group":
+// {"kind": "build"}) is not one.
+func hasTopLevelKind(text []byte) bool {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '/' && i+1 < len(text) && (text[i+1] == '/' || text[i+1] == '*'):
+			i = commentEnd(text, i) - 1
+		case c == '"' || c == '\'':
+			end := stringEnd(text, i)
+			if depth <= 1 && keyName(string(text[i+1:max(i+1, end-1)])) && colonNext(text[end:]) {
+				return true
+			}
+			i = end - 1
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case depth <= 1 && bareKey(text, i):
+			return true
+		}
+	}
+	return false
+}
+
+func keyName(s string) bool { return s == "kind" || s == "apiVersion" }
+
+// bareKey reports whether text[i:] starts an unquoted kind or apiVersion
+// key: at the text's or a line's start, or after "{", "," or a space.
+func bareKey(text []byte, i int) bool {
+	if i > 0 && bytes.IndexByte([]byte("{, \t\r\n"), text[i-1]) < 0 {
+		return false
+	}
+	for _, k := range []string{"kind", "apiVersion"} {
+		if bytes.HasPrefix(text[i:], []byte(k)) && colonNext(text[i+len(k):]) {
+			return true
+		}
+	}
+	return false
+}
+
+// colonNext reports whether the first character of text after spaces and
+// tabs is ":".
+func colonNext(text []byte) bool {
+	t := bytes.TrimLeft(text, " \t")
+	return len(t) > 0 && t[0] == ':'
+}
+
+// stringEnd is the index after the string that text[i], a quote, opens:
+// after its closing quote (a backslash escapes the next character), or
+// at its line's end or the text's when it does not close there (a JSON
+// string holds no line break: a quote left open ends at the line's end,
+// not at the next key's opening quote, which would turn the rest of the
+// text inside out).
+func stringEnd(text []byte, i int) int {
+	q := text[i]
+	for j := i + 1; j < len(text); j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case '\n':
+			return j
+		case q:
+			return j + 1
+		}
+	}
+	return len(text)
+}
+
+// commentEnd is the index after the comment that text[i:] opens: // ends
+// at its line's end, /* after */ (or at the text's end when it does not
+// close).
+func commentEnd(text []byte, i int) int {
+	end := []byte("\n")
+	if text[i+1] == '*' {
+		end = []byte("*/")
+	}
+	k := bytes.Index(text[i+2:], end)
+	if k < 0 {
+		return len(text)
+	}
+	return i + 2 + k + len(end)
+}
 
 // yaml12Other reports whether a YAML document that does not parse is YAML
 // 1.2 that is no Kubernetes object: it writes "\/" in a double-quoted
@@ -204,22 +286,6 @@ func actionEnd(s string) int {
 	return -1
 }
 
-// fileHead is the beginning of a file's text (what unparsableSkip
-// reads), nil for standard input or a file that cannot be read.
-func fileHead(name string) []byte {
-	if name == "-" {
-		return nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	buf := make([]byte, 64<<10)
-	n, _ := io.ReadFull(f, buf)
-	return buf[:n]
-}
-
 // underTestdata reports whether a directory of name's path is a testdata
 // directory.
 func underTestdata(name string) bool {
@@ -229,13 +295,6 @@ func underTestdata(name string) bool {
 		}
 	}
 	return false
-}
-
-// startsWithComment reports whether a text's first non-blank characters
-// open a // or /* comment.
-func startsWithComment(text []byte) bool {
-	t := strings.TrimSpace(string(text[:min(len(text), 4096)]))
-	return strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*")
 }
 
 // withoutPlaceholders drops the errors about values a tool fills in before

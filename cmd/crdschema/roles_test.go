@@ -125,8 +125,21 @@ func TestUnparsableSkip(t *testing.T) {
 		{"docs/gadget.json", layout.Place{}, "{\n  'kind' : x,\n  // c\n}", false},
 		{"docs/gadget.json", layout.Place{}, "kind: X\na: [\n", false},
 		{"notes.yaml", layout.Place{}, "{\"a\": 1, // c\n}", false},
+		// One rule for every .json file, whatever it starts with: a
+		// comment above a Kubernetes object does not make it skipped; a
+		// "kind" below the top level (VS Code's tasks.json: a task's
+		// group), in a string or in a comment is no object's kind.
+		{"docs/gadget.json", layout.Place{}, "// A Gadget\n{\"apiVersion\": \"toys.crdschema.dev/v1\", \"kind\": \"Gadget\"}", false},
+		{"docs/gadget.json", layout.Place{}, "/* c */ {kind: Gadget}", false},
+		{".vscode/tasks.json", layout.Place{}, "// See https://go.microsoft.com/fwlink/?LinkId=733558\n{\n  \"version\": \"2.0.0\",\n  \"tasks\": [{\"label\": \"build\", \"group\": {\"kind\": \"build\", \"isDefault\": true}}]\n}", true},
+		{".vscode/settings.json", layout.Place{}, "{\n  // \"kind\": 1\n  /* apiVersion: 2 */\n  \"a\": \"kind: x\\\" kind: y\",\n  \"b\": \"x\", // \"kind\": 3\n}", true},
+		{"open.json", layout.Place{}, "{\"a\": \"never closed", true},
+		{"open.json", layout.Place{}, "{\"a\": 1 /* never closed", true},
+		// A value whose closing quote is missing, above the kind: its
+		// string ends with its line; the kind is found, an error.
+		{"docs/gadget.json", layout.Place{}, "{\n  \"metadata\": {\n    \"name\": \"g1\n  },\n  \"apiVersion\": \"toys.crdschema.dev/v1beta1\",\n  \"kind\": \"Gadget\"\n}", false},
 	} {
-		class, _ := unparsableSkip(c.name, c.place, []byte(c.text), []byte(c.text))
+		class, _ := unparsableSkip(c.name, c.place, []byte(c.text))
 		if got := class != ""; got != c.want {
 			t.Errorf("%s: skipped %v, want %v", c.name, got, c.want)
 		}
@@ -281,4 +294,15 @@ func TestNamedJSONWithCommentIsRead(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"skipped":"not a Kubernetes object: JSON that does not parse`) || errOut != "" {
 		t.Errorf("walked: exit %d, stdout\n%s\nstderr %q\nwant exit 0 and the file skipped", code, out, errOut)
 	}
+}
+
+// hasTopLevelKind reads any text, however its strings and comments are
+// left open, without a panic.
+func FuzzHasTopLevelKind(f *testing.F) {
+	for _, s := range []string{"", "/", "/*", "//", "\"", "'\\", "{\"kind\"", "{\"kind\" :", "kind", "kind:", "}}kind:", "{/* */ 'apiVersion' : 1}", "\"a\\"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		hasTopLevelKind([]byte(s))
+	})
 }
