@@ -230,6 +230,21 @@ func TestPlaceholder(t *testing.T) {
 		{"(a", true, false},
 		{"plain", true, false},
 		{"", true, false},
+		{"${REPO_NAME}", false, true},
+		{"ssh://git@github.com/example/${REPO_NAME}", false, true},
+		{"${REPO_NAMESPACE:=flux-system}", false, true},
+		{"${cluster_env:-dev}-app", false, true},
+		{"${#name}", false, true},
+		{"${_x1}", false, true},
+		{"$${REPO_NAME}", false, false},
+		{"$${a} and ${b}", false, true},
+		{"${1abc}", false, false},
+		{"${}", false, false},
+		{"${name", false, false},
+		{"$name", false, false},
+		{"$(VAR)", false, false},
+		{"${", false, false},
+		{"x${", false, false},
 	} {
 		if got := layout.Placeholder(c.value, c.bindings); got != c.want {
 			t.Errorf("Placeholder(%q, %v) = %v, want %v", c.value, c.bindings, got, c.want)
