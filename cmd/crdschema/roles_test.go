@@ -333,4 +333,10 @@ func TestSubstitutedVariables(t *testing.T) {
 	if want := `"templated":["metadata.name","metadata.namespace"]`; !strings.Contains(line, want) || strings.Contains(line, `"errors":[{`) {
 		t.Errorf("want %s and no errors in the line of apps/gadget.yaml:\n%s", want, out)
 	}
+	// Outside a lint the object is a request as given, answered as the
+	// apiserver answers it.
+	out, _, code = runCmd(t, nil, "apply", "--crd", "crd.yaml", "-o", "json", "apps/gadget.yaml")
+	if code != 1 || strings.Contains(out, `"templated"`) || !strings.Contains(out, `"field":"metadata.name"`) || !strings.Contains(out, `"field":"metadata.namespace"`) {
+		t.Errorf("apply without --skip-unknown-kinds: exit %d\n%s\nwant exit 1, the errors at metadata.name and metadata.namespace", code, out)
+	}
 }
