@@ -613,8 +613,12 @@ func substituted(value string) bool {
 		for n < len(rest) && (rest[n] == '_' || isASCIILetter(rest[n]) || (n > 0 && rest[n] >= '0' && rest[n] <= '9')) {
 			n++
 		}
-		if n > 0 && n < len(rest) && (rest[n] == '}' || strings.IndexByte(rest[n:], '}') > 0) {
-			return true
+		if n > 0 {
+			// A "}" after the name closes the variable; without one, no
+			// "${" further on can close either: stop, so that a value is
+			// read once ("${a" repeated is not scanned to its end for
+			// each of its names).
+			return strings.IndexByte(rest[n:], '}') >= 0
 		}
 	}
 }
