@@ -596,7 +596,8 @@ func Placeholder(value string, bindings bool) bool {
 // substitution and envsubst write it: "${", an optional "#" (the length
 // operator), a name ([_a-zA-Z][_a-zA-Z0-9]*), then "}" or an operator
 // (":=default", ":-default", "^", ",", "/old/new", ...) up to a "}". A "$"
-// before the "${" escapes it: the cluster sees it as written.
+// before the "${" escapes it: no variable, the cluster gets "${...}" as
+// text.
 func substituted(value string) bool {
 	for i := 0; ; i++ {
 		j := strings.Index(value[i:], "${")

@@ -35,7 +35,8 @@ type objectResult struct {
 	// the object (issue 29), absent when none did.
 	CRD string `json:"crd,omitempty"`
 	// Templated are the fields whose values a tool fills in ({{ ... }},
-	// ${NAME}, a chainsaw binding): errors about them are not counted (issue 29).
+	// ${NAME}, a chainsaw binding): in a lint (--skip-unknown-kinds)
+	// errors about them are not counted (issue 29).
 	Templated []string `json:"templated,omitempty"`
 	// Suggestions maps an unknown field to the declared field it is
 	// probably a misspelling of (issue 29), absent when there is none.

@@ -248,8 +248,9 @@ func startsWithComment(text []byte) bool {
 
 // withoutPlaceholders drops the errors about values a tool fills in before
 // they reach the cluster (layout.Placeholder: Go template actions,
-// variables "${NAME}" Flux or envsubst fills in, chainsaw bindings where the file is read by chainsaw): such an error says nothing
-// of the value the cluster will see. obj is the document as written. When
+// variables "${NAME}" Flux or envsubst fills in, chainsaw bindings where
+// the file is read by chainsaw): such an error says nothing of the value
+// the cluster will see. obj is the document as written. When
 // errors were dropped, the apiserver's note that the CEL rules were not
 // run because of them goes too. It returns the errors kept and the number
 // dropped.

@@ -287,9 +287,9 @@ func TestNamedJSONWithCommentIsRead(t *testing.T) {
 // Flux's post-build substitution or envsubst before they reach the
 // cluster (flux2 v2.9.4's cmd/flux/testdata/envsubst/file.yaml names its
 // GitRepository "${REPO_NAME}"): errors about them are not counted, and
-// the fields are listed as templated. An escaped "$${NAME}" reaches the
-// cluster as written and stays an error, and a document that does not
-// parse is not a template for holding one.
+// the fields are listed as templated. An escaped "$${NAME}" is no
+// variable (the cluster gets the text "${NAME}") and stays an error, and
+// a document that does not parse is not a template for holding one.
 func TestSubstitutedVariables(t *testing.T) {
 	dir := t.TempDir()
 	crd, err := os.ReadFile(filepath.Join("testdata", "repos", "kuttl-olm", "config", "crd", "bases", "toys.crdschema.dev_gadgets.yaml"))
