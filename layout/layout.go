@@ -622,13 +622,54 @@ func str(v any) string {
 // it reaches the cluster, so that an error about it says nothing of the
 // value the cluster will see: it holds a Go template action ("{{ ... }}",
 // as Helm charts, Argo CD ApplicationSets with goTemplate and Grafana's
-// alerting templates write them), or, where bindings is set (Place.Bindings),
-// it is a chainsaw JMESPath expression "(...)".
+// alerting templates write them) or a variable in braces ("${NAME}",
+// "${NAME:=default}": Flux's post-build substitution and envsubst fill
+// them in; "$${NAME}" is an escaped, literal one), or, where bindings is
+// set (Place.Bindings), it is a chainsaw JMESPath expression "(...)".
 func Placeholder(value string, bindings bool) bool {
 	if i := strings.Index(value, "{{"); i >= 0 && strings.Contains(value[i:], "}}") {
 		return true
 	}
+	if substituted(value) {
+		return true
+	}
 	return bindings && len(value) > 2 && value[0] == '(' && value[len(value)-1] == ')'
+}
+
+// substituted reports whether value holds a variable as Flux's post-build
+// substitution and envsubst write it: "${", an optional "#" (the length
+// operator), a name ([_a-zA-Z][_a-zA-Z0-9]*), then "}" or an operator
+// (":=default", ":-default", "^", ",", "/old/new", ...) up to a "}". A "$"
+// before the "${" escapes it: no variable, the cluster gets "${...}" as
+// text.
+func substituted(value string) bool {
+	for i := 0; ; i++ {
+		j := strings.Index(value[i:], "${")
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i > 0 && value[i-1] == '$' {
+			i++
+			continue
+		}
+		rest := strings.TrimPrefix(value[i+2:], "#")
+		n := 0
+		for n < len(rest) && (rest[n] == '_' || isASCIILetter(rest[n]) || (n > 0 && rest[n] >= '0' && rest[n] <= '9')) {
+			n++
+		}
+		if n > 0 {
+			// A "}" after the name closes the variable; without one, no
+			// "${" further on can close either: stop, so that a value is
+			// read once ("${a" repeated is not scanned to its end for
+			// each of its names).
+			return strings.IndexByte(rest[n:], '}') >= 0
+		}
+	}
+}
+
+func isASCIILetter(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // inSnapshots reports whether a directory of name's path holds a test's

@@ -35,7 +35,8 @@ type objectResult struct {
 	// the object (issue 29), absent when none did.
 	CRD string `json:"crd,omitempty"`
 	// Templated are the fields whose values a tool fills in ({{ ... }},
-	// a chainsaw binding): errors about them are not counted (issue 29).
+	// ${NAME}, a chainsaw binding): in a lint (--skip-unknown-kinds)
+	// errors about them are not counted (issue 29).
 	Templated []string `json:"templated,omitempty"`
 	// Suggestions maps an unknown field to the declared field it is
 	// probably a misspelling of (issue 29), absent when there is none.
@@ -254,13 +255,17 @@ func (run *objectRun) document(d crdschema.Document, place layout.Place) (outcom
 	return oc, res, len(r.Errors) > 0
 }
 
-// lintResult is what issue 29 adds to an object's result: the errors about
-// values a tool fills in are dropped from r (their fields returned), and oc
-// gets the "did you mean" of its unknown fields and the CRD that checked
-// it (s, nil when routing failed).
+// lintResult is what issue 29 adds to an object's result: in a lint of a
+// repository (--skip-unknown-kinds), the errors about values a tool fills
+// in are dropped from r (their fields returned); elsewhere an object is a
+// request as given, answered as the apiserver answers it. oc gets the "did
+// you mean" of its unknown fields and the CRD that checked it (s, nil when
+// routing failed).
 func (run *objectRun) lintResult(oc *outcome, r *crdschema.Result, d crdschema.Document, s *crdschema.Schema, place layout.Place) []string {
 	var templated []string
-	r.Errors, templated = withoutPlaceholders(r.Errors, d.Object, place.Bindings)
+	if run.o.skipUnknownKinds {
+		r.Errors, templated = withoutPlaceholders(r.Errors, d.Object, place.Bindings)
+	}
 	if place.Role == layout.Update {
 		r.Errors = withoutRequired(r.Errors)
 	}

@@ -218,11 +218,19 @@ func yaml12Other(doc []byte) bool {
 // actions it also holds (a CRD whose descriptions show templates, a custom
 // resource holding templates of its own), and reported as such.
 func goTemplate(doc []byte) bool {
-	if !layout.Placeholder(string(doc), false) {
+	if !hasActions(doc) {
 		return false
 	}
 	var v any
 	return yaml.Unmarshal(withoutActions(doc), &v) == nil
+}
+
+// hasActions reports whether a text holds a Go template action: "{{"
+// and, after it, "}}". (A "${NAME}" is a placeholder in a value, but no
+// document is unparsable for holding one.)
+func hasActions(text []byte) bool {
+	i := bytes.Index(text, []byte("{{"))
+	return i >= 0 && bytes.Contains(text[i:], []byte("}}"))
 }
 
 // withoutActions is a text with its Go template actions ("{{ ... }}")
@@ -298,9 +306,10 @@ func underTestdata(name string) bool {
 }
 
 // withoutPlaceholders drops the errors about values a tool fills in before
-// they reach the cluster (layout.Placeholder: Go template actions, chainsaw
-// bindings where the file is read by chainsaw): such an error says nothing
-// of the value the cluster will see. obj is the document as written. When
+// they reach the cluster (layout.Placeholder: Go template actions,
+// variables "${NAME}" Flux or envsubst fills in, chainsaw bindings where
+// the file is read by chainsaw): such an error says nothing of the value
+// the cluster will see. obj is the document as written. When
 // errors were dropped, the apiserver's note that the CEL rules were not
 // run because of them goes too. It returns the errors kept and the number
 // dropped.

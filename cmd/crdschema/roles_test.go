@@ -306,3 +306,61 @@ func FuzzHasTopLevelKind(f *testing.F) {
 		hasTopLevelKind([]byte(s))
 	})
 }
+
+// TestSubstitutedVariables: values holding "${NAME}" are filled in by
+// Flux's post-build substitution or envsubst before they reach the
+// cluster (flux2 v2.9.4's cmd/flux/testdata/envsubst/file.yaml names its
+// GitRepository "${REPO_NAME}"): errors about them are not counted, and
+// the fields are listed as templated. An escaped "$${NAME}" is no
+// variable (the cluster gets the text "${NAME}") and stays an error, and
+// a document that does not parse is not a template for holding one.
+func TestSubstitutedVariables(t *testing.T) {
+	dir := t.TempDir()
+	crd, err := os.ReadFile(filepath.Join("testdata", "repos", "kuttl-olm", "config", "crd", "bases", "toys.crdschema.dev_gadgets.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"crd.yaml":          string(crd),
+		"apps/gadget.yaml":  "apiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: ${APP_NAME}\n  namespace: ${NAMESPACE:=flux-system}\nspec:\n  widgetRef: x\n",
+		"apps/escaped.yaml": "apiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: $${APP_NAME}\nspec:\n  widgetRef: x\n",
+		"apps/broken.yaml":  "apiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: ${APP_NAME}\nspec:\n  widgetRef: [x\n",
+	}
+	for name, text := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	out, errOut, code := runCmd(t, nil, "apply", "--skip-unknown-kinds", "--strict", "-o", "text", ".")
+	for _, want := range []string{
+		"apps/broken.yaml:6: document 0 does not parse: yaml: line 6: did not find expected ',' or ']'\n",
+		"apps/escaped.yaml:4:3: Gadget/$${APP_NAME}: metadata.name: Invalid value: \"$${APP_NAME}\": a lowercase RFC 1123 subdomain",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if code != 1 || strings.Contains(out, "apps/gadget.yaml") || errOut != "" {
+		t.Errorf("exit %d, stdout\n%s\nstderr %q\nwant exit 1, no error in apps/gadget.yaml", code, out, errOut)
+	}
+	out, _, _ = runCmd(t, nil, "apply", "--skip-unknown-kinds", "--strict", "-o", "json", ".")
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, `{"file":"apps/gadget.yaml"`) {
+			line = l
+		}
+	}
+	if want := `"templated":["metadata.name","metadata.namespace"]`; !strings.Contains(line, want) || strings.Contains(line, `"errors":[{`) {
+		t.Errorf("want %s and no errors in the line of apps/gadget.yaml:\n%s", want, out)
+	}
+	// Outside a lint the object is a request as given, answered as the
+	// apiserver answers it.
+	out, _, code = runCmd(t, nil, "apply", "--crd", "crd.yaml", "-o", "json", "apps/gadget.yaml")
+	if code != 1 || strings.Contains(out, `"templated"`) || !strings.Contains(out, `"field":"metadata.name"`) || !strings.Contains(out, `"field":"metadata.namespace"`) {
+		t.Errorf("apply without --skip-unknown-kinds: exit %d\n%s\nwant exit 1, the errors at metadata.name and metadata.namespace", code, out)
+	}
+}
