@@ -185,8 +185,9 @@ type CompileCache struct {
 	// parsed and checked once for nodes whose types differ only in what
 	// the checker does not read.
 	exprs *exprCache
-	// hashes holds the subtreeHash of the nodes looked up and of the
-	// nodes below them, found when a lookup first needs one.
+	// hashes holds the subtreeHash of the nodes with rules that lookups
+	// hashed (the nodes looked up and those with rules below them),
+	// found when a lookup first needs one; nil after ForgetShared.
 	hashes map[*structural.Schema]uint64
 }
 
