@@ -1,9 +1,12 @@
 package validation_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/crdschema/crdschema/internal/jsonvalue"
+	"github.com/crdschema/crdschema/internal/shareddata"
+	"github.com/crdschema/crdschema/structural"
 	"github.com/crdschema/crdschema/validation"
 )
 
@@ -36,4 +39,30 @@ func BenchmarkValidate(b *testing.B) {
 			_ = v.Validate(bad)
 		}
 	})
+}
+
+// BenchmarkNewCorpus makes the validator of every corpus version schema
+// (New compiles nothing but scans the whole schema: which nodes have list
+// types below them, and whether the walk implements every keyword of
+// each node's junctors).
+func BenchmarkNewCorpus(b *testing.B) {
+	var schemas []*structural.Schema
+	for _, crd := range loadCRDs(b, filepath.Join(shareddata.Dir(b, "corpus"))) {
+		for _, v := range crd.Spec.Versions {
+			if p := crd.SchemaFor(v.Name); p != nil {
+				if s, err := structural.New(p); err == nil {
+					schemas = append(schemas, s)
+				}
+			}
+		}
+	}
+	if len(schemas) < 100 {
+		b.Fatalf("only %d corpus version schemas", len(schemas))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range schemas {
+			validation.New(s)
+		}
+	}
 }

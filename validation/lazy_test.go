@@ -96,6 +96,67 @@ func TestLazyCompileFallsBackAsEager(t *testing.T) {
 	}
 }
 
+// New learns whether the walk implements every keyword of a node's
+// junctors (and of its Source's items where the model has none) by
+// reading the Source: it decides as compiling the converted schema does,
+// for each keyword the walk does not implement, at each place compile
+// reads (junctors, not, items, properties, additionalProperties allowed or
+// not), and for the forms that do compile (empty maps and items arrays).
+func TestSourceScanAsCompile(t *testing.T) {
+	str := schema.Props{Type: "string"}
+	bad := map[string]schema.Props{
+		"patternProperties": {PatternProperties: map[string]schema.Props{"^a": str}},
+		"dependencies":      {Dependencies: map[string]schema.PropsOrStringArray{"a": {Property: []string{"b"}}}},
+		"additionalItems":   {AdditionalItems: &schema.PropsOrBool{Allows: true}},
+		"items array":       {Items: &schema.PropsOrArray{Array: []schema.Props{str}}},
+	}
+	fine := map[string]schema.Props{
+		"nothing":                 str,
+		"empty patternProperties": {PatternProperties: map[string]schema.Props{}},
+		"empty dependencies":      {Dependencies: map[string]schema.PropsOrStringArray{}},
+		"empty items array":       {Items: &schema.PropsOrArray{Array: []schema.Props{}}},
+	}
+	// Where the keyword sits in a node's Source.
+	places := map[string]func(schema.Props) *schema.Props{
+		"allOf": func(k schema.Props) *schema.Props { return &schema.Props{AllOf: []schema.Props{str, k}} },
+		"anyOf": func(k schema.Props) *schema.Props { return &schema.Props{AnyOf: []schema.Props{k}} },
+		"oneOf": func(k schema.Props) *schema.Props { return &schema.Props{OneOf: []schema.Props{k}} },
+		"not":   func(k schema.Props) *schema.Props { return &schema.Props{Not: &k} },
+		"not in allOf": func(k schema.Props) *schema.Props {
+			return &schema.Props{AllOf: []schema.Props{{Not: &k}}}
+		},
+		"allOf property": func(k schema.Props) *schema.Props {
+			return &schema.Props{AllOf: []schema.Props{{Properties: map[string]*schema.Props{"a": &str, "b": &k}}}}
+		},
+		"allOf items": func(k schema.Props) *schema.Props {
+			return &schema.Props{AllOf: []schema.Props{{Items: &schema.PropsOrArray{Schema: &k}}}}
+		},
+		"allOf additionalProperties": func(k schema.Props) *schema.Props {
+			return &schema.Props{AllOf: []schema.Props{{AdditionalProperties: &schema.PropsOrBool{Allows: true, Schema: &k}}}}
+		},
+		"allOf additionalProperties not allowed": func(k schema.Props) *schema.Props {
+			return &schema.Props{AllOf: []schema.Props{{AdditionalProperties: &schema.PropsOrBool{Allows: false, Schema: &k}}}}
+		},
+		"items the model has not": func(k schema.Props) *schema.Props {
+			return &schema.Props{Items: &schema.PropsOrArray{Schema: &k}}
+		},
+		"node itself": func(k schema.Props) *schema.Props { return &k },
+	}
+	for pname, place := range places {
+		for _, set := range []map[string]schema.Props{bad, fine} {
+			for kname, k := range set {
+				hand := &structural.Schema{Type: "object", Properties: map[string]*structural.Schema{
+					"x": {Type: "object", Source: place(k)},
+				}}
+				lazyOK, eagerOK, equal := validation.CompiledLazilyAsEagerly(hand)
+				if lazyOK != eagerOK || (lazyOK && !equal) {
+					t.Errorf("%s in %s: compiles lazily %v, eagerly %v, equal trees %v", kname, pname, lazyOK, eagerOK, equal)
+				}
+			}
+		}
+	}
+}
+
 // A model written by hand whose node has properties but no items, and
 // items in its Source, validates array values against the Source's items
 // (fromModel takes them where the model has none) also when its

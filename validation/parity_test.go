@@ -43,7 +43,7 @@ var withDetail = flag.Bool("detail", true, "parity tests also compare error deta
 
 type crdIndex map[string]*model.CRD // group/kind → CRD
 
-func loadCRDs(t *testing.T, paths ...string) crdIndex {
+func loadCRDs(t testing.TB, paths ...string) crdIndex {
 	idx := crdIndex{}
 	for _, root := range paths {
 		eachDocumentJSON(root, func(j []byte) {

@@ -185,6 +185,10 @@ type CompileCache struct {
 	// parsed and checked once for nodes whose types differ only in what
 	// the checker does not read.
 	exprs *exprCache
+	// hashes holds the subtreeHash of the nodes with rules that lookups
+	// hashed (the nodes looked up and those with rules below them),
+	// found when a lookup first needs one; nil after ForgetShared.
+	hashes map[*structural.Schema]uint64
 }
 
 type cacheEntry struct {
@@ -197,45 +201,14 @@ type cacheEntry struct {
 	rules   []schema.ValidationRule
 	results []compiled
 	err     error
-	// size is s's, found when a lookup first needs it (zero until then).
-	size subtreeSize
-}
-
-// subtreeSize is the number of nodes and the height of a structural
-// subtree (of its items, additionalProperties and properties): equal
-// subtrees have equal sizes. A lookup with several entries to choose from
-// compares a node only with the entries of its size: on a chain of nodes
-// with the same rules, alike but for their depth, every lookup compared
-// the node with every entry down to the chain's end, which made a check
-// cubic in the depth (6.3 s at depth 400, where the apiserver takes 0.6 s).
-type subtreeSize struct{ nodes, height int }
-
-// sizeOf returns the size of the subtree of s (zero for nil).
-func sizeOf(s *structural.Schema) subtreeSize {
-	if s == nil {
-		return subtreeSize{}
-	}
-	z := subtreeSize{nodes: 1}
-	add := func(c *structural.Schema) {
-		if c != nil {
-			cz := sizeOf(c)
-			z.nodes += cz.nodes
-			z.height = max(z.height, cz.height+1)
-		}
-	}
-	add(s.Items)
-	if s.AdditionalProperties != nil {
-		add(s.AdditionalProperties.Schema)
-	}
-	for _, p := range s.Properties {
-		add(p)
-	}
-	return z
+	// hash is s's subtreeHash, found when a lookup first needs it (zero
+	// until then).
+	hash uint64
 }
 
 // NewCompileCache returns an empty CompileCache.
 func NewCompileCache() *CompileCache {
-	return &CompileCache{entries: map[string][]cacheEntry{}, exprs: newExprCache()}
+	return &CompileCache{entries: map[string][]cacheEntry{}, exprs: newExprCache(), hashes: map[*structural.Schema]uint64{}}
 }
 
 // Len is how many compile results the cache holds: one for each set of
@@ -252,16 +225,19 @@ func (c *CompileCache) Len() int {
 	return n
 }
 
-// ForgetExpressions drops the parsed and checked expressions the cache
-// holds for sharing between the nodes compiled with it (see exprCache),
-// keeping its compile results: what compiles with it afterwards parses and
-// checks its own. A caller that keeps the cache after the bulk of its
-// compiling (a CRD's check, whose Built its versions' validators use)
-// calls it so that the expressions do not live as long as the cache.
-func (c *CompileCache) ForgetExpressions() {
+// ForgetShared drops what the cache holds only to share work between the
+// nodes compiled with it, keeping its compile results: the parsed and
+// checked expressions (see exprCache), so that what compiles with it
+// afterwards parses and checks its own, and the hashes of the nodes looked
+// up (see subtreeHash), which a later lookup finds again. A caller that
+// keeps the cache after the bulk of its compiling (a CRD's check, whose
+// Built its versions' validators use) calls it so that these do not live
+// as long as the cache.
+func (c *CompileCache) ForgetShared() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.exprs = nil
+	c.hashes = nil
 }
 
 // UseCache makes c take compile results from cache and add its own to it.
@@ -609,24 +585,25 @@ func (n *Node) cachedAlone(rules []schema.ValidationRule) (results []compiled, e
 // resource root or not; with alone, only those of a node typed alone.
 func (c *CompileCache) lookup(kind string, s *structural.Schema, rules []schema.ValidationRule, resourceRoot, alone bool) *cacheEntry {
 	entries := c.entries[kind+rulesKey(rules)]
-	var size subtreeSize
+	var hash uint64
 	for i := range entries {
 		e := &entries[i]
-		if e.resourceRoot != resourceRoot || (alone && !e.alone) || !equalRules(e.rules, rules) {
+		if e.resourceRoot != resourceRoot || (alone && !e.alone) {
 			continue
 		}
 		if len(entries) > 1 {
-			if size == (subtreeSize{}) {
-				size = sizeOf(s)
+			// Several to choose from: compare only the nodes of s's hash.
+			if hash == 0 {
+				hash = subtreeHash(s, c.hashes)
 			}
-			if e.size == (subtreeSize{}) {
-				e.size = sizeOf(e.s)
+			if e.hash == 0 {
+				e.hash = subtreeHash(e.s, c.hashes)
 			}
-			if e.size != size {
+			if e.hash != hash {
 				continue
 			}
 		}
-		if equalStructural(e.s, s, false) {
+		if equalRules(e.rules, rules) && equalStructural(e.s, s, false) {
 			return e
 		}
 	}

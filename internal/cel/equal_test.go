@@ -9,6 +9,7 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	"github.com/crdschema/crdschema/internal/model"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // TestEqualStructural checks equalStructural against reflect.DeepEqual on
@@ -42,44 +43,89 @@ func TestEqualStructural(t *testing.T) {
 			// Without descriptions: as reflect.DeepEqual on the schemas
 			// with their descriptions removed.
 			ua, ub := mustSchema(t, withoutDescriptions(x)), mustSchema(t, withoutDescriptions(y))
-			if got, want := equalStructural(a, b, false), reflect.DeepEqual(ua, ub); got != want {
-				t.Errorf("equalStructural(%d, %d) without descriptions = %v, reflect.DeepEqual %v", i, j, got, want)
+			equalWithout := reflect.DeepEqual(ua, ub)
+			if got := equalStructural(a, b, false); got != equalWithout {
+				t.Errorf("equalStructural(%d, %d) without descriptions = %v, reflect.DeepEqual %v", i, j, got, equalWithout)
 			}
 			if i == j && !want {
 				t.Errorf("schema %d not equal to its copy", i)
 			}
-			// CompileCache.lookup compares only schemas of equal sizes.
-			if want && sizeOf(a) != sizeOf(b) {
-				t.Errorf("schemas %d and %d are equal, with sizes %v and %v", i, j, sizeOf(a), sizeOf(b))
+			// CompileCache.lookup compares, without descriptions, only
+			// schemas of equal hashes.
+			if ha, hb := subtreeHash(a, nil), subtreeHash(b, nil); equalWithout && ha != hb {
+				t.Errorf("schemas %d and %d are equal, with hashes %x and %x", i, j, ha, hb)
 			}
 		}
 	}
 }
 
-// TestSubtreeSizes pins what sizeOf and declTypeSize count: the nodes of
-// a subtree and its height, through properties, items and
-// additionalProperties (fields, elements and keys of a CEL type).
-func TestSubtreeSizes(t *testing.T) {
+// TestDeclTypeSize pins what declTypeSize counts: the types of a CEL type
+// and its height, through fields, elements and keys.
+func TestDeclTypeSize(t *testing.T) {
+	str := apiservercel.StringType
+	obj := apiservercel.NewObjectType("o", map[string]*apiservercel.DeclField{
+		"a": apiservercel.NewDeclField("a", str, true, nil, nil),
+		"b": apiservercel.NewDeclField("b", apiservercel.NewListType(str, -1), false, nil, nil),
+	})
 	for _, tc := range []struct {
-		js   string
+		t    *apiservercel.DeclType
 		want subtreeSize
 	}{
-		{`{"type":"string"}`, subtreeSize{1, 0}},
-		{`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"object","properties":{"c":{"type":"integer"}}}}}`, subtreeSize{4, 2}},
-		{`{"type":"array","items":{"type":"object","additionalProperties":{"type":"string"}}}`, subtreeSize{3, 2}},
+		{nil, subtreeSize{}},
+		{str, subtreeSize{1, 0}},
+		{apiservercel.NewListType(apiservercel.NewMapType(str, str, -1), -1), subtreeSize{4, 2}},
+		{obj, subtreeSize{4, 2}},
 	} {
-		s := mustSchema(t, tc.js)
-		if got := sizeOf(s); got != tc.want {
-			t.Errorf("sizeOf(%s) = %v, want %v", tc.js, got, tc.want)
+		if got := declTypeSize(tc.t); got != tc.want {
+			t.Errorf("declTypeSize(%v) = %v, want %v", tc.t, got, tc.want)
 		}
 	}
-	if got := sizeOf(nil); got != (subtreeSize{}) {
-		t.Errorf("sizeOf(nil) = %v", got)
+}
+
+// TestSubtreeHash: the hash, which CompileCache.lookup compares before
+// the schemas, is the same for schemas equal without descriptions
+// (properties in another order, other descriptions) and tells apart
+// chains that differ only at their leaf, the case it is there for. Its
+// memo holds the hash of every node with rules at or below the one hashed.
+func TestSubtreeHash(t *testing.T) {
+	same := [][2]string{
+		{`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`,
+			`{"type":"object","properties":{"b":{"type":"integer"},"a":{"type":"string","description":"x"}}}`},
+		{`{"type":"array","items":{"type":"object","additionalProperties":{"type":"string","maxLength":2}}}`,
+			`{"type":"array","description":"y","items":{"type":"object","additionalProperties":{"type":"string","maxLength":2}}}`},
 	}
-	str := apiservercel.StringType
-	list := apiservercel.NewListType(apiservercel.NewMapType(str, str, -1), -1)
-	if got, want := declTypeSize(list), (subtreeSize{4, 2}); got != want {
-		t.Errorf("declTypeSize(list of maps of strings) = %v, want %v", got, want)
+	for _, p := range same {
+		if a, b := subtreeHash(mustSchema(t, p[0]), nil), subtreeHash(mustSchema(t, p[1]), nil); a != b || a == 0 {
+			t.Errorf("hashes %x of %s and %x of %s, want equal and not zero", a, p[0], b, p[1])
+		}
+	}
+	chain := func(leaf string) string {
+		return `{"type":"object","x-kubernetes-validations":[{"rule":"true"}],"properties":{"a":` +
+			`{"type":"object","x-kubernetes-validations":[{"rule":"true"}],"properties":{"a":` + leaf + `}}}}`
+	}
+	leaves := []string{`{"type":"string"}`, `{"type":"string","maxLength":1}`, `{"type":"string","maxLength":2}`,
+		`{"type":"string","minLength":1}`, `{"type":"string","pattern":"a"}`, `{"type":"string","format":"date"}`,
+		`{"type":"string","enum":["a"]}`, `{"type":"integer"}`, `{"type":"string","nullable":true}`,
+		`{"type":"string","x-kubernetes-validations":[{"rule":"true"}]}`, `{"type":"array","items":{"type":"string"}}`,
+		`{"type":"array","items":{"type":"string"},"maxItems":1}`, `{"type":"object","additionalProperties":{"type":"string"}}`,
+		`{"type":"object","properties":{"b":{"type":"string"}}}`, `{"type":"object","properties":{"c":{"type":"string"}}}`,
+		`{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]}`}
+	seen := map[uint64]string{}
+	for _, l := range leaves {
+		h := subtreeHash(mustSchema(t, chain(l)), nil)
+		if other, ok := seen[h]; ok {
+			t.Errorf("chains ending in %s and %s have the same hash %x", other, l, h)
+		}
+		seen[h] = l
+	}
+	s := mustSchema(t, chain(leaves[1]))
+	memo := map[*structural.Schema]uint64{}
+	h := subtreeHash(s, memo)
+	if mid := s.Properties["a"]; len(memo) != 2 || memo[s] != h || memo[mid] != subtreeHash(mid, nil) {
+		t.Errorf("memo of a chain of 3 nodes, 2 with rules: %v", memo)
+	}
+	if subtreeHash(nil, memo) != 0 {
+		t.Error("hash of nil not zero")
 	}
 }
 
@@ -135,6 +181,10 @@ func TestEqualProps(t *testing.T) {
 			ua.Description, ub.Description = "", ""
 			if got, want := equalProps(a, b, false), reflect.DeepEqual(ua, ub); got != want {
 				t.Errorf("equalProps(%d, %d) without descriptions = %v, reflect.DeepEqual %v", i, j, got, want)
+			}
+			// subtreeHash reads of the node only what equalProps compares.
+			if ha, hb := propsHash(a), propsHash(b); equalProps(a, b, false) && ha != hb {
+				t.Errorf("equal nodes %d and %d, with hashes %x and %x", i, j, ha, hb)
 			}
 		}
 	}

@@ -133,6 +133,14 @@ func copyAST(env *celgo.Env, a *celgo.Ast) *celgo.Ast {
 	return c
 }
 
+// subtreeSize is the number of types and the height of a CEL type: equal
+// types have equal sizes. A compile with several checks of an expression
+// to choose from compares self's type only with the types of its size: on
+// a chain of nodes with the same rules, alike but for their depth, every
+// compare walked down to the chain's end, which made a check cubic in the
+// depth (6.3 s at depth 400, where the apiserver takes 0.6 s).
+type subtreeSize struct{ nodes, height int }
+
 // declTypeSize returns the number of types and the height of a CEL type
 // (its fields, elements and keys): types equal by equalCELTypes have
 // equal sizes. Zero for nil.

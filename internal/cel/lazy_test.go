@@ -1,9 +1,11 @@
 package cel
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -116,6 +118,32 @@ func TestLazyValidatorConcurrent(t *testing.T) {
 	if n := cache.Len(); n != 3 {
 		t.Errorf("the cache holds %d rule sets, want 3 (one for each node with rules)", n)
 	}
+}
+
+// Goroutines that each reach a different subtree first build its nodes
+// at once, without a cache (so without its lock): each such build asks
+// which of its children have rules below them and records the answers
+// (here c2's, which the root's build did not need: it stopped at c1),
+// under the builder's lock (run with -race).
+func TestLazyValidatorConcurrentSubtrees(t *testing.T) {
+	const n = 8
+	var props []string
+	for i := range n {
+		props = append(props, fmt.Sprintf(`"p%d":{"type":"object","properties":{
+			"c1":{"type":"object","properties":{"x":{"type":"string","x-kubernetes-validations":[{"rule":"self.size() < 3"}]}}},
+			"c2":{"type":"object","properties":{"y":{"type":"string","x-kubernetes-validations":[{"rule":"self.size() < 2"}]}}}}}`, i))
+	}
+	v := NewValidator(mustSchema(t, `{"type":"object","properties":{`+strings.Join(props, ",")+`}}`), true, nil)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			obj := map[string]any{fmt.Sprintf("p%d", i): map[string]any{"c1": map[string]any{"x": "abcd"}, "c2": map[string]any{"y": "ab"}}}
+			if errs, _ := v.Validate(t.Context(), obj, nil, Options{}); len(errs) != 2 {
+				t.Errorf("p%d: %v, want 2 errors", i, errs)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // withoutPrograms is the forced tree v with what two compilations of the same

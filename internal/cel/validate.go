@@ -182,6 +182,16 @@ func (v *vnode) compileAll() {
 // vnodeBuilder builds the validator nodes of one Validator.
 type vnodeBuilder struct {
 	cache *CompileCache
+	// mu guards typed: nodes are built from any goroutine.
+	mu sync.Mutex
+	// typed holds the nodes hasTypedRules found to have typed rules
+	// below them. Each such node becomes a validator node whose build
+	// asks the same of its children: without it, every build on a chain
+	// walked down to the chain's rules again (quadratic in the depth). A
+	// node without rules below is not kept: it is walked again at most
+	// once, by its parent's build, and then has no validator node to ask
+	// about its children.
+	typed map[nodeSpec]bool
 }
 
 // compile compiles rules of the node s for the runtime, or takes them from
@@ -284,26 +294,36 @@ type child struct {
 // when n has no rules at or below it (through children that have a CEL
 // type).
 func (b *vnodeBuilder) node(n nodeSpec) *vnode {
-	if !n.hasTypedRules() {
+	b.mu.Lock()
+	has := b.hasTypedRules(n)
+	b.mu.Unlock()
+	if !has {
 		return nil
 	}
 	return lazyVnode(b, n, false)
 }
 
 // hasTypedRules reports whether n, or a child of n at any depth reached
-// through children that have a CEL type, has rules.
-func (n nodeSpec) hasTypedRules() bool {
+// through children that have a CEL type, has rules. Call it with b.mu
+// held.
+func (b *vnodeBuilder) hasTypedRules(n nodeSpec) bool {
 	if n.rulesFrom == nil || n.s == nil {
 		return false
 	}
-	if len(n.rulesFrom.XValidations) > 0 {
+	if len(n.rulesFrom.XValidations) > 0 || b.typed[n] {
 		return true
 	}
 	found := false
 	n.eachChild(func(c child) bool {
-		found = c.spec.hasTypedRules()
+		found = b.hasTypedRules(c.spec)
 		return !found
 	})
+	if found {
+		if b.typed == nil {
+			b.typed = map[nodeSpec]bool{}
+		}
+		b.typed[n] = true
+	}
 	return found
 }
 

@@ -19,10 +19,10 @@ import (
 func CRD(crd *model.CRD) (field.ErrorList, *Built) {
 	b := NewBuilt()
 	errs := validateCRD(crd, b)
-	// The versions' validators take the check's compile results; the
-	// expressions kept to share between the check's nodes need not live as
-	// long as b.
-	b.Rules.ForgetExpressions()
+	// The versions' validators take the check's compile results; what is
+	// kept to share work between the check's nodes need not live as long
+	// as b.
+	b.Rules.ForgetShared()
 	errorsort.Sort(errs)
 	return errs, b
 }
