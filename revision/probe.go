@@ -562,7 +562,10 @@ func (p *prober) unspecifiedIn(obj map[string]any, d revdiff.Change, update fiel
 }
 
 // unspecifiedField is the first field of v, at path at, that schema s
-// does not specify, "" when none.
+// does not specify, "" when none. Only a map list's items are looked
+// into: ratcheting compares an atomic list or a set as one value
+// (reflect.DeepEqual), so a field without a schema in its items keeps
+// nothing from being unchanged.
 func unspecifiedField(v any, s *structural.Schema, at string) string {
 	if s == nil {
 		return ""
@@ -579,6 +582,9 @@ func unspecifiedField(v any, s *structural.Schema, at string) string {
 			}
 		}
 	case []any:
+		if s.ListType != "map" {
+			return ""
+		}
 		for i, item := range x {
 			if f := unspecifiedField(item, s.Items, at+"["+strconv.Itoa(i)+"]"); f != "" {
 				return f

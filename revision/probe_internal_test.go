@@ -12,6 +12,7 @@ import (
 	"github.com/crdschema/crdschema/internal/objpath"
 	"github.com/crdschema/crdschema/revision/internal/revdiff"
 	"github.com/crdschema/crdschema/schema"
+	"github.com/crdschema/crdschema/structural"
 )
 
 // TestRuleOwns: the errors counted for a rule added or changed are the
@@ -131,5 +132,28 @@ func TestNeedsWebhook(t *testing.T) {
 		if got := p.needsWebhook(); got != tt.want {
 			t.Errorf("%s: needsWebhook = %t, want %t (stored at %s)", tt.name, got, tt.want, p.storedAt)
 		}
+	}
+}
+
+// TestUnspecifiedField: the field named as what defeats ratcheting is one
+// without a schema in an object or in a map list's items; an atomic
+// list's or a set's items are compared as one value (reflect.DeepEqual
+// in the apiserver's CorrelatedObject), so nothing in them is named.
+func TestUnspecifiedField(t *testing.T) {
+	embedded := &structural.Schema{Type: "object"}
+	item := &structural.Schema{Type: "object", Properties: map[string]*structural.Schema{"name": {Type: "string"}, "input": embedded}}
+	list := func(listType string) *structural.Schema {
+		return &structural.Schema{Type: "array", Items: item, ListType: listType, ListMapKeys: []string{"name"}}
+	}
+	value := []any{map[string]any{"name": "a"}, map[string]any{"name": "b", "input": map[string]any{"kind": "K", "apiVersion": "v1"}}}
+	for _, tt := range []struct{ listType, want string }{{"map", "spec.steps[1].input.apiVersion"}, {"atomic", ""}, {"", ""}, {"set", ""}} {
+		if got := unspecifiedField(value, list(tt.listType), "spec.steps"); got != tt.want {
+			t.Errorf("list type %q: %q, want %q", tt.listType, got, tt.want)
+		}
+	}
+	extra := &structural.Schema{Type: "object", Properties: map[string]*structural.Schema{"a": {Type: "string"}},
+		AdditionalProperties: &structural.AdditionalProperties{Allows: true}}
+	if got := unspecifiedField(map[string]any{"a": "x", "b": "y"}, extra, "spec"); got != "spec.b" {
+		t.Errorf("additionalProperties: true: %q, want spec.b", got)
 	}
 }

@@ -19,8 +19,9 @@ const MaxEditVariants = 8
 // edited forms of "k" as one more key. Only strings a function would
 // change are tried; fields the schema does not have, and parts of a
 // split, are left out. base is the node's value in an object (nil: a
-// sample); hints are the rules' (ParseAll). At most MaxEditVariants come back, each a new value (base is
-// not changed); the engine still has to check them.
+// sample); hints are the rules' (ParseAll). At most MaxEditVariants
+// come back, each a new value (base is not changed); the engine still
+// has to check them.
 func EditVariants(node *structural.Schema, base any, hints []Hints, r *rand.Rand) []any {
 	if node == nil {
 		return nil
