@@ -234,9 +234,10 @@ func hasActions(text []byte) bool {
 }
 
 // withoutActions is a text with its Go template actions ("{{ ... }}")
-// blanked out: a line holding only actions becomes empty (a control
-// structure, an include that writes whole lines); an action among other
-// text becomes "x" (a value). Lines keep their numbers.
+// blanked out: a line holding only actions (and perhaps a comment after
+// them) becomes empty (a control structure, a variable set, an include
+// that writes whole lines); an action among other text becomes "x" (a
+// value). Lines keep their numbers.
 func withoutActions(text []byte) []byte {
 	const mark = "\x00" // no YAML text holds it: stands for an action
 	var b strings.Builder
@@ -262,7 +263,9 @@ func withoutActions(text []byte) []byte {
 		if !strings.Contains(l, mark) {
 			continue
 		}
-		if strings.TrimSpace(strings.ReplaceAll(l, mark, "")) == "" {
+		if rest := strings.TrimSpace(strings.ReplaceAll(l, mark, "")); rest == "" || rest[0] == '#' {
+			// Only actions, perhaps followed by a comment
+			// ({{ $img := .Image }} # note): no value either.
 			lines[k] = ""
 		} else {
 			lines[k] = strings.ReplaceAll(l, mark, "x")

@@ -159,6 +159,17 @@ func TestWithoutActions(t *testing.T) {
 	if got := string(withoutActions([]byte(in))); got != want {
 		t.Errorf("withoutActions:\n%q\nwant\n%q", got, want)
 	}
+	// A line of actions followed by a comment holds no value either (rook
+	// v1.20.6's pkg/daemon/multus/client-daemonset.yaml:45, a variable set
+	// among a list's items); a comment after a value keeps the value.
+	in = "containers:\n  {{ $img := .Image }} # note\n  - name: c\n    image: \"{{ $img }}\" # the image\n"
+	want = "containers:\n\n  - name: c\n    image: \"x\" # the image\n"
+	if got := string(withoutActions([]byte(in))); got != want {
+		t.Errorf("withoutActions:\n%q\nwant\n%q", got, want)
+	}
+	if !goTemplate([]byte("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    {{ $img := .Image }} # note\n    - name: c\n      image: \"{{ $img }}\"\n")) {
+		t.Error("a template setting a variable among a list's items, with a comment after it, is not taken as a Go template")
+	}
 }
 
 func TestRoleSkip(t *testing.T) {
