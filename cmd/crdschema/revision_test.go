@@ -170,44 +170,18 @@ func TestRevisionConverter(t *testing.T) {
 	}
 }
 
-// gadgetCRD is a minimal CRD for the tests that write their own inputs.
-const gadgetCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gadgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: gadgets, singular: gadget, kind: Gadget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              size: {type: integer}
-`
-
 // A manifest the old revision refuses is replayed as stored, and the
 // output says so: the JSON line's refusedManifest and the summary's
 // count, a notice and a summary clause in text. The accepted manifest
 // beside it is a manifest, not refused.
 func TestRevisionRefusedManifest(t *testing.T) {
-	dir := t.TempDir()
-	for name, data := range map[string]string{
-		"old.yaml": gadgetCRD, "new.yaml": gadgetCRD,
-		"objects.yaml": "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: big}\nspec: {size: big}\n---\n" +
-			"apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: small}\nspec: {size: 1}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	objects := filepath.Join(t.TempDir(), "objects.yaml")
+	manifests := "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: big}\nspec: {replicas: big}\n---\n" +
+		"apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: small}\nspec: {replicas: 2}\n"
+	if err := os.WriteFile(objects, []byte(manifests), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	args := []string{"revision", "--old", filepath.Join(dir, "old.yaml"), "--crd", filepath.Join(dir, "new.yaml"), filepath.Join(dir, "objects.yaml")}
+	args := []string{"revision", "--old", crontabCRD, "--crd", crontabCRD, objects}
 	var out, errb bytes.Buffer
 	run(append(args, "-o", "json"), strings.NewReader(""), &out, &errb)
 	var got []string
@@ -226,13 +200,13 @@ func TestRevisionRefusedManifest(t *testing.T) {
 			got = append(got, fmt.Sprintf("manifests %d refused %d", l.Summary.Manifests, l.Summary.RefusedManifests))
 		}
 	}
-	if want := "big false true|small true false|gadgets.example.com false false|manifests 1 refused 1"; strings.Join(got, "|") != want {
+	if want := "big false true|small true false|crontabs.stable.example.com false false|manifests 1 refused 1"; strings.Join(got, "|") != want {
 		t.Errorf("JSON lines\n%s\nwant\n%s\n%s", strings.Join(got, "|"), want, errb.String())
 	}
 	out.Reset()
 	run(args, strings.NewReader(""), &out, &errb)
 	for _, want := range []string{
-		"Gadget/big: manifest the old revision refuses (1 error, first: spec.size: Invalid value: ",
+		"CronTab/big: manifest the old revision refuses (1 error, first: spec.replicas: Invalid value: ",
 		"): replayed as stored, as a dump is\n",
 		"; 1 manifest without server-set metadata created under the old revision first; 1 manifest the old revision refuses, replayed as stored\n",
 	} {
@@ -240,7 +214,7 @@ func TestRevisionRefusedManifest(t *testing.T) {
 			t.Errorf("text output lacks %q:\n%s", want, out.String())
 		}
 	}
-	if strings.Contains(out.String(), "Gadget/small: manifest") {
+	if strings.Contains(out.String(), "CronTab/small: manifest") {
 		t.Errorf("an accepted manifest is said refused:\n%s", out.String())
 	}
 }
