@@ -23,20 +23,21 @@ func (p *prober) defaultChange(d revdiff.Change, n uint64) Change {
 		ch.Class, ch.Detail = "safe", d.Detail+"; "+p.version+" is not served: no request is defaulted at it"
 		return ch
 	}
-	p.missed = miss{}
+	var missed miss
 	for i, probe := range d.Probes {
-		obj, _, ok := p.stored(d, probe, n, uint64(i))
-		if !ok {
+		obj, _, why := p.stored(d, probe, n, uint64(i))
+		missed.add(why)
+		if obj == nil {
 			continue
 		}
 		before := p.old.Write(p.ctx, obj, nil)
 		after := p.new.Write(p.ctx, obj, nil)
 		switch {
 		case len(before.Errors) > 0:
-			p.missed.note(notWritten, "a create at "+p.version+" under the old revision failed: "+errText(before.Errors[0]))
+			missed.note(notWritten, "a create at "+p.version+" under the old revision failed: "+errText(before.Errors[0]))
 			continue
 		case len(after.Errors) > 0:
-			p.missed.note(notWritten, "a create at "+p.version+" under the new revision failed: "+errText(after.Errors[0]))
+			missed.note(notWritten, "a create at "+p.version+" under the new revision failed: "+errText(after.Errors[0]))
 			continue
 		case before.Object == nil || after.Object == nil:
 			continue
@@ -61,7 +62,7 @@ func (p *prober) defaultChange(d revdiff.Change, n uint64) Change {
 		}
 		return ch
 	}
-	return p.static(ch, d, false)
+	return p.static(ch, d, false, missed)
 }
 
 // valueAt is the value at a change's path inside obj, descending into a

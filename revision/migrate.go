@@ -35,8 +35,9 @@ type Migration struct {
 	// Nil when the object is migrated.
 	Update field.ErrorList
 	// Errors are why the object is not migrated at all: it is not of the
-	// CRD's group and kind, names a version the CRD does not define, or
-	// cannot be stored under the old revision; the other fields are then
+	// CRD's group and kind, names a version the CRD does not define,
+	// cannot be stored under the old revision, or has no metadata.name (a
+	// manifest: it names no stored object); the other fields are then
 	// empty.
 	Errors field.ErrorList
 }
@@ -70,7 +71,9 @@ type Migration struct {
 // version's schema does not declare is pruned on the way in) or changes,
 // sorted by next's version priority and path. A field only the later
 // read has (a default the write persisted) is not a loss. A nil next is
-// an error in Errors.
+// an error in Errors, and so is metadata without a name (a
+// manifest with only generateName names no stored object: no name is
+// made up for it, as Replay does for a create).
 func Migrate(ctx context.Context, old, next *crdschema.CRD, obj map[string]any) Migration {
 	if next == nil {
 		return Migration{Errors: field.ErrorList{&field.Error{Type: field.ErrorTypeInternal, BadValue: field.OmitValueType{},
@@ -87,6 +90,9 @@ func Migrate(ctx context.Context, old, next *crdschema.CRD, obj map[string]any) 
 		stored, errs = storeAsOld(ctx, old, in)
 	} else {
 		stored, errs = storedUnder(next, in)
+	}
+	if len(errs) == 0 {
+		errs = unnamed(in)
 	}
 	if len(errs) > 0 {
 		return Migration{Errors: errs}
@@ -112,6 +118,27 @@ func Migrate(ctx context.Context, old, next *crdschema.CRD, obj map[string]any) 
 	m.Migrated = written.Object
 	m.Losses, m.Update = rewriteLosses(ctx, ref, next, stored, written.Object)
 	return m
+}
+
+// unnamed refuses obj when its metadata has no name: a manifest (with
+// only generateName, the apiserver names the object on create), not an
+// object the cluster stores, so nothing to migrate. Migrate's output is
+// objects to write back: it invents no name (Replay does, for a create).
+// No metadata, or metadata that is not an object, is left to the
+// engine's words (the apiserver's storage decoder fails on it).
+func unnamed(obj map[string]any) field.ErrorList {
+	meta, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	if name := meta["name"]; name != nil && name != "" {
+		return nil
+	}
+	detail := "an object without a name cannot be migrated: it names no stored object (a manifest, not an object from the cluster)"
+	if _, ok := meta["generateName"]; ok {
+		detail = "an object with only metadata.generateName cannot be migrated: it names no stored object (a manifest; the apiserver generates the name when it creates it)"
+	}
+	return field.ErrorList{field.Required(field.NewPath("metadata", "name"), detail)}
 }
 
 // normalObject is obj as the apiserver's decoder would have it (obj

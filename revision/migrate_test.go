@@ -161,6 +161,13 @@ func TestMigrateRefused(t *testing.T) {
 		{"a version not defined", storedGadget("v2", map[string]any{}), `does not define version "v2", so no object is stored at it`},
 		{"no kind", map[string]any{"apiVersion": "example.com/v1"}, "kind"},
 		{"a value with no JSON form", map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "spec": map[string]any{"c": make(chan int)}}, "chan int"},
+		// A manifest names no stored object: it got the create's
+		// "metadata.name: Required value: name or generateName is
+		// required" from the rewrite, though it has a generateName.
+		{"only generateName", map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"generateName": "g-"}},
+			"metadata.name: Required value: an object with only metadata.generateName cannot be migrated: it names no stored object"},
+		{"no name", map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": ""}},
+			"metadata.name: Required value: an object without a name cannot be migrated"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := revision.Migrate(context.Background(), nil, crd, tc.obj)
@@ -174,6 +181,15 @@ func TestMigrateRefused(t *testing.T) {
 	}
 	if m := revision.Migrate(context.Background(), crd, nil, storedGadget("v1", nil)); len(m.Errors) != 1 {
 		t.Errorf("nil next: %v", m.Errors)
+	}
+	// No metadata at all is the engine's (the apiserver's storage
+	// decoder's) to word, not a manifest's refusal.
+	if m := revision.Migrate(context.Background(), nil, crd, map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget"}); len(m.Errors) > 0 || len(m.Update) == 0 {
+		t.Errorf("no metadata: errors %v, update %v", m.Errors, m.Update)
+	}
+	manifest := map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"generateName": "g-"}}
+	if m := revision.Migrate(context.Background(), crd, crd, manifest); len(m.Errors) != 1 || m.Errors[0].Field != "metadata.name" {
+		t.Errorf("a manifest with only generateName, with an old revision: %v", m.Errors)
 	}
 }
 

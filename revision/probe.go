@@ -42,9 +42,6 @@ type prober struct {
 	// ruleMessages are the messages of the new schema's rules (built on
 	// first need).
 	ruleMessages map[string]bool
-	// missed is why no probe of the change being classified ran (reset
-	// by classify and defaultChange, said by static).
-	missed miss
 }
 
 // miss is why a change's probes did not run: the furthest step any probe
@@ -72,6 +69,9 @@ func (m *miss) note(step missStep, why string) {
 		m.step, m.why = step, why
 	}
 }
+
+// add records what stopped the probe objects of o, noted after m's.
+func (m *miss) add(o miss) { m.note(o.step, o.why) }
 
 // text says what happened to the probe objects of the version.
 func (m miss) text(version string) string {
@@ -112,9 +112,9 @@ func (p *prober) base(i int) map[string]any {
 }
 
 // stored is the probe object for a probe, as the old revision stores it,
-// starting from the smallest object, else from a sample; false when the
-// old revision accepts neither.
-func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (obj, stored map[string]any, ok bool) {
+// starting from the smallest object, else from a sample; nils when the
+// old revision accepts neither, and why (missed).
+func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (obj, stored map[string]any, missed miss) {
 	for b := range p.bases {
 		obj, ok := p.probeObject(p.base(b), d.Path, probe, n, i)
 		if !ok {
@@ -127,10 +127,10 @@ func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (obj
 		for round := 0; ; round++ {
 			stored, errs := p.storeErrs(obj)
 			if stored != nil {
-				return obj, stored, true
+				return obj, stored, missed
 			}
 			if len(errs) > 0 {
-				p.missed.note(notStored, blocking(errs))
+				missed.note(notStored, blocking(errs))
 			}
 			r := rand.New(rand.NewPCG(n, i+uint64(round+1)<<40))
 			if round == repairRounds || !repairWith(p.oldSchema, obj, errs, r) || !revdiff.Set(obj, p.oldSchema.Structural(), d.Path, probe, r) {
@@ -138,7 +138,7 @@ func (p *prober) stored(d revdiff.Change, probe revdiff.Probe, n, i uint64) (obj
 			}
 		}
 	}
-	return nil, nil, false
+	return nil, nil, missed
 }
 
 // repairRounds bounds the repairs of one probe object.
@@ -147,27 +147,28 @@ const repairRounds = 2
 // try runs one probe. When another change's error elsewhere in the
 // object keeps the CEL rules from running, the fields with those errors
 // get values of the new schema (that the old one accepts too) and the
-// probe runs again.
-func (p *prober) try(d revdiff.Change, probe revdiff.Probe, n, i uint64) (outcome, bool) {
-	obj, stored, ok := p.stored(d, probe, n, i)
-	if !ok {
-		return outcome{}, false
+// probe runs again. false when it did not run, and why (missed).
+func (p *prober) try(d revdiff.Change, probe revdiff.Probe, n, i uint64) (o outcome, missed miss, ok bool) {
+	obj, stored, missed := p.stored(d, probe, n, i)
+	if stored == nil {
+		return outcome{}, missed, false
 	}
 	for round := 0; ; round++ {
-		o, ok := p.run(stored, d)
+		o, unread, ok := p.run(stored, d)
+		missed.add(unread)
 		if !ok {
-			return o, false
+			return o, missed, false
 		}
 		if !o.masked || !isRule(d.Kind) {
-			return o, true
+			return o, missed, true
 		}
 		if round == repairRounds || !repairWith(p.newSchema, obj, o.others, rand.New(rand.NewPCG(n, i+uint64(round)<<32))) {
-			p.missed.note(rulesMasked, blocking(o.others))
-			return o, false
+			missed.note(rulesMasked, blocking(o.others))
+			return o, missed, false
 		}
 		if stored, ok = p.store(obj); !ok {
-			p.missed.note(rulesMasked, blocking(o.others))
-			return o, false
+			missed.note(rulesMasked, blocking(o.others))
+			return o, missed, false
 		}
 	}
 }
@@ -293,7 +294,7 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 		return p.defaultChange(d, n)
 	}
 	ch := Change{Kind: d.Kind, Version: p.version, Path: d.Path.String()}
-	p.missed = miss{}
+	var missed miss
 	probes, limit := d.Probes, maxProbes
 	if isRule(d.Kind) {
 		probes, limit = append(slices.Clip(probes), p.ruleBoundary(d, n)...), maxProbes+celhint.MaxVariants+celhint.MaxRangeVariants+celhint.MaxItemEnumVariants+celhint.MaxEditVariants
@@ -304,7 +305,8 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 		if i == limit {
 			break
 		}
-		o, ok := p.try(d, probe, n, uint64(i))
+		o, why, ok := p.try(d, probe, n, uint64(i))
+		missed.add(why)
 		if !ok {
 			continue
 		}
@@ -317,9 +319,11 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 		}
 	}
 	if isRule(d.Kind) && strings.Contains(d.Rule.Rule, "oldSelf") {
-		if c, ok := p.changingUpdate(d, n); ok {
+		c, why, ok := p.changingUpdate(d, n)
+		if ok {
 			return c
 		}
+		missed.add(why)
 	}
 	switch {
 	case first != nil && d.Constructive:
@@ -329,7 +333,7 @@ func (p *prober) classify(d revdiff.Change, n uint64) Change {
 		c.Detail += fmt.Sprintf(" (%d probes the old revision accepts, at the rule's boundary: the fields it reads present and absent, the values it compares them with and their neighbours, their enum values)", ran)
 		return c
 	}
-	return p.static(ch, d, first != nil)
+	return p.static(ch, d, first != nil, missed)
 }
 
 // ruleBoundary are the boundary probes of a rule's node (boundaryProbes)
@@ -358,8 +362,8 @@ func (p *prober) ruleBoundary(d revdiff.Change, n uint64) []revdiff.Probe {
 
 // static is ch classified from the schemas alone (d.StaticClass), its
 // Detail saying why no probe decided: probes ran and showed nothing
-// (ran), or none could (and why: p.missed).
-func (p *prober) static(ch Change, d revdiff.Change, ran bool) Change {
+// (ran), or none could (and why: missed).
+func (p *prober) static(ch Change, d revdiff.Change, ran bool, missed miss) Change {
 	ch.Class, ch.Static = d.StaticClass, true
 	switch {
 	case len(d.Probes) == 0 && !isRule(d.Kind):
@@ -377,7 +381,7 @@ func (p *prober) static(ch Change, d revdiff.Change, ran bool) Change {
 	case p.bases[0] == nil && p.bases[1] == nil:
 		ch.Detail = d.Detail + "; static approximation (no object of the old revision could be built): " + d.StaticWhy
 	default:
-		ch.Detail = d.Detail + "; static approximation (" + p.missed.text(p.version) + "): " + d.StaticWhy
+		ch.Detail = d.Detail + "; static approximation (" + missed.text(p.version) + "): " + d.StaticWhy
 	}
 	return ch
 }
@@ -503,21 +507,21 @@ func storageVersion(old, next *crdschema.CRD, version string) string {
 // run reads stored under both revisions at the version, and creates and
 // updates it under the new one. Only what change d can cause counts:
 // fields at, above or below its path, lost only for a kind that prunes
-// (canPrune), errors as ownErrors says. false when a read fails.
-func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
-	var o outcome
+// (canPrune), errors as ownErrors says. false when a read fails, and
+// why (missed).
+func (p *prober) run(stored map[string]any, d revdiff.Change) (o outcome, missed miss, ok bool) {
 	path := d.Path
 	before := p.old.Read(p.ctx, stored, p.version)
 	after := p.new.Read(p.ctx, stored, p.version)
 	switch {
 	case len(before.Errors) > 0:
-		p.missed.note(notRead, "old revision: "+errText(before.Errors[0]))
-		return o, false
+		missed.note(notRead, "old revision: "+errText(before.Errors[0]))
+		return o, missed, false
 	case len(after.Errors) > 0:
-		p.missed.note(notRead, "new revision: "+errText(after.Errors[0]))
-		return o, false
+		missed.note(notRead, "new revision: "+errText(after.Errors[0]))
+		return o, missed, false
 	case before.Object == nil || after.Object == nil:
-		return o, false
+		return o, missed, false
 	}
 	lost, added := readDiff(before.Object, after.Object)
 	o.added = related(added, path)
@@ -533,13 +537,13 @@ func (p *prober) run(stored map[string]any, d revdiff.Change) (outcome, bool) {
 		p.attribute(&o, d, create, update)
 		o.status = true
 		o.unspecified = p.unspecifiedIn(after.Object, d, o.update)
-		return o, true
+		return o, missed, true
 	}
 	create := p.new.Write(p.ctx, before.Object, nil).Errors
 	update := p.new.Write(p.ctx, after.Object, stored).Errors
 	p.attribute(&o, d, create, update)
 	o.unspecified = p.unspecifiedIn(after.Object, d, o.update)
-	return o, true
+	return o, missed, true
 }
 
 // unspecifiedIn is, when update holds errors, the first field (in key

@@ -42,6 +42,11 @@ type Effect struct {
 	// manifest, not a dump, so Stored is what its create under the old
 	// revision stored (defaults persisted), not the object as given.
 	Manifest bool
+	// RefusedManifest is set instead of Manifest for a manifest the old
+	// revision refuses to create: it is taken as stored, as a dump is,
+	// and OldCreate says why. A refusal that is the old revision's
+	// missing conversion webhook is not one (NotChecked says so).
+	RefusedManifest bool
 	// NotChecked are the steps that need a CRD's conversion webhook,
 	// which the revision was not given (CRD.WithConverter), each an
 	// InternalError whose detail names the step: what they do is
@@ -70,17 +75,17 @@ type Effect struct {
 // none of them is a manifest (Effect.Manifest): it is created under old
 // first (CRD.Write), so Stored holds the defaults and pruning of that
 // create, as the cluster would; a manifest old refuses is taken as
-// stored, as a dump is (OldCreate says why). Either way a manifest is
-// stored with the metadata the apiserver gives it on create: a name
-// generated from generateName when it has none (five fixed letters for
-// the random ones), the request's namespace ("default") when it names
-// none. An object
-// that is not of old's group and kind, names a version old does not
-// define, or fails that conversion is not replayed: Effect.Errors says
-// why and nothing else is filled. An old revision the apiserver would
-// reject (old.Errors) is still used for the conversion and the reads
-// losses are measured against (CRD.Decode), but its requests are
-// refused: OldUpdate and OldCreate then hold that refusal.
+// stored, as a dump is (Effect.RefusedManifest; OldCreate says why).
+// Either way a manifest is stored with the metadata the apiserver gives
+// it on create: a name generated from generateName when it has none
+// (five fixed letters for the random ones), the request's namespace
+// ("default") when it names none. An object that is not of old's group
+// and kind, names a version old does not define, or fails that
+// conversion is not replayed: Effect.Errors says why and nothing else is
+// filled. An old revision the apiserver would reject (old.Errors) is
+// still used for the conversion and the reads losses are measured
+// against (CRD.Decode), but its requests are refused: OldUpdate and
+// OldCreate then hold that refusal (and a manifest is a RefusedManifest).
 //
 // Then, under next:
 //
@@ -140,8 +145,11 @@ func Replay(ctx context.Context, old, next *crdschema.CRD, obj map[string]any) E
 	var r Effect
 	stored, errs := storeAsOld(ctx, old, inObj)
 	if isManifest(inObj) && len(errs) == 0 {
-		if created := old.Write(ctx, inObj, nil); created.Object != nil {
+		created := old.Write(ctx, inObj, nil)
+		if created.Object != nil {
 			stored, r.Manifest = created.Object, true
+		} else {
+			r.RefusedManifest = !needsWebhook(created.Errors)
 		}
 		stored = withCreatedMeta(old, stored)
 	}

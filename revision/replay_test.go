@@ -432,8 +432,17 @@ func TestReplayManifest(t *testing.T) {
 	refused := widget("v1", map[string]any{"name": "abc", "size": "big"})
 	refused["metadata"] = map[string]any{"name": "w", "namespace": "default"}
 	r = Replay(context.Background(), old, next, refused)
-	if r.Manifest || len(r.OldCreate) == 0 || !reflect.DeepEqual(r.Stored["spec"], map[string]any{"name": "abc", "size": "big"}) {
-		t.Errorf("refused manifest: manifest %t, stored spec %v, old create %v", r.Manifest, r.Stored["spec"], r.OldCreate)
+	if r.Manifest || !r.RefusedManifest || len(r.OldCreate) == 0 || !reflect.DeepEqual(r.Stored["spec"], map[string]any{"name": "abc", "size": "big"}) {
+		t.Errorf("refused manifest: manifest %t, refused %t, stored spec %v, old create %v", r.Manifest, r.RefusedManifest, r.Stored["spec"], r.OldCreate)
+	}
+	// A dump the old revision would refuse to create is no refused
+	// manifest: a dump is never created.
+	dump["spec"] = map[string]any{"name": "abc", "size": "big"}
+	if r = Replay(context.Background(), old, next, dump); r.RefusedManifest || r.Manifest || len(r.OldCreate) == 0 {
+		t.Errorf("refused dump: manifest %t, refused %t, old create %v", r.Manifest, r.RefusedManifest, r.OldCreate)
+	}
+	if r = Replay(context.Background(), old, next, manifest); r.RefusedManifest {
+		t.Errorf("an accepted manifest is said refused")
 	}
 }
 
@@ -461,8 +470,8 @@ func TestReplayGenerateName(t *testing.T) {
 	// as stored; the cluster would still have named it.
 	rejected := loadWidget(t, "scope: Namespaced", "scope: Nowhere")
 	r = Replay(context.Background(), rejected, next, manifest)
-	if len(r.Update) > 0 || len(r.OldUpdate) == 0 {
-		t.Errorf("old revision refused: update %v, old update %v", r.Update, r.OldUpdate)
+	if len(r.Update) > 0 || len(r.OldUpdate) == 0 || !r.RefusedManifest {
+		t.Errorf("old revision refused: update %v, old update %v, refused manifest %t", r.Update, r.OldUpdate, r.RefusedManifest)
 	}
 	// A cluster-scoped kind stores no namespace.
 	cluster := loadWidget(t, "scope: Namespaced", "scope: Cluster")

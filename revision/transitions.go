@@ -23,15 +23,17 @@ type storedProbe struct {
 // runs only on updates and is not ratcheted, so unchanged objects and
 // creates pass it; an update that changes the field (a field made
 // immutable with self == oldSelf) is what it refuses. It returns the
-// Change when one is found.
-func (p *prober) changingUpdate(d revdiff.Change, n uint64) (Change, bool) {
+// Change when one is found, else what kept probe objects from being
+// stored (missed).
+func (p *prober) changingUpdate(d revdiff.Change, n uint64) (ch Change, missed miss, found bool) {
 	var probes []storedProbe
 	for i, probe := range d.Probes {
 		if i == maxProbes {
 			break
 		}
-		_, stored, ok := p.stored(d, probe, n, uint64(i))
-		if !ok {
+		_, stored, why := p.stored(d, probe, n, uint64(i))
+		missed.add(why)
+		if stored == nil {
 			continue
 		}
 		r := p.old.Read(p.ctx, stored, p.version)
@@ -48,11 +50,11 @@ func (p *prober) changingUpdate(d revdiff.Change, n uint64) (Change, bool) {
 			}
 			tried++
 			if ch, ok := p.tryUpdate(d, from, to); ok {
-				return ch, true
+				return ch, missed, true
 			}
 		}
 	}
-	return Change{}, false
+	return Change{}, missed, false
 }
 
 // tryUpdate sends to.read as an update of from.stored under both

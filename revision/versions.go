@@ -79,8 +79,8 @@ func lostBetween(ctx context.Context, old, next *crdschema.CRD, from string, thr
 			if j == maxProbes {
 				break
 			}
-			_, stored, ok := p.stored(d, probe, uint64(i), uint64(j))
-			if !ok {
+			_, stored, _ := p.stored(d, probe, uint64(i), uint64(j))
+			if stored == nil {
 				continue
 			}
 			before, after := through(stored)

@@ -187,6 +187,9 @@ type replayCounts struct {
 	// NotChecked those with a step that needs a conversion webhook.
 	Manifests  int `json:"manifests"`
 	NotChecked int `json:"notChecked"`
+	// RefusedManifests are the manifests the old revision refuses,
+	// replayed as stored.
+	RefusedManifests int `json:"refusedManifests"`
 }
 
 func (c *replayCounts) add(r *replayLine) {
@@ -197,6 +200,7 @@ func (c *replayCounts) add(r *replayLine) {
 	c.FailingCreate += b2i(len(r.Create) > 0)
 	c.NewlyFailingCreate += b2i(r.NewCreateFailure)
 	c.Manifests += b2i(r.Manifest)
+	c.RefusedManifests += b2i(r.RefusedManifest)
 	c.NotChecked += b2i(len(r.NotChecked) > 0)
 }
 
@@ -475,6 +479,10 @@ type replayLine struct {
 	// Manifest is set for an object without server-set metadata, created
 	// under the old revision first (revision.Effect.Manifest).
 	Manifest bool `json:"manifest"`
+	// RefusedManifest is set instead for a manifest the old revision
+	// refuses to create (oldCreate says why), replayed as stored, as a
+	// dump is (revision.Effect.RefusedManifest).
+	RefusedManifest bool `json:"refusedManifest"`
 	// NotChecked are the steps that need a conversion webhook the run
 	// was not given (--converter).
 	NotChecked []jsonError `json:"notChecked"`
@@ -496,7 +504,7 @@ func newReplayLine(d crdschema.Document, kind, name string, p *revisionPair, ver
 	l := &replayLine{File: d.File, Document: d.Index, Line: d.Line, Kind: kind, Name: name, CRD: p.name, Version: version,
 		Losses: []jsonLoss{}, Update: toJSONErrors(r.Update), Create: toJSONErrors(r.Create),
 		OldUpdate: toJSONErrors(r.OldUpdate), OldCreate: toJSONErrors(r.OldCreate), Errors: toJSONErrors(r.Errors),
-		Manifest: r.Manifest, NotChecked: toJSONErrors(r.NotChecked)}
+		Manifest: r.Manifest, RefusedManifest: r.RefusedManifest, NotChecked: toJSONErrors(r.NotChecked)}
 	if r.Stored != nil {
 		l.StoredVersion = p.old.StorageVersion()
 	}

@@ -229,6 +229,13 @@ func objectFindings(l *replayLine, r revision.Effect) []finding {
 	for _, e := range r.NotChecked {
 		add("error", "not checked (no conversion webhook: --converter URL): "+indentDetail(errorText(e)))
 	}
+	if r.RefusedManifest {
+		why := ""
+		if len(r.OldCreate) > 0 {
+			why = fmt.Sprintf(" (%s, first: %s)", plural(len(r.OldCreate), "error"), indentDetail(errorText(r.OldCreate[0])))
+		}
+		add("notice", "manifest the old revision refuses"+why+": replayed as stored, as a dump is")
+	}
 	for _, loss := range groupLosses(l.Losses) {
 		add("error", loss)
 	}
@@ -310,6 +317,9 @@ func countsText(c *replayCounts) string {
 	}
 	if c.Manifests > 0 {
 		s += fmt.Sprintf("; %s without server-set metadata created under the old revision first", plural(c.Manifests, "manifest"))
+	}
+	if c.RefusedManifests > 0 {
+		s += fmt.Sprintf("; %s the old revision refuses, replayed as stored", plural(c.RefusedManifests, "manifest"))
 	}
 	return s
 }
@@ -468,6 +478,9 @@ func (p *revisionMarkdown) crds(run *revisionRun) error {
 
 func (p *revisionMarkdown) object(l *replayLine, r revision.Effect) error {
 	for _, f := range objectFindings(l, r) {
+		if f.level == "notice" {
+			continue // a comment lists what needs a look; -o text has the rest
+		}
 		if len(p.objects) >= markdownObjectLimit {
 			p.more++
 			continue

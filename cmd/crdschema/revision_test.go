@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -166,5 +167,54 @@ func TestRevisionConverter(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "3 objects replayed: 0 losing data") {
 		t.Errorf("the replay through the webhook:\n%s", out.String())
+	}
+}
+
+// A manifest the old revision refuses is replayed as stored, and the
+// output says so: the JSON line's refusedManifest and the summary's
+// count, a notice and a summary clause in text. The accepted manifest
+// beside it is a manifest, not refused.
+func TestRevisionRefusedManifest(t *testing.T) {
+	objects := filepath.Join(t.TempDir(), "objects.yaml")
+	manifests := "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: big}\nspec: {replicas: big}\n---\n" +
+		"apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: small}\nspec: {replicas: 2}\n"
+	if err := os.WriteFile(objects, []byte(manifests), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"revision", "--old", crontabCRD, "--crd", crontabCRD, objects}
+	var out, errb bytes.Buffer
+	run(append(args, "-o", "json"), strings.NewReader(""), &out, &errb)
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var l struct {
+			Name            string
+			Manifest        bool
+			RefusedManifest bool
+			Summary         *replayCounts
+		}
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		got = append(got, fmt.Sprintf("%s %t %t", l.Name, l.Manifest, l.RefusedManifest))
+		if l.Summary != nil {
+			got = append(got, fmt.Sprintf("manifests %d refused %d", l.Summary.Manifests, l.Summary.RefusedManifests))
+		}
+	}
+	if want := "big false true|small true false|crontabs.stable.example.com false false|manifests 1 refused 1"; strings.Join(got, "|") != want {
+		t.Errorf("JSON lines\n%s\nwant\n%s\n%s", strings.Join(got, "|"), want, errb.String())
+	}
+	out.Reset()
+	run(args, strings.NewReader(""), &out, &errb)
+	for _, want := range []string{
+		"CronTab/big: manifest the old revision refuses (1 error, first: spec.replicas: Invalid value: ",
+		"): replayed as stored, as a dump is\n",
+		"; 1 manifest without server-set metadata created under the old revision first; 1 manifest the old revision refuses, replayed as stored\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "CronTab/small: manifest") {
+		t.Errorf("an accepted manifest is said refused:\n%s", out.String())
 	}
 }
