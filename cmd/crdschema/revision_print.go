@@ -572,6 +572,11 @@ func mergeVersions(fs []finding, p *revisionPair, fails func(string) bool) []fin
 		byKey[key] = g
 		groups = append(groups, g)
 	}
+	if len(groups) == 0 {
+		// No change to list: also a CRD the new revision does not
+		// have, whose findings crdFindings placed at the old one.
+		return fs
+	}
 	label := "CustomResourceDefinition/" + p.name + " (update)"
 	pos := p.new.Position()
 	for _, g := range groups {
