@@ -232,7 +232,14 @@ func objectFindings(l *replayLine, r revision.Effect) []finding {
 	if r.RefusedManifest {
 		why := ""
 		if len(r.OldCreate) > 0 {
-			why = fmt.Sprintf(" (%s, first: %s)", plural(len(r.OldCreate), "error"), indentDetail(errorText(r.OldCreate[0])))
+			// The root's "some validation rules were not checked"
+			// sorts first but says nothing of the object: name a
+			// field's error when there is one.
+			first := r.OldCreate[0]
+			if i := slices.IndexFunc(r.OldCreate, func(e *field.Error) bool { return !isRulesNotRun(e) }); i >= 0 {
+				first = r.OldCreate[i]
+			}
+			why = fmt.Sprintf(" (%s, first: %s)", plural(len(r.OldCreate), "error"), indentDetail(errorText(first)))
 		}
 		add("notice", "manifest the old revision refuses"+why+": replayed as stored, as a dump is")
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
 	"github.com/crdschema/crdschema/internal/golden"
@@ -216,5 +217,20 @@ func TestRevisionRefusedManifest(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "CronTab/small: manifest") {
 		t.Errorf("an accepted manifest is said refused:\n%s", out.String())
+	}
+}
+
+// A refused manifest's notice names a field's error as the first, not
+// the root's "some validation rules were not checked" the apiserver
+// lists first whenever a blocking error kept CEL rules from running
+// (cluster-api v1.13.0's cluster.yaml examples: 7 errors, the first of
+// them that one).
+func TestRefusedManifestNotice(t *testing.T) {
+	rulesNotRun := field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")
+	r := revision.Effect{RefusedManifest: true, OldCreate: field.ErrorList{rulesNotRun,
+		field.Invalid(field.NewPath("spec", "replicas"), "x", "must be of type integer")}}
+	fs := objectFindings(&replayLine{Kind: "CronTab", Name: "a"}, r)
+	if len(fs) != 1 || !strings.Contains(fs[0].text, "(2 errors, first: spec.replicas: Invalid value: ") {
+		t.Errorf("refused manifest's notice: %+v", fs)
 	}
 }
