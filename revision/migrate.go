@@ -134,9 +134,9 @@ func unnamed(obj map[string]any) field.ErrorList {
 	if name := meta["name"]; name != nil && name != "" {
 		return nil
 	}
-	detail := "an object without a name cannot be migrated: it names no stored object (a manifest, not an object from the cluster)"
+	detail := "an object without a name names no stored object (a manifest, not an object from the cluster)"
 	if _, ok := meta["generateName"]; ok {
-		detail = "an object with only metadata.generateName cannot be migrated: it names no stored object (a manifest; the apiserver generates the name when it creates it)"
+		detail = "a manifest with only metadata.generateName names no stored object (the apiserver generates the name when it creates it)"
 	}
 	return field.ErrorList{field.Required(field.NewPath("metadata", "name"), detail)}
 }

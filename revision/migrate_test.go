@@ -165,9 +165,9 @@ func TestMigrateRefused(t *testing.T) {
 		// "metadata.name: Required value: name or generateName is
 		// required" from the rewrite, though it has a generateName.
 		{"only generateName", map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"generateName": "g-"}},
-			"metadata.name: Required value: an object with only metadata.generateName cannot be migrated: it names no stored object"},
+			"metadata.name: Required value: a manifest with only metadata.generateName names no stored object"},
 		{"no name", map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": ""}},
-			"metadata.name: Required value: an object without a name cannot be migrated"},
+			"metadata.name: Required value: an object without a name names no stored object"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := revision.Migrate(context.Background(), nil, crd, tc.obj)
