@@ -15,18 +15,6 @@ func droppable(c *structural.Schema) bool {
 	return c != nil && !c.Nullable && !c.HasDefault
 }
 
-// fieldSchema is the schema of field k of an object with schema s: its
-// properties entry, else the additionalProperties schema, else nil.
-func fieldSchema(s *structural.Schema, k string) *structural.Schema {
-	if c, ok := s.Property(k); ok {
-		return c
-	}
-	if s.AdditionalProperties != nil {
-		return s.AdditionalProperties.Schema
-	}
-	return nil
-}
-
 // DropNulls removes, in place, every object field of obj whose value is
 // null and whose schema is not nullable and has no default, at any depth,
 // as the apiserver does after pruning a request and before defaulting it.

@@ -248,7 +248,7 @@ func (w *walker) metaField(x map[string]any, k string, v any, s *structural.Sche
 	if !w.dropNulls {
 		return
 	}
-	c := fieldSchema(s, k)
+	c := s.Field(k)
 	if c == nil {
 		return
 	}

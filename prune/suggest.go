@@ -73,7 +73,7 @@ func (sg *suggester) search(s *structural.Schema, offset int, embedded bool) str
 		if rest[i] != '.' && rest[i] != '[' {
 			continue
 		}
-		child := childSchema(s, rest[:i])
+		child := s.Field(rest[:i])
 		if child == nil {
 			continue
 		}
@@ -103,18 +103,6 @@ func (sg *suggester) item(s *structural.Schema, offset int) string {
 		return "" // an item is not a field; nested lists are not reported
 	}
 	return sg.under(s.Items, offset+end+2, s.Items.EmbeddedResource)
-}
-
-// childSchema is the schema of the field name of s: a declared property
-// or the additionalProperties schema; nil when none is specified.
-func childSchema(s *structural.Schema, name string) *structural.Schema {
-	if c, ok := s.Property(name); ok {
-		return c
-	}
-	if s.AdditionalProperties != nil {
-		return s.AdditionalProperties.Schema
-	}
-	return nil
 }
 
 // closest returns the declared field of s nearest to name within the

@@ -577,7 +577,7 @@ func unspecifiedField(v any, s *structural.Schema, at string) string {
 	switch x := v.(type) {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			c := fieldSchema(s, k)
+			c := s.Field(k)
 			if c == nil {
 				return at + "." + k
 			}
@@ -846,17 +846,4 @@ func collectRuleMessages(s *structural.Schema, into map[string]bool) {
 	if s.AdditionalProperties != nil {
 		collectRuleMessages(s.AdditionalProperties.Schema, into)
 	}
-}
-
-// fieldSchema is the schema of field k of an object of schema s: its
-// property, else the additionalProperties schema; nil when s specifies
-// neither.
-func fieldSchema(s *structural.Schema, k string) *structural.Schema {
-	if c := s.Properties[k]; c != nil {
-		return c
-	}
-	if s.AdditionalProperties != nil {
-		return s.AdditionalProperties.Schema
-	}
-	return nil
 }

@@ -511,6 +511,20 @@ func (s *Schema) Property(k string) (*Schema, bool) {
 	return s.props.index.lookup(k)
 }
 
+// Field returns the schema of the field k of an object with schema s: its
+// property, else the additionalProperties schema (nil for a bare
+// additionalProperties: true or false), else nil. It is how pruning,
+// null dropping, ratcheting and revision probes find a key's schema.
+func (s *Schema) Field(k string) *Schema {
+	if c, ok := s.Property(k); ok {
+		return c
+	}
+	if s != nil && s.AdditionalProperties != nil {
+		return s.AdditionalProperties.Schema
+	}
+	return nil
+}
+
 // Derive returns a copy of s changed by change, with the facts this
 // package precomputes about a node (HasDefaultsBelow, PruneNoop,
 // DefaultingProperties, the index Property uses…) computed for the copy.

@@ -89,7 +89,7 @@ func (r *ratchet) field(nv, ov any, s *structural.Schema, name string) (any, any
 	if ov, ok = om[name]; !ok {
 		return nil, nil, nil, false
 	}
-	if s = fieldSchema(s, name); s == nil {
+	if s = s.Field(name); s == nil {
 		return nil, nil, nil, false
 	}
 	return nv, ov, s, true
@@ -108,18 +108,6 @@ func (r *ratchet) item(nv, ov any, s *structural.Schema, i int) (any, any, *stru
 		return nil, nil, nil, false
 	}
 	return nv, ov, s.Items, true
-}
-
-// fieldSchema is the schema a field of an object with schema s is
-// correlated with: its property, else the additionalProperties schema.
-func fieldSchema(s *structural.Schema, name string) *structural.Schema {
-	if c, ok := s.Properties[name]; ok {
-		return c
-	}
-	if s.AdditionalProperties != nil {
-		return s.AdditionalProperties.Schema
-	}
-	return nil
 }
 
 // isMapList reports whether items of a list with schema s are correlated
@@ -222,7 +210,7 @@ func correlatedEqualObject(o any, nv map[string]any, s *structural.Schema) bool 
 		if !ok {
 			return false
 		}
-		cs := fieldSchema(s, k)
+		cs := s.Field(k)
 		if cs == nil || !correlatedEqual(y, x, cs) {
 			return false
 		}
