@@ -643,8 +643,11 @@ func Placeholder(value string, bindings bool) bool {
 // before the "${" escapes it: no variable, the cluster gets "${...}" as
 // text.
 func substituted(value string) bool {
-	for i := 0; ; i++ {
-		j := strings.Index(value[i:], "${")
+	// A variable is closed by a "}" after its name, and names hold no
+	// "}": a name starting before the last "}" is closed by it. One pass.
+	last := strings.LastIndexByte(value, '}')
+	for i := 0; i < last; i++ {
+		j := strings.Index(value[i:last], "${")
 		if j < 0 {
 			return false
 		}
@@ -654,18 +657,21 @@ func substituted(value string) bool {
 			continue
 		}
 		rest := strings.TrimPrefix(value[i+2:], "#")
-		n := 0
-		for n < len(rest) && (rest[n] == '_' || isASCIILetter(rest[n]) || (n > 0 && rest[n] >= '0' && rest[n] <= '9')) {
-			n++
-		}
-		if n > 0 {
-			// A "}" after the name closes the variable; without one, no
-			// "${" further on can close either: stop, so that a value is
-			// read once ("${a" repeated is not scanned to its end for
-			// each of its names).
-			return strings.IndexByte(rest[n:], '}') >= 0
+		if nameLen(rest) > 0 {
+			return true
 		}
 	}
+	return false
+}
+
+// nameLen is the length of the variable name ([_a-zA-Z][_a-zA-Z0-9]*) s
+// starts with, 0 for none.
+func nameLen(s string) int {
+	n := 0
+	for n < len(s) && (s[n] == '_' || isASCIILetter(s[n]) || (n > 0 && s[n] >= '0' && s[n] <= '9')) {
+		n++
+	}
+	return n
 }
 
 func isASCIILetter(c byte) bool {
