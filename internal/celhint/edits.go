@@ -23,13 +23,10 @@ const MaxEditVariants = 8
 // come back, each a new value (base is not changed); the engine still
 // has to check them.
 func EditVariants(node *structural.Schema, base any, hints []Hints, r *rand.Rand) []any {
-	if node == nil {
+	b := sampledBoundary(node, base, r)
+	if b == nil {
 		return nil
 	}
-	if base == nil {
-		base, _ = sample.Value(node, r)
-	}
-	b := &boundary{node: node, base: base, r: r, seen: map[string]bool{}}
 	if key, err := json.Marshal(base); err == nil {
 		b.seen[string(key)] = true // the base itself is no variant
 	}

@@ -29,13 +29,10 @@ const maxToggled = 4
 // MaxRangeVariants come back, each a new value; the engine still has to
 // check them.
 func RangeVariants(node *structural.Schema, base any, hints []Hints, r *rand.Rand) []any {
-	if node == nil {
+	b := sampledBoundary(node, base, r)
+	if b == nil {
 		return nil
 	}
-	if base == nil {
-		base, _ = sample.Value(node, r)
-	}
-	b := &boundary{node: node, base: base, r: r, seen: map[string]bool{}}
 	eachRange(node, hints, func(h Hints, f Path, s *structural.Schema) {
 		switch {
 		case s.Type == "array" && s.Items != nil:

@@ -32,13 +32,10 @@ const maxPresenceFields = 4
 // MaxVariants come back, each a new value (base is not changed); the
 // engine still has to check them.
 func Variants(node *structural.Schema, base any, hints []Hints, r *rand.Rand) []any {
-	if node == nil {
+	b := sampledBoundary(node, base, r)
+	if b == nil {
 		return nil
 	}
-	if base == nil {
-		base, _ = sample.Value(node, r)
-	}
-	b := &boundary{node: node, base: base, r: r, seen: map[string]bool{}}
 	fields := b.oldFields(hints)
 	b.presence(fields)
 	for _, h := range hints {
@@ -50,6 +47,18 @@ func Variants(node *structural.Schema, base any, hints []Hints, r *rand.Rand) []
 	b.enums(fields)
 	b.pairs()
 	return b.out
+}
+
+// sampledBoundary starts the variants of node from base, or from a sample
+// of node (drawn from r) when base is nil; nil when there is no node.
+func sampledBoundary(node *structural.Schema, base any, r *rand.Rand) *boundary {
+	if node == nil {
+		return nil
+	}
+	if base == nil {
+		base, _ = sample.Value(node, r)
+	}
+	return &boundary{node: node, base: base, r: r, seen: map[string]bool{}}
 }
 
 // boundary collects one node's boundary probes.
