@@ -245,25 +245,17 @@ func TestFieldSegmentsAsLibrary(t *testing.T) {
 	}
 }
 
-// TestJinjaSnippets lints documentation snippets wrapped in Jinja's raw
-// tags (external-secrets' docs/snippets, mkdocs-macros): each document is
-// checked as Jinja renders it, every error at its line in the file, also
-// in a file wrapped whole whose second document starts on line 10 and
-// whose tags stand in its first and last documents; a rendered document
-// that does not parse is an error at its line, saying so; a document of
-// other Jinja markup ({% if %}) is no such snippet: it stays unparsable.
-func TestJinjaSnippets(t *testing.T) {
-	dir := t.TempDir()
+// inGadgetTree makes a repository of files (by path) beside crd.yaml, the
+// Gadget CRD of the kuttl-olm miniature repository, and runs the rest of
+// the test in it.
+func inGadgetTree(t *testing.T, files map[string]string) {
+	t.Helper()
 	crd, err := os.ReadFile(filepath.Join("testdata", "repos", "kuttl-olm", "config", "crd", "bases", "toys.crdschema.dev_gadgets.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string]string{
-		"crd.yaml":         string(crd),
-		"docs/pair.yaml":   "{% raw %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: first\nspec:\n  widgetRef: \"{{ .w }}\"\n---\n# second\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: second\nspec:\n  widgetRef: x\n  intervall: 1m\n{% endraw %}\n",
-		"docs/broken.yaml": "{%- raw %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: b\nspec:\n  widgetRef: [x\n{% endraw %}\n",
-		"docs/if.yaml":     "{% if x %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\n{% endif %}\n",
-	}
+	dir := t.TempDir()
+	files["crd.yaml"] = string(crd)
 	for name, text := range files {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
 			t.Fatal(err)
@@ -273,6 +265,21 @@ func TestJinjaSnippets(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
+}
+
+// TestJinjaSnippets lints documentation snippets wrapped in Jinja's raw
+// tags (external-secrets' docs/snippets, mkdocs-macros): each document is
+// checked as Jinja renders it, every error at its line in the file, also
+// in a file wrapped whole whose second document starts on line 10 and
+// whose tags stand in its first and last documents; a rendered document
+// that does not parse is an error at its line, saying so; a document of
+// other Jinja markup ({% if %}) is no such snippet: it stays unparsable.
+func TestJinjaSnippets(t *testing.T) {
+	inGadgetTree(t, map[string]string{
+		"docs/pair.yaml":   "{% raw %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: first\nspec:\n  widgetRef: \"{{ .w }}\"\n---\n# second\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: second\nspec:\n  widgetRef: x\n  intervall: 1m\n{% endraw %}\n",
+		"docs/broken.yaml": "{%- raw %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: b\nspec:\n  widgetRef: [x\n{% endraw %}\n",
+		"docs/if.yaml":     "{% if x %}\napiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\n{% endif %}\n",
+	})
 	out, errOut, code := runCmd(t, nil, "apply", "--skip-unknown-kinds", "--strict", "-o", "text", ".")
 	want := "docs/broken.yaml:8: document 0 does not parse: yaml: line 8: did not find expected ',' or ']' (as Jinja renders it)\n" +
 		"docs/if.yaml:1: document 0 does not parse: yaml: found character that cannot start any token\n" +
@@ -326,26 +333,11 @@ func FuzzHasTopLevelKind(f *testing.F) {
 // variable (the cluster gets the text "${NAME}") and stays an error, and
 // a document that does not parse is not a template for holding one.
 func TestSubstitutedVariables(t *testing.T) {
-	dir := t.TempDir()
-	crd, err := os.ReadFile(filepath.Join("testdata", "repos", "kuttl-olm", "config", "crd", "bases", "toys.crdschema.dev_gadgets.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		"crd.yaml":          string(crd),
+	inGadgetTree(t, map[string]string{
 		"apps/gadget.yaml":  "apiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: ${APP_NAME}\n  namespace: ${NAMESPACE:=flux-system}\nspec:\n  widgetRef: x\n",
 		"apps/escaped.yaml": "apiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: $${APP_NAME}\nspec:\n  widgetRef: x\n",
 		"apps/broken.yaml":  "apiVersion: toys.crdschema.dev/v1beta1\nkind: Gadget\nmetadata:\n  name: ${APP_NAME}\nspec:\n  widgetRef: [x\n",
-	}
-	for name, text := range files {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Chdir(dir)
+	})
 	out, errOut, code := runCmd(t, nil, "apply", "--skip-unknown-kinds", "--strict", "-o", "text", ".")
 	for _, want := range []string{
 		"apps/broken.yaml:6: document 0 does not parse: yaml: line 6: did not find expected ',' or ']'\n",
